@@ -1,0 +1,76 @@
+"""Table settings: variant, stakes, seats, buy-in range, raise cap.
+
+Chips are integers of `chip_unit` (e.g. blinds 50/100 with chip_unit 0.01 are
+0.50/1.00); only the UI turns chips into money.
+
+>>> cfg = TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=50, big_blind=100)
+>>> (cfg.min_buy_in, cfg.max_buy_in)
+(4000, 10000)
+>>> TableConfig(variant=Variant.LIMIT, seats=2, small_blind=1, big_blind=2).big_bet
+4
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import StrEnum
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+MIN_SEATS = 2
+MAX_SEATS = 10
+
+
+class Variant(StrEnum):
+    LIMIT = "limit"
+    NO_LIMIT = "no-limit"
+
+
+class TableConfig(BaseModel):
+    """Everything the rules need to know about a table, validated on creation."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    variant: Variant
+    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS)
+    small_blind: int = Field(ge=1)
+    big_blind: int = Field(ge=1)
+    ante: int = Field(default=0, ge=0)
+    # Limit only: the fixed bet sizes (default: big blind preflop/flop, twice that turn/river).
+    small_bet: int = Field(default=0, ge=0)
+    big_bet: int = Field(default=0, ge=0)
+    # Limit only: bets per street including the opening bet (the blind preflop);
+    # 4 is the casino rule "a bet and three raises". None means uncapped.
+    raise_cap: int | None = Field(default=4, ge=1)
+    # Buy-in range in chips; 0 means the default of 40 / 100 big blinds.
+    min_buy_in: int = Field(default=0, ge=0)
+    max_buy_in: int = Field(default=0, ge=0)
+    chip_unit: Decimal = Field(default=Decimal(1), gt=0)
+
+    @model_validator(mode="after")
+    def _fill_defaults_and_check(self) -> Self:
+        # Frozen model: defaults derived from other fields are set through __dict__.
+        if self.small_blind > self.big_blind:
+            raise ValueError("the small blind cannot exceed the big blind")
+        if self.variant is Variant.LIMIT:
+            small_bet = self.small_bet or self.big_blind
+            big_bet = self.big_bet or 2 * small_bet
+            if big_bet < small_bet:
+                raise ValueError("the big bet cannot be smaller than the small bet")
+            self.__dict__["small_bet"] = small_bet
+            self.__dict__["big_bet"] = big_bet
+        unit = self.small_bet if self.variant is Variant.LIMIT else self.big_blind
+        min_buy_in = self.min_buy_in or 40 * unit
+        max_buy_in = self.max_buy_in or max(100 * unit, min_buy_in)
+        if min_buy_in > max_buy_in:
+            raise ValueError("the minimum buy-in cannot exceed the maximum buy-in")
+        if min_buy_in < self.big_blind:
+            raise ValueError("the minimum buy-in must cover at least the big blind")
+        self.__dict__["min_buy_in"] = min_buy_in
+        self.__dict__["max_buy_in"] = max_buy_in
+        return self
+
+    @property
+    def is_limit(self) -> bool:
+        return self.variant is Variant.LIMIT

@@ -1,0 +1,454 @@
+"""One hand of Texas Hold'em: pokerkit's state machine, seated at our table.
+
+pokerkit numbers players from the first seat left of the button (index 0) to the
+button (last index); heads-up it swaps the blinds itself so the button posts the
+small blind. `Hand` maps our seat numbers onto that order, deals from our own
+deck (pokerkit's shuffle is never used), turns pokerkit's operations into
+public `HandEvent`s and gives every illegal action a message a player understands.
+
+Each action comes as a triple, as in pokerkit: `verify(seat, action)` raises,
+`can(seat, action)` answers, `act(seat, action)` applies.
+
+>>> from holdem.config import TableConfig, Variant
+>>> from holdem.cards import ScriptedDeck
+>>> cfg = TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=1, big_blind=2)
+>>> hand = Hand(cfg, {1: 200, 3: 200, 5: 200}, button=5, deck=ScriptedDeck([]))
+>>> hand.actor  # seat 1 is the small blind, 3 the big blind, 5 (button) acts first
+5
+>>> hand.act(5, Action.raise_to(6)); hand.act(1, Action.fold()); hand.act(3, Action.fold())
+>>> hand.is_over, hand.stacks
+(True, {1: 199, 3: 198, 5: 203})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pokerkit as pk
+
+from holdem.actions import (
+    Action,
+    ActionKind,
+    EventKind,
+    HandEvent,
+    LegalActions,
+    Street,
+)
+from holdem.cards import Deck
+from holdem.config import TableConfig
+from holdem.errors import HandOverError, IllegalActionError, NotYourTurnError
+
+_AUTOMATIONS = (
+    pk.Automation.ANTE_POSTING,
+    pk.Automation.BET_COLLECTION,
+    pk.Automation.BLIND_OR_STRADDLE_POSTING,
+    pk.Automation.RUNOUT_COUNT_SELECTION,
+    pk.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    pk.Automation.HAND_KILLING,
+    pk.Automation.CHIPS_PUSHING,
+    pk.Automation.CHIPS_PULLING,
+)
+_POSTFLOP = (Street.FLOP, Street.TURN, Street.RIVER)
+
+
+def _pokerkit_streets(config: TableConfig) -> tuple[pk.Street, ...]:
+    """The four betting rounds, with our raise cap instead of pokerkit's default.
+
+    pokerkit counts completions/raises after the blinds; the casino cap counts the
+    big blind as the opening bet, so preflop allows one raise fewer than later streets.
+    """
+    if config.is_limit:
+        cap = config.raise_cap
+        preflop_max = None if cap is None else cap - 1
+        later_max = cap
+        small, big = config.small_bet, config.big_bet
+    else:
+        preflop_max = later_max = None
+        small = big = config.big_blind
+    opening = pk.Opening.POSITION
+    return (
+        pk.Street(False, (False, False), 0, False, opening, small, preflop_max),
+        pk.Street(True, (), 3, False, opening, small, later_max),
+        pk.Street(True, (), 1, False, opening, big, later_max),
+        pk.Street(True, (), 1, False, opening, big, later_max),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a finished hand ended: every seat's stack and net, and who won what."""
+
+    starting_stacks: Mapping[int, int]
+    final_stacks: Mapping[int, int]
+    winnings: Mapping[int, int]  # chips pushed to each seat from the pots
+    shown: Mapping[int, tuple[str, ...]]  # hole cards revealed at showdown
+    board: tuple[str, ...]
+
+    @property
+    def net(self) -> dict[int, int]:
+        return {s: self.final_stacks[s] - self.starting_stacks[s] for s in self.final_stacks}
+
+
+def seats_in_pokerkit_order(seats: list[int], button: int, table_size: int) -> tuple[int, ...]:
+    """Seats clockwise from the first one left of the button; the button comes last.
+
+    >>> seats_in_pokerkit_order([1, 4, 7], button=4, table_size=9)
+    (7, 1, 4)
+    """
+    if button not in seats:
+        raise ValueError("the button must be on a seat that plays the hand")
+    return tuple(sorted(seats, key=lambda s: (s - button - 1) % table_size))
+
+
+class Hand:
+    """A single hand between 2..10 seats, from the blinds to the last chip pushed."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        stacks: Mapping[int, int],
+        button: int,
+        deck: Deck,
+    ) -> None:
+        if len(stacks) < 2:
+            raise ValueError("a hand needs at least two players")
+        if any(stack <= 0 for stack in stacks.values()):
+            raise ValueError("every player in a hand needs chips")
+        self.config = config
+        self.button = button
+        self.seats = seats_in_pokerkit_order(list(stacks), button, config.seats)
+        self._index = {seat: i for i, seat in enumerate(self.seats)}
+        self.starting_stacks: dict[int, int] = {s: stacks[s] for s in self.seats}
+        self._deck = deck
+        self.hole_cards: dict[int, tuple[str, ...]] = {}
+        self.board: list[str] = []
+        self.events: list[HandEvent] = []
+        self.shown: dict[int, tuple[str, ...]] = {}
+        self.winnings: dict[int, int] = dict.fromkeys(self.seats, 0)
+        # Tracked per operation (pokerkit's own values are already past any cascade):
+        self._street_put_in = [0] * len(self.seats)  # chips put in this street, for returns
+        self._tracked_stacks = [self.starting_stacks[s] for s in self.seats]
+        self._op_cursor = 0
+        self._state = pk.State(
+            _AUTOMATIONS,
+            pk.Deck.STANDARD,
+            (pk.StandardHighHand,),
+            _pokerkit_streets(config),
+            pk.BettingStructure.FIXED_LIMIT if config.is_limit else pk.BettingStructure.NO_LIMIT,
+            True,
+            config.ante,
+            (config.small_blind, config.big_blind),
+            0,
+            tuple(self.starting_stacks[s] for s in self.seats),
+            len(self.seats),
+            mode=pk.Mode.CASH_GAME,
+        )
+        self._deal_hole_cards()
+        self._advance()
+
+    # -- reading the state -------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return not self._state.status
+
+    @property
+    def actor(self) -> int | None:
+        index = self._state.actor_index
+        return None if index is None or self.is_over else self.seats[index]
+
+    @property
+    def street(self) -> Street:
+        if self.is_over or self._state.street_index is None:
+            return Street.SHOWDOWN
+        return (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)[self._state.street_index]
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        return {seat: self._state.stacks[i] for seat, i in self._index.items()}
+
+    @property
+    def bets(self) -> dict[int, int]:
+        """Chips in front of each seat on the current street."""
+        return {seat: self._state.bets[i] for seat, i in self._index.items()}
+
+    @property
+    def pots(self) -> list[Pot]:
+        """Main pot first, then side pots, from chips already collected."""
+        return [
+            Pot(pot.amount, tuple(self.seats[i] for i in pot.player_indices))
+            for pot in self._state.pots
+        ]
+
+    @property
+    def total_pot(self) -> int:
+        return sum(p.amount for p in self.pots) + sum(self._state.bets)
+
+    def in_hand(self, seat: int) -> bool:
+        """Still contesting the pot (not folded)."""
+        return bool(self._state.statuses[self._index[seat]])
+
+    def is_all_in(self, seat: int) -> bool:
+        return not self.is_over and self.in_hand(seat) and self.stacks[seat] == 0
+
+    def legal_actions(self) -> LegalActions | None:
+        """The actor's options, or None when nobody is to act."""
+        seat = self.actor
+        if seat is None:
+            return None
+        state = self._state
+        index = self._index[seat]
+        to_call = state.checking_or_calling_amount or 0
+        can_raise = state.can_complete_bet_or_raise_to()
+        facing_bet = max(state.bets) > 0 or self.street is Street.PREFLOP
+        return LegalActions(
+            seat=seat,
+            can_fold=to_call > 0,  # folding when a check is free is never offered
+            can_check=to_call == 0,
+            call_amount=to_call,
+            can_call=to_call > 0,
+            raise_kind=(ActionKind.RAISE if facing_bet else ActionKind.BET) if can_raise else None,
+            min_to=state.min_completion_betting_or_raising_to_amount if can_raise else None,
+            max_to=state.max_completion_betting_or_raising_to_amount if can_raise else None,
+            committed=state.bets[index],
+            stack=state.stacks[index],
+        )
+
+    @property
+    def result(self) -> HandResult | None:
+        if not self.is_over:
+            return None
+        return HandResult(
+            starting_stacks=dict(self.starting_stacks),
+            final_stacks=self.stacks,
+            winnings=dict(self.winnings),
+            shown=dict(self.shown),
+            board=tuple(self.board),
+        )
+
+    # -- acting ------------------------------------------------------------
+
+    def verify(self, seat: int, action: Action) -> None:
+        """Raise an IllegalActionError saying why `action` is not allowed; else return."""
+        if self.is_over:
+            raise HandOverError("the hand is over")
+        if seat not in self._index:
+            raise IllegalActionError(f"seat {seat} is not in this hand")
+        if seat != self.actor:
+            raise NotYourTurnError("it is not your turn")
+        legal = self.legal_actions()
+        assert legal is not None
+        kind = action.kind
+        if kind is ActionKind.FOLD:
+            if not legal.can_fold:
+                raise IllegalActionError("nothing to call: check instead of folding")
+        elif kind is ActionKind.CHECK:
+            if not legal.can_check:
+                raise IllegalActionError(
+                    f"you cannot check facing a bet: call {legal.call_amount} or fold"
+                )
+        elif kind is ActionKind.CALL:
+            if not legal.can_call:
+                raise IllegalActionError("there is no bet to call: check instead")
+            if action.amount is not None and action.amount != legal.call_amount:
+                raise IllegalActionError(f"the call is {legal.call_amount}")
+        else:
+            self._verify_bet_or_raise(legal, action)
+
+    def _verify_bet_or_raise(self, legal: LegalActions, action: Action) -> None:
+        word = action.kind.value
+        if legal.raise_kind is None:
+            if self.config.is_limit and legal.can_call:
+                raise IllegalActionError("the betting is capped: call or fold")
+            raise IllegalActionError(f"you cannot {word} now")
+        if action.kind is not legal.raise_kind:
+            hint = "nobody has bet yet: bet" if legal.raise_kind is ActionKind.BET else "raise"
+            raise IllegalActionError(f"you cannot {word} here; {hint} instead")
+        assert legal.min_to is not None and legal.max_to is not None
+        amount = action.amount
+        if self.config.is_limit and amount is None:
+            return
+        if amount is None:
+            raise IllegalActionError(
+                f"say how much to {word}: from {legal.min_to} to {legal.max_to}"
+            )
+        if self.config.is_limit and amount != legal.min_to:
+            raise IllegalActionError(f"in limit the {word} is to {legal.min_to}")
+        if amount < legal.min_to:
+            if legal.max_to == legal.min_to:
+                raise IllegalActionError(f"the only {word} allowed is all-in to {legal.min_to}")
+            raise IllegalActionError(f"the minimum {word} is to {legal.min_to}")
+        if amount > legal.max_to:
+            raise IllegalActionError(f"the maximum {word} is to {legal.max_to} (all-in)")
+
+    def can(self, seat: int, action: Action) -> bool:
+        try:
+            self.verify(seat, action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def act(self, seat: int, action: Action) -> None:
+        """Apply a legal action, or raise IllegalActionError and change nothing."""
+        self.verify(seat, action)
+        state = self._state
+        try:
+            if action.kind is ActionKind.FOLD:
+                state.fold()
+            elif action.kind in (ActionKind.CHECK, ActionKind.CALL):
+                state.check_or_call()
+            else:
+                state.complete_bet_or_raise_to(action.amount)
+        except ValueError as error:  # pragma: no cover - verify() mirrors pokerkit's rules
+            raise IllegalActionError(str(error)) from error
+        self._advance()
+
+    # -- dealing and bookkeeping ------------------------------------------------
+
+    def _deal_hole_cards(self) -> None:
+        """One card at a time round the table from the left of the button, twice."""
+        count = len(self.seats)
+        cards = self._deck.draw(2 * count)
+        for i, seat in enumerate(self.seats):
+            self.hole_cards[seat] = (cards[i], cards[i + count])
+        for seat in self.seats:
+            self._state.deal_hole("".join(self.hole_cards[seat]))
+
+    def _advance(self) -> None:
+        """Deal (burning first) until a player must act or the hand is over."""
+        state = self._state
+        while state.status:
+            if state.can_burn_card():
+                state.burn_card(self._deck.draw(1)[0])
+            elif state.can_deal_board():
+                count = state.street.board_dealing_count if state.street is not None else 0
+                state.deal_board("".join(self._deck.draw(count)))
+            else:
+                break
+        self._record_operations()
+
+    def _record_operations(self) -> None:
+        operations = self._state.operations
+        for operation in operations[self._op_cursor :]:
+            self._record(operation)
+        self._op_cursor = len(operations)
+
+    def _put_in(self, index: int, chips: int) -> bool:
+        """Move chips from a stack to the street; True when that leaves the player all-in."""
+        self._street_put_in[index] += chips
+        self._tracked_stacks[index] -= chips
+        return self._tracked_stacks[index] == 0
+
+    def _record(self, op: Any) -> None:
+        street = self._street_of_record()
+        event: HandEvent | None = None
+        if isinstance(op, pk.AntePosting):
+            # Antes go straight to the pot: they are not part of the street's bets.
+            self._tracked_stacks[op.player_index] -= op.amount
+            event = HandEvent(
+                kind=EventKind.ANTE,
+                street=street,
+                seat=self.seats[op.player_index],
+                amount=op.amount,
+            )
+        elif isinstance(op, pk.BlindOrStraddlePosting):
+            all_in = self._put_in(op.player_index, op.amount)
+            event = HandEvent(
+                kind=self._blind_kind(op.player_index),
+                street=street,
+                seat=self.seats[op.player_index],
+                amount=op.amount,
+                all_in=all_in,
+            )
+        elif isinstance(op, pk.Folding):
+            event = HandEvent(kind=EventKind.FOLD, street=street, seat=self.seats[op.player_index])
+        elif isinstance(op, pk.CheckingOrCalling):
+            all_in = self._put_in(op.player_index, op.amount)
+            event = HandEvent(
+                kind=EventKind.CALL if op.amount else EventKind.CHECK,
+                street=street,
+                seat=self.seats[op.player_index],
+                amount=op.amount or None,
+                all_in=all_in and op.amount > 0,
+            )
+        elif isinstance(op, pk.CompletionBettingOrRaisingTo):
+            opened = street is Street.PREFLOP or any(
+                e.street is street and e.kind in (EventKind.BET, EventKind.RAISE)
+                for e in self.events
+            )
+            all_in = self._put_in(op.player_index, op.amount - self._street_put_in[op.player_index])
+            event = HandEvent(
+                kind=EventKind.RAISE if opened else EventKind.BET,
+                street=street,
+                seat=self.seats[op.player_index],
+                amount=op.amount,
+                all_in=all_in,
+            )
+        elif isinstance(op, pk.BetCollection):
+            for i, collected in enumerate(op.bets):
+                returned = self._street_put_in[i] - collected
+                if returned > 0:
+                    self._tracked_stacks[i] += returned
+                    self.events.append(
+                        HandEvent(
+                            kind=EventKind.RETURN,
+                            street=street,
+                            seat=self.seats[i],
+                            amount=returned,
+                        )
+                    )
+            self._street_put_in = [0] * len(self.seats)
+        elif isinstance(op, pk.BoardDealing):
+            cards = tuple(f"{c.rank}{c.suit}" for c in op.cards)
+            self.board.extend(cards)
+            event = HandEvent(kind=EventKind.BOARD, street=self._street_of_board(), cards=cards)
+        elif isinstance(op, pk.HoleCardsShowingOrMucking):
+            seat = self.seats[op.player_index]
+            if op.hole_cards:
+                self.shown[seat] = self.hole_cards[seat]
+                event = HandEvent(
+                    kind=EventKind.SHOW,
+                    street=Street.SHOWDOWN,
+                    seat=seat,
+                    cards=self.hole_cards[seat],
+                )
+            else:
+                event = HandEvent(kind=EventKind.MUCK, street=Street.SHOWDOWN, seat=seat)
+        elif isinstance(op, pk.ChipsPushing):
+            for i, amount in enumerate(op.amounts):
+                if amount:
+                    self._tracked_stacks[i] += amount
+                    self.winnings[self.seats[i]] += amount
+                    self.events.append(
+                        HandEvent(
+                            kind=EventKind.WIN,
+                            street=Street.SHOWDOWN,
+                            seat=self.seats[i],
+                            amount=amount,
+                            pot_index=op.pot_index,
+                        )
+                    )
+        if event is not None:
+            self.events.append(event)
+
+    def _blind_kind(self, index: int) -> EventKind:
+        # pokerkit: index 0 posts the small blind, 1 the big; heads-up it is reversed.
+        small_blind_index = 1 if len(self.seats) == 2 else 0
+        return EventKind.SMALL_BLIND if index == small_blind_index else EventKind.BIG_BLIND
+
+    def _street_of_record(self) -> Street:
+        """The street an operation belongs to, from the board dealt so far in the record."""
+        return {0: Street.PREFLOP, 3: Street.FLOP, 4: Street.TURN}.get(
+            len(self.board), Street.RIVER
+        )
+
+    def _street_of_board(self) -> Street:
+        return {3: Street.FLOP, 4: Street.TURN}.get(len(self.board), Street.RIVER)

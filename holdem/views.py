@@ -1,0 +1,159 @@
+"""The observer: what one seat (or a spectator) may know about a table.
+
+Every message a client or an AI worker receives is built here, so this is the
+one place that decides who sees which hole cards: your own always; another
+seat's only once the showdown rules revealed them.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from holdem.actions import HandEvent, LegalActions, Street
+from holdem.config import TableConfig
+from holdem.table import Table
+
+
+class SeatState(StrEnum):
+    WAITING = "waiting"  # seated, not dealt into the current hand
+    ACTIVE = "active"
+    FOLDED = "folded"
+    ALL_IN = "all_in"
+    SITTING_OUT = "sitting_out"
+
+
+class SeatView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    player_id: str
+    name: str
+    is_bot: bool
+    bot_style: str | None
+    stack: int
+    bet: int
+    state: SeatState
+    has_cards: bool
+    hole_cards: tuple[str, ...] | None  # own cards, or cards shown at showdown
+    waiting_for_big_blind: bool
+    leaving: bool
+
+
+class PotView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    amount: int
+    seats: tuple[int, ...]
+
+
+class ResultView(BaseModel):
+    """The end of the last hand: public once the hand is over."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hand_no: int
+    net: dict[int, int]
+    winnings: dict[int, int]
+    shown: dict[int, tuple[str, ...]]
+    board: tuple[str, ...]
+
+
+class TableView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    table_id: str
+    config: TableConfig
+    viewer_seat: int | None
+    hand_no: int
+    hand_in_progress: bool
+    button: int | None
+    small_blind_seat: int | None
+    big_blind_seat: int | None
+    street: Street | None
+    board: tuple[str, ...]
+    pots: tuple[PotView, ...]
+    total_pot: int
+    seats: tuple[SeatView, ...]
+    actor: int | None
+    legal_actions: LegalActions | None  # only in the actor's own view
+    events: tuple[HandEvent, ...]  # this hand's public events so far
+    last_result: ResultView | None
+
+
+def observe(table: Table, viewer_seat: int | None) -> TableView:
+    """The table as `viewer_seat` sees it; None gives the spectator view."""
+    hand = table.hand
+    live = hand is not None and not hand.is_over
+    seats: list[SeatView] = []
+    for number in sorted(table.seats):
+        seat = table.seats[number]
+        dealt = hand is not None and number in hand.seats
+        cards: tuple[str, ...] | None = None
+        if dealt and hand is not None:
+            if number == viewer_seat:
+                cards = hand.hole_cards[number]
+            elif number in hand.shown:
+                cards = hand.shown[number]
+        if live and dealt and hand is not None:
+            stack, bet = hand.stacks[number], hand.bets[number]
+            if not hand.in_hand(number):
+                state = SeatState.FOLDED
+            elif stack == 0:
+                state = SeatState.ALL_IN
+            else:
+                state = SeatState.ACTIVE
+        else:
+            stack, bet = seat.stack, 0
+            state = SeatState.SITTING_OUT if seat.sitting_out else SeatState.WAITING
+        seats.append(
+            SeatView(
+                seat=number,
+                player_id=seat.player_id,
+                name=seat.name,
+                is_bot=seat.is_bot,
+                bot_style=seat.bot_style,
+                stack=stack,
+                bet=bet,
+                state=state,
+                has_cards=live and dealt and hand is not None and hand.in_hand(number),
+                hole_cards=cards,
+                waiting_for_big_blind=seat.waiting_for_big_blind,
+                leaving=seat.leaving,
+            )
+        )
+    small_blind = big_blind = None
+    if hand is not None:
+        order = hand.seats
+        small_blind, big_blind = (order[1], order[0]) if len(order) == 2 else (order[0], order[1])
+    legal = hand.legal_actions() if live and hand is not None else None
+    result = table.last_result if not live else None
+    return TableView(
+        table_id=table.table_id,
+        config=table.config,
+        viewer_seat=viewer_seat,
+        hand_no=table.hand_no,
+        hand_in_progress=live,
+        button=table.button,
+        small_blind_seat=small_blind,
+        big_blind_seat=big_blind,
+        street=hand.street if hand is not None else None,
+        board=tuple(hand.board) if hand is not None else (),
+        pots=tuple(PotView(amount=p.amount, seats=p.seats) for p in hand.pots) if live and hand
+        else (),
+        total_pot=hand.total_pot if live and hand is not None else 0,
+        seats=tuple(seats),
+        actor=hand.actor if live and hand is not None else None,
+        legal_actions=legal if legal is not None and legal.seat == viewer_seat else None,
+        events=tuple(hand.events) if hand is not None else (),
+        last_result=ResultView(
+            hand_no=table.hand_no,
+            net=result.net,
+            winnings=dict(result.winnings),
+            shown=dict(result.shown),
+            board=result.board,
+        )
+        if result is not None
+        else None,
+    )

@@ -1,0 +1,1 @@
+"""Showdown command-line entry point and cross-package commands."""

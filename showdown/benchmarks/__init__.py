@@ -1,0 +1,1 @@
+"""Benchmarks behind `showdown bench`; each prints figures, none asserts on time."""

@@ -1,0 +1,22 @@
+"""One module per `showdown` subcommand; see `showdown.cli`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+# argparse's subparsers action has a private generic type; this alias names it.
+Subparsers = Any
+
+
+def not_yet(name: str) -> int:
+    """Placeholder run for a subcommand whose implementation has not landed."""
+    print(f"showdown {name}: not implemented yet", flush=True)
+    return 2
+
+
+def parser_for(subparsers: Subparsers, name: str, help_text: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name, help=help_text, description=help_text
+    )
+    return parser

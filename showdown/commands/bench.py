@@ -1,0 +1,31 @@
+"""`showdown bench engine|server|ai|all`: print speed figures measured on this machine."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+from showdown.commands import Subparsers, parser_for
+
+# target name -> "module:function" taking the parsed args and printing its figures
+TARGETS: dict[str, str] = {
+    "engine": "showdown.benchmarks.engine:run",
+}
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    parser = parser_for(subparsers, "bench", "Measure speed: the rules engine, the server, the AI.")
+    parser.add_argument("target", choices=[*TARGETS, "all"], help="what to measure")
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    names = list(TARGETS) if args.target == "all" else [args.target]
+    for name in names:
+        module_name, function = TARGETS[name].split(":")
+        code: int = getattr(importlib.import_module(module_name), function)(args)
+        if code:
+            return code
+    return 0

@@ -1,0 +1,16 @@
+"""`showdown worker`."""
+
+from __future__ import annotations
+
+import argparse
+
+from showdown.commands import Subparsers, not_yet, parser_for
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    parser = parser_for(subparsers, "worker", "worker (coming soon)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    return not_yet("worker")
