@@ -136,6 +136,8 @@ class Hand:
         # Tracked per operation (pokerkit's own values are already past any cascade):
         self._street_put_in = [0] * len(self.seats)  # chips put in this street, for returns
         self._tracked_stacks = [self.starting_stacks[s] for s in self.seats]
+        # (index, chips) of the last player's matched bet when everyone else folded.
+        self._uncollected_win: tuple[int, int] | None = None
         self._op_cursor = 0
         self._state = pk.State(
             _AUTOMATIONS,
@@ -272,7 +274,8 @@ class Hand:
         if action.kind is not legal.raise_kind:
             hint = "nobody has bet yet: bet" if legal.raise_kind is ActionKind.BET else "raise"
             raise IllegalActionError(f"you cannot {word} here; {hint} instead")
-        assert legal.min_to is not None and legal.max_to is not None
+        assert legal.min_to is not None
+        assert legal.max_to is not None
         amount = action.amount
         if self.config.is_limit and amount is None:
             return
@@ -351,13 +354,15 @@ class Hand:
         street = self._street_of_record()
         event: HandEvent | None = None
         if isinstance(op, pk.AntePosting):
-            # Antes go straight to the pot: they are not part of the street's bets.
-            self._tracked_stacks[op.player_index] -= op.amount
+            # Antes are collected before the blinds; pokerkit trims an ante nobody else
+            # could match, and that part comes back as a RETURN at the collection.
+            all_in = self._put_in(op.player_index, op.amount)
             event = HandEvent(
                 kind=EventKind.ANTE,
                 street=street,
                 seat=self.seats[op.player_index],
                 amount=op.amount,
+                all_in=all_in,
             )
         elif isinstance(op, pk.BlindOrStraddlePosting):
             all_in = self._put_in(op.player_index, op.amount)
@@ -393,7 +398,18 @@ class Hand:
                 all_in=all_in,
             )
         elif isinstance(op, pk.BetCollection):
-            for i, collected in enumerate(op.bets):
+            bets = list(op.bets)
+            folded = {e.seat for e in self.events if e.kind is EventKind.FOLD}
+            live = [i for i, seat in enumerate(self.seats) if seat not in folded]
+            if len(live) == 1:
+                # Everyone else folded: pokerkit leaves the winner's whole bet out of the
+                # collection. Only the part nobody matched is an uncalled bet returned;
+                # the matched part is won with the pot.
+                winner = live[0]
+                matched = max(p for i, p in enumerate(self._street_put_in) if i != winner)
+                bets[winner] = min(self._street_put_in[winner], matched)
+                self._uncollected_win = (winner, bets[winner])
+            for i, collected in enumerate(bets):
                 returned = self._street_put_in[i] - collected
                 if returned > 0:
                     self._tracked_stacks[i] += returned
@@ -423,7 +439,12 @@ class Hand:
             else:
                 event = HandEvent(kind=EventKind.MUCK, street=Street.SHOWDOWN, seat=seat)
         elif isinstance(op, pk.ChipsPushing):
-            for i, amount in enumerate(op.amounts):
+            amounts = list(op.amounts)
+            if self._uncollected_win is not None:
+                winner, matched = self._uncollected_win
+                amounts[winner] += matched
+                self._uncollected_win = None
+            for i, amount in enumerate(amounts):
                 if amount:
                     self._tracked_stacks[i] += amount
                     self.winnings[self.seats[i]] += amount

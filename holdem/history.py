@@ -8,6 +8,7 @@ are ours (PHH allows user-defined fields that way).
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -98,8 +99,8 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"'
+        # A JSON string is a TOML basic string, once DEL (which TOML wants escaped) is.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     raise TypeError(f"cannot write {type(value).__name__} to PHH")
@@ -210,17 +211,28 @@ def parse_phh(text: str) -> PhhHand:
         if variant == "FT":
             cap = data.get("_raise_cap")
             config = TableConfig(
-                variant=Variant.LIMIT, seats=count, small_blind=small_blind,
-                big_blind=big_blind, ante=antes[0], small_bet=int(data["small_bet"]),
-                big_bet=int(data["big_bet"]), raise_cap=cap if isinstance(cap, int) else None,
-                min_buy_in=big_blind, max_buy_in=big_blind,
+                variant=Variant.LIMIT,
+                seats=count,
+                small_blind=small_blind,
+                big_blind=big_blind,
+                ante=antes[0],
+                small_bet=int(data["small_bet"]),
+                big_bet=int(data["big_bet"]),
+                raise_cap=cap if isinstance(cap, int) else None,
+                min_buy_in=big_blind,
+                max_buy_in=big_blind,
             )
         else:
             if data.get("min_bet", big_blind) != big_blind:
                 raise PhhError("a minimum bet other than the big blind is not supported")
             config = TableConfig(
-                variant=Variant.NO_LIMIT, seats=count, small_blind=small_blind,
-                big_blind=big_blind, ante=antes[0], min_buy_in=big_blind, max_buy_in=big_blind,
+                variant=Variant.NO_LIMIT,
+                seats=count,
+                small_blind=small_blind,
+                big_blind=big_blind,
+                ante=antes[0],
+                min_buy_in=big_blind,
+                max_buy_in=big_blind,
             )
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, PhhError):
@@ -230,6 +242,8 @@ def parse_phh(text: str) -> PhhHand:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise PhhError("'actions' must be a list of strings")
     players = data.get("players", [f"p{i + 1}" for i in range(count)])
+    if not isinstance(players, list):
+        raise PhhError("'players' must be a list of names")
     finishing = data.get("finishing_stacks")
     return PhhHand(
         config=config,
@@ -266,8 +280,13 @@ def _deck_for(phh: PhhHand) -> ScriptedDeck:
     for line in phh.actions:
         parts = line.split()
         if parts[:2] == ["d", "dh"] and len(parts) == 4:
-            holes[_player(parts[2], count)] = _cards_of(parts[3])
-        elif parts[:2] == ["d", "db"] and len(parts) == 3:
+            cards = _cards_of(parts[3])
+            if len(cards) != 2:
+                raise PhhError(f"{line!r}: Texas hold'em deals two hole cards")
+            holes[_player(parts[2], count)] = cards
+        elif parts[:2] == ["d", "db"]:
+            if len(parts) != 3:
+                raise PhhError(f"{line!r}: say which board cards are dealt")
             board += [c for c in _cards_of(parts[2]) if c is not None]
         elif len(parts) == 3 and parts[1] == "sm":
             shown[_player(parts[0], count)] = _cards_of(parts[2])
@@ -303,6 +322,7 @@ def replay_phh(phh: PhhHand) -> Hand:
     except (ValueError, CardError) as error:
         raise PhhError(str(error)) from error
     count = len(phh.seats)
+    board_read = 0  # board cards of the history matched so far (all-in: dealt at once)
     for number, line in enumerate(phh.actions, start=1):
         parts = line.split()
         if not parts:
@@ -310,8 +330,9 @@ def replay_phh(phh: PhhHand) -> Hand:
         if parts[0] == "d":
             if parts[1:2] == ["db"]:
                 dealt = [c for c in _cards_of(parts[2]) if c is not None]
-                if hand.board[-len(dealt) :] != dealt:
+                if hand.board[board_read : board_read + len(dealt)] != dealt:
                     raise PhhError(f"action {number} ({line!r}): the board is dealt out of turn")
+                board_read += len(dealt)
             elif parts[1:2] != ["dh"]:
                 raise PhhError(f"action {number} ({line!r}) is not supported")
             continue
@@ -348,4 +369,3 @@ def replay_text(text: str) -> list[int]:
     phh = parse_phh(text)
     hand = replay_phh(phh)
     return [hand.stacks[s] for s in phh.seats]
-

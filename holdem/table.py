@@ -9,9 +9,9 @@ House rules (documented for players in docs/rules.md):
 - Missed blinds, "wait for the big blind": a player who sat out while hands
   were played is dealt in again when the big blind reaches them (no dead
   blind to post). New players are dealt in at once.
-- Standing up during a hand: the seat is folded when it is next to act and
-  leaves, with its chips, when the hand ends. A seat left with no chips is sat
-  out until its player rebuys.
+- Standing up during a hand: the seat checks or folds (the timeout rule) when
+  it is next to act and leaves, with its chips, when the hand ends. A seat left
+  with less than a big blind is sat out until its player rebuys.
 - A hand starts only with two or more seats that have chips and are not out.
 
 >>> from holdem.config import TableConfig, Variant
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from holdem.actions import Action
 from holdem.cards import Deck, make_rng
@@ -142,6 +142,7 @@ class Table:
         if self.in_current_hand(seat.number):
             seat.leaving = True
             self._fold_leavers()
+            self._finish_if_over()  # the fold may have ended the hand
             return None
         del self.seats[seat.number]
         cashout = Cashout(player_id, seat.number, seat.stack)
@@ -169,8 +170,8 @@ class Table:
             return
         if not seat.sitting_out:
             raise SeatError("you are not sitting out")
-        if seat.stack == 0:
-            raise BuyInError("you have no chips: rebuy first")
+        if seat.stack < self.config.big_blind:
+            raise BuyInError("you have less than a big blind: add chips first")
         missed_hands = seat.sat_out_at_hand is not None and self.hand_no > seat.sat_out_at_hand
         seat.sitting_out = False
         seat.sat_out_at_hand = None
@@ -188,7 +189,7 @@ class Table:
                 f"a stack may not exceed the maximum buy-in of {self.config.max_buy_in}"
                 + (f": add at most {room}" if room > 0 else "")
             )
-        if seat.stack + amount < self.config.min_buy_in and seat.stack == 0:
+        if seat.stack < self.config.big_blind and seat.stack + amount < self.config.min_buy_in:
             raise BuyInError(f"a rebuy must be at least {self.config.min_buy_in}")
 
     def rebuy(self, player_id: str, amount: int) -> None:
@@ -199,7 +200,9 @@ class Table:
     # -- hands ------------------------------------------------------------
 
     def _ready(self, seat: Seat) -> bool:
-        return seat.stack > 0 and not seat.sitting_out and not seat.leaving
+        # Short of a big blind a seat sits out: an all-in blind smaller than the big blind
+        # would let the others call less than a full blind (pokerkit's rule, not ours).
+        return seat.stack >= self.config.big_blind and not seat.sitting_out and not seat.leaving
 
     def _clockwise_from(self, start: int) -> Iterator[int]:
         """Seat numbers clockwise, beginning with the seat after `start`."""
@@ -219,7 +222,9 @@ class Table:
         start = self.button if self.button is not None else self._rng.choice(playing) - 1
         start = start if start >= 1 else self.config.seats
         button = next(n for n in self._clockwise_from(start) if n in playing)
-        for number in waiting:
+        # Clockwise from the button, so only the first waiting seat the big blind reaches
+        # is dealt in (not every waiting seat between the small and the big blind).
+        for number in [n for n in self._clockwise_from(button) if n in waiting]:
             order = [n for n in self._clockwise_from(button) if n in playing or n == number]
             if order.index(number) == 1:  # the big blind reaches this seat
                 playing.append(number)
@@ -283,7 +288,9 @@ class Table:
             if seat.leaving:
                 del self.seats[seat.number]
                 self.cashouts.append(Cashout(seat.player_id, seat.number, seat.stack))
-            elif seat.wants_to_sit_out or (seat.stack == 0 and not seat.sitting_out):
+            elif seat.wants_to_sit_out or (
+                seat.stack < self.config.big_blind and not seat.sitting_out
+            ):
                 self._mark_sitting_out(seat)
 
     def chips_in_play(self) -> int:
@@ -311,8 +318,7 @@ class Table:
     @classmethod
     def restore(cls, snapshot: TableSnapshot, seed: int | None = None) -> Table:
         table = cls(snapshot.table_id, snapshot.config, seed=seed)
-        table.seats = {s.number: s for s in snapshot.seats}
+        table.seats = {s.number: replace(s) for s in snapshot.seats}  # the snapshot stays intact
         table.button = snapshot.button
         table.hand_no = snapshot.hand_no
         return table
-

@@ -11,8 +11,9 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from holdem.actions import HandEvent, LegalActions, Street
+from holdem.actions import EventKind, HandEvent, LegalActions, Street
 from holdem.config import TableConfig
+from holdem.history import HandRecord
 from holdem.table import Table
 
 
@@ -86,10 +87,16 @@ def observe(table: Table, viewer_seat: int | None) -> TableView:
     """The table as `viewer_seat` sees it; None gives the spectator view."""
     hand = table.hand
     live = hand is not None and not hand.is_over
+    # After the hand a seat may have changed hands: the cards stay with who was dealt them.
+    dealt_to = {s.seat: s.player_id for s in table.last_record.seats} if table.last_record else {}
     seats: list[SeatView] = []
     for number in sorted(table.seats):
         seat = table.seats[number]
-        dealt = hand is not None and number in hand.seats
+        dealt = (
+            hand is not None
+            and number in hand.seats
+            and (live or dealt_to.get(number) == seat.player_id)
+        )
         cards: tuple[str, ...] | None = None
         if dealt and hand is not None:
             if number == viewer_seat:
@@ -140,7 +147,8 @@ def observe(table: Table, viewer_seat: int | None) -> TableView:
         big_blind_seat=big_blind,
         street=hand.street if hand is not None else None,
         board=tuple(hand.board) if hand is not None else (),
-        pots=tuple(PotView(amount=p.amount, seats=p.seats) for p in hand.pots) if live and hand
+        pots=tuple(PotView(amount=p.amount, seats=p.seats) for p in hand.pots)
+        if live and hand
         else (),
         total_pot=hand.total_pot if live and hand is not None else 0,
         seats=tuple(seats),
@@ -157,3 +165,15 @@ def observe(table: Table, viewer_seat: int | None) -> TableView:
         if result is not None
         else None,
     )
+
+
+def observe_record(record: HandRecord, viewer_player_id: str | None) -> HandRecord:
+    """A finished hand as one player may see it: own hole cards, others' only if shown."""
+    shown = {e.seat for e in record.events if e.kind is EventKind.SHOW}
+    seats = [
+        seat
+        if seat.player_id == viewer_player_id or seat.seat in shown
+        else seat.model_copy(update={"hole_cards": ("??", "??")})
+        for seat in record.seats
+    ]
+    return record.model_copy(update={"seats": seats})

@@ -58,12 +58,16 @@ def play_pokerkit(config: TableConfig, rng: random.Random) -> None:
             high = state.max_completion_betting_or_raising_to_amount
             assert low is not None and high is not None
             amount = rng.randint(low, high)
-            options.append(lambda: state.complete_bet_or_raise_to(amount))
+            options.append(lambda to=amount: state.complete_bet_or_raise_to(to))
         rng.choice(options)()
 
 
-def rate(play: Callable[[TableConfig, random.Random], None], config: TableConfig,
-         seconds: float, seed: int) -> float:
+def rate(
+    play: Callable[[TableConfig, random.Random], None],
+    config: TableConfig,
+    seconds: float,
+    seed: int,
+) -> float:
     rng = random.Random(seed)
     hands = 0
     start = time.perf_counter()

@@ -1,0 +1,538 @@
+"""The wire protocol: every JSON message between the server, its clients and AI workers.
+
+Two WebSocket endpoints, four directions, each a union discriminated on "type":
+
+- `/ws/tables/{table_id}`: `ClientMessage` (browser -> server) and `ServerMessage`
+  (server -> browser). After every change each client gets a `StateMessage`
+  carrying its own `TableView` (built by `holdem.views.observe`, never anything
+  else) and a per-table sequence number that only grows.
+- `/ws/ai`: `WorkerMessage` (AI worker -> server) and `GatewayMessage`
+  (server -> AI worker): request_id-tagged decision queries and their answers.
+
+docs/protocol.md explains the conversation; docs/protocol.schema.json is generated
+from these models (`python -m holdem.protocol --write docs/protocol.schema.json`,
+or `--check` to verify it is current). Changes must stay backward compatible:
+add optional fields, never rename or remove.
+
+>>> msg = parse_client_message('{"type": "act", "action": "raise", "amount": 600}')
+>>> (msg.type, msg.action.value, msg.amount)
+('act', 'raise', 600)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from enum import IntEnum, StrEnum
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter
+from pydantic.json_schema import models_json_schema
+
+from holdem.actions import Action, ActionKind, LegalActions
+from holdem.views import TableView
+
+PROTOCOL_VERSION = 1
+
+# Bot styles are names the AI worker understands; the server only checks the shape.
+BOT_STYLE_PATTERN = r"^[a-z][a-z0-9_-]{0,31}$"
+DEFAULT_BOT_STYLE = "rational"
+
+Ref = Annotated[
+    str | None, Field(max_length=64, description="Client-chosen id echoed in the reply")
+]
+
+
+class CloseCode(IntEnum):
+    """WebSocket close codes the server uses."""
+
+    NORMAL = 1000
+    GOING_AWAY = 1001
+    POLICY = 1008  # bad origin, bad credentials, flooding
+    TOO_BIG = 1009  # a message over the size limit
+    INTERNAL = 1011
+    TRY_AGAIN = 1013  # a client too slow to keep up with its messages; reconnect
+    REPLACED = 4000  # the same player opened a newer connection to this table
+    UNKNOWN_TABLE = 4004
+
+
+class ErrorCode(StrEnum):
+    """Stable `code`s of ErrorMessage. Rule errors use the code of holdem.errors."""
+
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    UNKNOWN_TYPE = "unknown_type"
+    TOO_BIG = "too_big"
+    RATE_LIMITED = "rate_limited"
+    UNAUTHORIZED = "unauthorized"
+    NOT_SEATED = "not_seated"
+    NOT_YOUR_SEAT = "not_your_seat"
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE = "stale"
+    ADVICE_DISABLED = "advice_disabled"
+    AI_BUSY = "ai_busy"
+    SLOW_CONSUMER = "slow_consumer"
+    UNKNOWN_REQUEST = "unknown_request"
+    INTERNAL = "internal"
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# -- browser -> server -----------------------------------------------------------
+
+
+class AuthMessage(_Message):
+    """First message when the token is not in the URL (`?token=`)."""
+
+    type: Literal["auth"] = "auth"
+    token: str = Field(max_length=4096)
+    last_seq: int | None = Field(default=None, description="Last seq seen, when reconnecting")
+
+
+class SitCommand(_Message):
+    type: Literal["sit"] = "sit"
+    ref: Ref = None
+    seat: int = Field(ge=1, le=10)
+    buy_in: int = Field(ge=1)
+
+
+class StandCommand(_Message):
+    """Leave the seat with the stack (mid-hand: fold when your turn comes, leave at the end)."""
+
+    type: Literal["stand"] = "stand"
+    ref: Ref = None
+
+
+class SitOutCommand(_Message):
+    type: Literal["sit_out"] = "sit_out"
+    ref: Ref = None
+
+
+class SitBackCommand(_Message):
+    type: Literal["sit_back"] = "sit_back"
+    ref: Ref = None
+
+
+class RebuyCommand(_Message):
+    """Add chips between hands: a rebuy after busting or a top-up to the maximum buy-in."""
+
+    type: Literal["rebuy"] = "rebuy"
+    ref: Ref = None
+    amount: int = Field(ge=1)
+
+
+class ActCommand(_Message):
+    """Fold, check, call, or bet/raise to `amount` (the street total, as in LegalActions)."""
+
+    type: Literal["act"] = "act"
+    ref: Ref = None
+    action: ActionKind
+    amount: int | None = Field(default=None, ge=0)
+    seat: int | None = Field(default=None, description="Optional: must be your own seat")
+    hand_no: int | None = Field(
+        default=None, description="Optional guard: rejected as stale if another hand is on"
+    )
+
+    def to_action(self) -> Action:
+        return Action(kind=self.action, amount=self.amount)
+
+
+class AdviceRequest(_Message):
+    """Ask the AI what it would do in your spot; nothing is applied (if the table allows)."""
+
+    type: Literal["advice"] = "advice"
+    ref: Ref = None
+
+
+class AIDecideCommand(_Message):
+    """Let the AI take this decision for your seat; you also receive its advice."""
+
+    type: Literal["ai_decide"] = "ai_decide"
+    ref: Ref = None
+
+
+class ChatCommand(_Message):
+    type: Literal["chat"] = "chat"
+    ref: Ref = None
+    text: str = Field(min_length=1, max_length=500)
+
+
+class SyncRequest(_Message):
+    """Ask for the full current state again (e.g. after a gap in seq)."""
+
+    type: Literal["sync"] = "sync"
+    ref: Ref = None
+    last_seq: int | None = None
+
+
+class PingMessage(_Message):
+    type: Literal["ping"] = "ping"
+    ref: Ref = None
+
+
+ClientCommand = Annotated[
+    SitCommand
+    | StandCommand
+    | SitOutCommand
+    | SitBackCommand
+    | RebuyCommand
+    | ActCommand
+    | AdviceRequest
+    | AIDecideCommand
+    | ChatCommand
+    | SyncRequest
+    | PingMessage
+    | AuthMessage,
+    Field(discriminator="type"),
+]
+
+
+class ClientMessage(RootModel[ClientCommand]):
+    """Any message a browser may send on /ws/tables/{table_id}."""
+
+
+# -- shared: advice --------------------------------------------------------------
+
+
+class ActionValue(_Message):
+    """The AI's estimate of one candidate action, in big blinds (positive = profit)."""
+
+    action: ActionKind
+    amount: int | None = None
+    value_bb: float
+
+
+class OpponentRead(_Message):
+    """What the AI believes about one opponent; statistics are shares in 0..1."""
+
+    seat: int
+    label: str = Field(default="", max_length=64, description='e.g. "loose-aggressive"')
+    vpip: float | None = None
+    pfr: float | None = None
+    aggression: float | None = None
+    fold_to_bet: float | None = None
+    note: str = Field(default="", max_length=200)
+
+
+class Advice(_Message):
+    """The AI's recommendation and its reasoning, shown to the player who asked."""
+
+    action: ActionKind
+    amount: int | None = None
+    values: list[ActionValue] = Field(default_factory=list, max_length=16)
+    equity: float | None = Field(default=None, ge=0, le=1)
+    ehs: float | None = Field(default=None, ge=0, le=1, description="Effective hand strength")
+    opponents: list[OpponentRead] = Field(default_factory=list, max_length=10)
+    reason: str = Field(default="", max_length=300)
+
+
+# -- server -> browser ------------------------------------------------------------
+
+
+class ChangeKind(StrEnum):
+    SIT = "sit"
+    STAND = "stand"
+    SIT_OUT = "sit_out"
+    SIT_BACK = "sit_back"
+    REBUY = "rebuy"
+    ACT = "act"
+    HAND_START = "hand_start"
+    HAND_END = "hand_end"
+    CONNECT = "connect"
+    DISCONNECT = "disconnect"
+    RESTORE = "restore"
+
+
+class ActedBy(StrEnum):
+    PLAYER = "player"
+    AI = "ai"  # "Let AI decide": the table is told the AI took the decision
+    BOT = "bot"
+    TIMER = "timer"  # the decision timed out: check if possible, else fold
+    TABLE = "table"  # house rules (e.g. sat out after repeated timeouts)
+
+
+class Change(_Message):
+    """What caused a state message (None for a resync)."""
+
+    kind: ChangeKind
+    seat: int | None = None
+    player_id: str | None = None
+    action: Action | None = None
+    by: ActedBy = ActedBy.PLAYER
+    note: str = ""
+
+
+class TurnClock(_Message):
+    """The actor's clock; times are server epoch milliseconds."""
+
+    seat: int
+    started_at: float
+    deadline: float
+    action_timeout_ms: int
+    time_bank_ms: int = Field(description="The actor's time bank before this decision")
+
+
+class Limits(_Message):
+    max_message_bytes: int
+    messages_per_second: float
+    burst: int
+
+
+class WelcomeMessage(_Message):
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    table_id: str
+    player_id: str
+    name: str
+    seat: int | None
+    seq: int
+    resync: bool = Field(description="True when the client reconnected with a last_seq")
+    missed: int | None = Field(description="Changes since last_seq (the state follows)")
+    limits: Limits
+
+
+class StateMessage(_Message):
+    type: Literal["state"] = "state"
+    seq: int
+    at: float = Field(description="Server epoch milliseconds of the change")
+    table_id: str
+    view: TableView
+    clock: TurnClock | None = None
+    cause: Change | None = None
+
+
+class ErrorMessage(_Message):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    ref: Ref = None
+
+
+class ChatMessage(_Message):
+    type: Literal["chat"] = "chat"
+    seq: int
+    at: float
+    player_id: str
+    name: str
+    seat: int | None
+    text: str
+
+
+class AdviceSource(StrEnum):
+    WORKER = "worker"
+    FALLBACK = "fallback"  # no worker answered in time: the built-in policy
+
+
+class AdviceMessage(_Message):
+    """The AI's advice, to the requester only; `applied` when it came from "Let AI decide"."""
+
+    type: Literal["advice"] = "advice"
+    ref: Ref = None
+    hand_no: int
+    seat: int
+    advice: Advice
+    source: AdviceSource
+    applied: bool
+
+
+class PongMessage(_Message):
+    type: Literal["pong"] = "pong"
+    ref: Ref = None
+    at: float
+
+
+ServerEvent = Annotated[
+    WelcomeMessage | StateMessage | ErrorMessage | ChatMessage | AdviceMessage | PongMessage,
+    Field(discriminator="type"),
+]
+
+
+class ServerMessage(RootModel[ServerEvent]):
+    """Any message the server sends on /ws/tables/{table_id}."""
+
+
+# -- AI worker -> server -------------------------------------------------------------
+
+
+class WorkerHello(_Message):
+    """The first message on /ws/ai; a wrong secret closes the socket with 1008."""
+
+    type: Literal["hello"] = "hello"
+    secret: str = Field(max_length=512)
+    name: str = Field(default="", max_length=64)
+    capacity: int = Field(default=4, ge=1, le=256, description="Queries handled at once")
+    protocol: int = PROTOCOL_VERSION
+
+
+class DecisionAnswer(_Message):
+    """The answer to a DecisionQuery; advice is required for ai_decide and advice queries."""
+
+    type: Literal["decision"] = "decision"
+    request_id: str = Field(max_length=64)
+    action: ActionKind
+    amount: int | None = Field(default=None, ge=0)
+    advice: Advice | None = None
+
+
+class DecisionDecline(_Message):
+    """The worker cannot answer (overloaded, error): the server re-sends or falls back now."""
+
+    type: Literal["decline"] = "decline"
+    request_id: str = Field(max_length=64)
+    reason: str = Field(default="", max_length=200)
+
+
+class WorkerPing(_Message):
+    type: Literal["ping"] = "ping"
+
+
+WorkerEvent = Annotated[
+    WorkerHello | DecisionAnswer | DecisionDecline | WorkerPing,
+    Field(discriminator="type"),
+]
+
+
+class WorkerMessage(RootModel[WorkerEvent]):
+    """Any message an AI worker may send on /ws/ai."""
+
+
+# -- server -> AI worker -------------------------------------------------------------
+
+
+class QueryPurpose(StrEnum):
+    BOT = "bot"  # a bot seat's decision
+    AI_DECIDE = "ai_decide"  # a human pressed "Let AI decide": the action is applied
+    ADVICE = "advice"  # a human asked for advice: nothing is applied
+
+
+class WorkerWelcome(_Message):
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    worker_id: str
+
+
+class DecisionQuery(_Message):
+    """Decide for `seat`. `view` is exactly what that seat sees; nothing more is sent."""
+
+    type: Literal["query"] = "query"
+    request_id: str
+    purpose: QueryPurpose
+    table_id: str
+    hand_no: int
+    seat: int
+    style: str | None = Field(description="Bot style for bot seats; None for human seats")
+    view: TableView
+    legal: LegalActions
+    deadline: float = Field(description="Server epoch ms after which the answer is ignored")
+    timeout_ms: int = Field(description="Time allowed from sending, for clock-skewed workers")
+    want_advice: bool
+
+
+class QueryCancel(_Message):
+    """The query is no longer needed (hand moved on, deadline passed)."""
+
+    type: Literal["cancel"] = "cancel"
+    request_id: str
+    reason: str = ""
+
+
+class WorkerPong(_Message):
+    type: Literal["pong"] = "pong"
+    at: float
+
+
+GatewayEvent = Annotated[
+    WorkerWelcome | DecisionQuery | QueryCancel | ErrorMessage | WorkerPong,
+    Field(discriminator="type"),
+]
+
+
+class GatewayMessage(RootModel[GatewayEvent]):
+    """Any message the server sends on /ws/ai."""
+
+
+# -- parsing helpers ---------------------------------------------------------------
+
+_client_adapter: TypeAdapter[ClientCommand] = TypeAdapter(ClientCommand)
+_server_adapter: TypeAdapter[ServerEvent] = TypeAdapter(ServerEvent)
+_worker_adapter: TypeAdapter[WorkerEvent] = TypeAdapter(WorkerEvent)
+_gateway_adapter: TypeAdapter[GatewayEvent] = TypeAdapter(GatewayEvent)
+
+
+def parse_client_message(data: str | bytes) -> ClientCommand:
+    """Validate a browser message; raises pydantic.ValidationError."""
+    return _client_adapter.validate_json(data)
+
+
+def parse_server_message(data: str | bytes) -> ServerEvent:
+    return _server_adapter.validate_json(data)
+
+
+def parse_worker_message(data: str | bytes) -> WorkerEvent:
+    """Validate an AI worker message; raises pydantic.ValidationError."""
+    return _worker_adapter.validate_json(data)
+
+
+def parse_gateway_message(data: str | bytes) -> GatewayEvent:
+    """Validate a server message on /ws/ai (for AI workers)."""
+    return _gateway_adapter.validate_json(data)
+
+
+# -- JSON Schema -------------------------------------------------------------------
+
+
+def protocol_schema() -> dict[str, Any]:
+    """One JSON Schema document with the four message unions under `properties`."""
+    roots: list[tuple[type[BaseModel], Literal["validation", "serialization"]]] = [
+        (ClientMessage, "validation"),
+        (ServerMessage, "serialization"),
+        (WorkerMessage, "validation"),
+        (GatewayMessage, "serialization"),
+    ]
+    refs, schema = models_json_schema(roots, title="Showdown protocol")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["description"] = (
+        f"Showdown WebSocket protocol version {PROTOCOL_VERSION}; see docs/protocol.md. "
+        "Generated by `python -m holdem.protocol --write docs/protocol.schema.json`."
+    )
+    schema["properties"] = {
+        "client": refs[(ClientMessage, "validation")],
+        "server": refs[(ServerMessage, "serialization")],
+        "worker": refs[(WorkerMessage, "validation")],
+        "gateway": refs[(GatewayMessage, "serialization")],
+    }
+    return schema
+
+
+def schema_text() -> str:
+    return json.dumps(protocol_schema(), indent=2, sort_keys=True) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Print, write or check the protocol schema.")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--write", type=Path, metavar="FILE", help="write the schema to FILE")
+    group.add_argument("--check", type=Path, metavar="FILE", help="fail if FILE is not current")
+    args = parser.parse_args(argv)
+    text = schema_text()
+    if args.write is not None:
+        args.write.write_text(text, encoding="utf-8")
+    elif args.check is not None:
+        current = args.check.read_text(encoding="utf-8") if args.check.exists() else ""
+        if current != text:
+            print(
+                f"{args.check} is out of date: run python -m holdem.protocol --write {args.check}",
+                file=sys.stderr,
+            )
+            return 1
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""The `showdown` program: every subcommand answers --help, and the console script is installed."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.cli import COMMANDS, main
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_subcommand_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    assert f"showdown {command}" in capsys.readouterr().out
+
+
+def test_top_level_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for command in COMMANDS:
+        assert command in out
+
+
+def test_console_script_is_installed() -> None:
+    script = shutil.which("showdown") or str(Path(sys.executable).with_name("showdown"))
+    result = subprocess.run([script, "--help"], capture_output=True, text=True, check=False)
+    assert result.returncode == 0
+    assert "replay" in result.stdout
+
+
+def test_bench_engine_prints_both_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "engine", "--seconds", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "showdown core" in out
+    assert "pokerkit raw" in out
+    assert "no-limit" in out and "limit" in out
