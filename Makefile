@@ -50,8 +50,15 @@ typecheck: $(STAMPS)/python
 pytest: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
 	$(BIN)/pytest
 
+# Frontend: strict type-check (app and e2e code), then Vitest once (components, protocol client).
 frontend-test: $(STAMPS)/npm
-	if [ -f frontend/package.json ]; then cd frontend && npm test; fi
+	if [ -f frontend/package.json ]; then cd frontend && npm run typecheck && npm test; fi
+
+# Browser end-to-end tests (frontend/e2e): Playwright drives Debian's Chromium against a
+# `showdown serve` that the runner starts on a free port with a temporary data dir and
+# stops afterwards. Screenshots land in frontend/test-results/screenshots.
+e2e: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/chromium
+	cd frontend && CHROMIUM_PATH=$$(command -v chromium) SHOWDOWN_BIN=$(CURDIR)/$(BIN)/showdown npm run e2e
 
 test: lint typecheck pytest frontend-test
 

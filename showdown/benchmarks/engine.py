@@ -7,6 +7,7 @@ import random
 import time
 import warnings
 from collections.abc import Callable
+from functools import partial
 
 import pokerkit as pk
 
@@ -58,7 +59,7 @@ def play_pokerkit(config: TableConfig, rng: random.Random) -> None:
             high = state.max_completion_betting_or_raising_to_amount
             assert low is not None and high is not None
             amount = rng.randint(low, high)
-            options.append(lambda to=amount: state.complete_bet_or_raise_to(to))
+            options.append(partial(state.complete_bet_or_raise_to, amount))
         rng.choice(options)()
 
 

@@ -1,16 +1,150 @@
-"""`showdown arena`."""
+"""`showdown arena`: bot-vs-bot matches, headless, with win rates and a chart."""
 
 from __future__ import annotations
 
 import argparse
 
-from showdown.commands import Subparsers, not_yet, parser_for
+from showdown.commands import Subparsers, parser_for
 
 
 def add_parser(subparsers: Subparsers) -> None:
-    parser = parser_for(subparsers, "arena", "arena (coming soon)")
+    parser = parser_for(
+        subparsers,
+        "arena",
+        "Play bots against each other through the fast simulator and report bb/100.",
+    )
+    parser.add_argument("--game", choices=["limit", "no-limit"], default="limit")
+    parser.add_argument(
+        "--bots",
+        default="rational,aggressive,cautious,calling-station,always-raise,random",
+        help="comma-separated styles, one seat each (2-10), e.g. loki,poki,rational",
+    )
+    parser.add_argument("--hands", type=int, default=10_000, help="hands to play in total")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="replay every deal with the seats rotated (each bot plays each seat's cards)",
+    )
+    parser.add_argument("--stack", type=int, default=200, help="stack in big blinds, every hand")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes to share the deals (results depend on it)"
+    )
+    parser.add_argument(
+        "--table-size",
+        type=int,
+        default=0,
+        help="seats per table when listing more bots: 2 plays every pair (a bb/100 matrix), "
+        "more plays the bot list's cyclic windows; --hands is then per table",
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--chart", metavar="PATH", help="write cumulative winnings as a PNG")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    return not_yet("arena")
+    import json
+    import sys
+    from pathlib import Path
+
+    from ai.arena import MatchConfig, format_table, play_match, win_rates
+    from ai.arena.progress import ProgressLine
+    from ai.bots import canonical_style
+    from holdem.config import Variant
+
+    try:
+        styles = tuple(canonical_style(s) for s in args.bots.split(",") if s.strip())
+    except KeyError as error:
+        print(f"showdown arena: {error.args[0]}", file=sys.stderr)
+        return 2
+    size = args.table_size or len(styles)
+    if not 2 <= size <= 10 or len(styles) < 2 or (len(styles) > 10 and not args.table_size):
+        print("showdown arena: list 2 to 10 bots (or more with --table-size 2-10)", file=sys.stderr)
+        return 2
+    if args.hands < 1:
+        print("showdown arena: --hands must be at least 1", file=sys.stderr)
+        return 2
+    config = MatchConfig(
+        game=Variant(args.game),
+        bots=styles,
+        hands=args.hands,
+        seed=args.seed,
+        duplicate=args.duplicate,
+        stack_bb=args.stack,
+    )
+    progress = ProgressLine()
+    if size < len(styles):
+        return _round_robin(args, config, size, progress)
+    result = play_match(config, progress, jobs=args.jobs)
+    rates = win_rates(result)
+    print(
+        f"arena: {result.hands} hands in {progress.elapsed:.2f} s "
+        f"({result.hands / max(progress.elapsed, 1e-9):.0f} hands/s)",
+        file=sys.stderr,
+    )
+    if args.chart:
+        from ai.arena.chart import write_chart
+
+        write_chart(result, Path(args.chart))
+        print(f"arena: chart written to {args.chart}", file=sys.stderr)
+    if args.json:
+        payload = {
+            "hands": result.hands,
+            "game": config.game.value,
+            "seed": config.seed,
+            "duplicate": config.duplicate,
+            "bots": [
+                {
+                    "name": r.name,
+                    "bb_per_100": round(r.bb_per_100, 3),
+                    "ci95": [round(r.ci95[0], 3), round(r.ci95[1], 3)],
+                }
+                for r in rates
+            ],
+        }
+        print(json.dumps(payload))
+    else:
+        print(format_table(result, rates))
+    return 0
+
+
+def _round_robin(args: argparse.Namespace, config: object, size: int, progress: object) -> int:
+    import json
+    import sys
+
+    from ai.arena import MatchConfig
+    from ai.arena.progress import ProgressLine
+    from ai.arena.roundrobin import format_round_robin, play_round_robin
+
+    assert isinstance(config, MatchConfig) and isinstance(progress, ProgressLine)
+    result = play_round_robin(config, size, progress, jobs=args.jobs)
+    hands = sum(match.hands for _, match in result.tables)
+    print(
+        f"arena: {hands} hands in {progress.elapsed:.1f} s "
+        f"({hands / max(progress.elapsed, 1e-9):.0f} hands/s)",
+        file=sys.stderr,
+    )
+    if args.json:
+        payload = {
+            "hands": hands,
+            "game": config.game.value,
+            "seed": config.seed,
+            "duplicate": config.duplicate,
+            "table_size": size,
+            "bots": [
+                {
+                    "name": r.name,
+                    "bb_per_100": round(r.bb_per_100, 3),
+                    "ci95": [round(r.ci95[0], 3), round(r.ci95[1], 3)],
+                }
+                for r in result.overall
+            ],
+            "tables": [
+                {"bots": [result.names[k] for k in lineup], "hands": match.hands}
+                for lineup, match in result.tables
+            ],
+        }
+        print(json.dumps(payload))
+    else:
+        print(format_round_robin(result, config, size))
+    return 0

@@ -1,0 +1,1 @@
+"""The AI worker: poker math, simulation, search, opponent models and bots."""

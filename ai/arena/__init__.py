@@ -1,0 +1,14 @@
+"""Arena: bot-vs-bot matches through the fast simulator, win rates, charts."""
+
+from ai.arena.match import Match, MatchConfig, MatchResult, play_match
+from ai.arena.stats import WinRate, format_table, win_rates
+
+__all__ = [
+    "Match",
+    "MatchConfig",
+    "MatchResult",
+    "WinRate",
+    "format_table",
+    "play_match",
+    "win_rates",
+]

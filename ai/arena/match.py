@@ -1,0 +1,193 @@
+"""Bot-vs-bot matches through the fast simulator, headless.
+
+One seat per bot, stacks reset every hand ("infinite stacks", default 200 big
+blinds), the button moves one seat each hand. In duplicate format every deal is
+played once per rotation of the seats, so each bot holds every seat's cards
+against the same board: card luck cancels and far fewer hands separate the bots.
+
+Everything is a function of the seed: the deal of hand h comes from its own
+Random(seed, h), each bot gets its own seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.bots import Bot, HandSummary, make_bot
+from ai.bots.observation import ActionRecord
+from ai.bots.observe import apply, observe
+from ai.sim.rules import Rules
+from ai.sim.state import SimState
+from holdem.config import TableConfig, Variant
+from holdem.hand import seats_in_pokerkit_order
+
+SMALL_BLIND = 1
+BIG_BLIND = 2
+DEFAULT_STACK_BB = 200
+
+Progress = Callable[[int, int], None]  # (hands played, hands in total)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    game: Variant
+    bots: tuple[str, ...]
+    hands: int
+    seed: int = 0
+    duplicate: bool = False
+    stack_bb: int = DEFAULT_STACK_BB
+
+    def table(self) -> TableConfig:
+        return TableConfig(
+            variant=self.game, seats=len(self.bots), small_blind=SMALL_BLIND, big_blind=BIG_BLIND
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    names: tuple[str, ...]  # unique display names, one per listed bot
+    # Net result per hand and bot in big blinds; shape (hands, bots). Rows of one
+    # duplicate deal are consecutive (`rotations` of them).
+    net_bb: npt.NDArray[np.float64]
+    rotations: int  # hands per deal: 1, or the number of bots in duplicate format
+    config: MatchConfig
+
+    @property
+    def hands(self) -> int:
+        return int(self.net_bb.shape[0])
+
+
+def display_names(styles: Sequence[str]) -> tuple[str, ...]:
+    """'rational', 'rational#2', ... so repeated styles stay apart in the tables."""
+    seen: dict[str, int] = {}
+    names = []
+    for style in styles:
+        seen[style] = seen.get(style, 0) + 1
+        names.append(style if seen[style] == 1 else f"{style}#{seen[style]}")
+    return tuple(names)
+
+
+def deal(rng: random.Random, players: int) -> tuple[list[tuple[int, int]], list[int]]:
+    """Hole cards for seat 1..players (by seat, not by position) and a 5-card runout."""
+    cards = rng.sample(range(52), 2 * players + 5)
+    holes = [(cards[2 * k], cards[2 * k + 1]) for k in range(players)]
+    return holes, cards[2 * players :]
+
+
+class Match:
+    """A running match; `play()` plays it all, `play_hand()` one hand (for tests)."""
+
+    def __init__(self, config: MatchConfig) -> None:
+        if len(config.bots) < 2:
+            raise ValueError("a match needs at least two bots")
+        self.config = config
+        self.table = config.table()
+        self.rules = Rules.of(self.table)
+        self.names = display_names(config.bots)
+        self.bots: list[Bot] = [
+            make_bot(style, seed=config.seed * 1000 + k) for k, style in enumerate(config.bots)
+        ]
+        self._wants_summary = [type(b).hand_over is not Bot.hand_over for b in self.bots]
+        self.stack = config.stack_bb * BIG_BLIND
+
+    @property
+    def rotations(self) -> int:
+        return len(self.bots) if self.config.duplicate else 1
+
+    @property
+    def deals(self) -> int:
+        rotations = self.rotations
+        return max(1, self.config.hands // rotations) if rotations > 1 else self.config.hands
+
+    def play(self, progress: Progress | None = None) -> MatchResult:
+        net = self.play_deals(0, self.deals, progress)
+        return MatchResult(self.names, net, self.rotations, self.config)
+
+    def play_deals(
+        self, first: int, end: int, progress: Progress | None = None
+    ) -> npt.NDArray[np.float64]:
+        """Deals first..end-1 (every rotation of each); net big blinds per hand and bot."""
+        config = self.config
+        n = len(self.bots)
+        rotations = self.rotations
+        total = (end - first) * rotations
+        net = np.zeros((total, n), dtype=np.float64)
+        row = 0
+        for d in range(first, end):
+            holes, runout = deal(random.Random(f"{config.seed}:{d}"), n)
+            button = d % n + 1
+            for r in range(rotations):
+                # Rotation r puts bot k in seat (k + r) % n + 1; the cards stay with the seats.
+                seat_of_bot = [(k + r) % n + 1 for k in range(n)]
+                key = d * rotations + r
+                net[row] = self.play_hand(seat_of_bot, holes, runout, button, hand_key=key)
+                row += 1
+                if progress is not None:
+                    progress(row, total)
+        net /= BIG_BLIND
+        return net
+
+    def play_hand(
+        self,
+        seat_of_bot: Sequence[int],
+        holes: Sequence[tuple[int, int]],
+        runout: Sequence[int],
+        button: int,
+        hand_key: int = 0,
+    ) -> list[int]:
+        """Play one hand; returns each bot's net chips (bot order)."""
+        n = len(seat_of_bot)
+        bot_at_seat = {seat: k for k, seat in enumerate(seat_of_bot)}
+        order = seats_in_pokerkit_order(list(bot_at_seat), button, n)
+        bot_of_index = [bot_at_seat[seat] for seat in order]
+        state = SimState(
+            self.rules, order, [self.stack] * n, [holes[seat - 1] for seat in order], runout
+        )
+        players = [self.names[k] for k in bot_of_index]
+        history: list[ActionRecord] = []
+        bots = self.bots
+        while not state.over:
+            obs = observe(state, history, hand_key, players)
+            apply(state, bots[bot_of_index[obs.index]].decide(obs), history, obs)
+        payoffs = state.payoffs()
+        result = [0] * n
+        for index, k in enumerate(bot_of_index):
+            result[k] = payoffs[index]
+        if any(self._wants_summary):
+            self._summarize(state, history, players, hand_key, bot_of_index)
+        return result
+
+    def _summarize(
+        self,
+        state: SimState,
+        history: list[ActionRecord],
+        players: list[str],
+        hand_key: int,
+        bot_of_index: list[int],
+    ) -> None:
+        showdown = state.n_in_hand > 1
+        shown = {i: state.holes[i] for i in range(state.n) if showdown and state.in_hand[i]}
+        summary = HandSummary(hand_key, players, history, shown, state.runout[: state.board_len])
+        for index, k in enumerate(bot_of_index):
+            if self._wants_summary[k]:
+                self.bots[k].hand_over(summary, index)
+
+
+def play_match(config: MatchConfig, progress: Progress | None = None, jobs: int = 1) -> MatchResult:
+    """Play the match; `jobs` > 1 splits the deals over that many processes.
+
+    Results depend on (config, jobs): each process has its own bots (seeded the same),
+    so learning bots learn within their share of the deals only.
+    """
+    match = Match(config)
+    if jobs <= 1 or match.deals < 2 * jobs:
+        return match.play(progress)
+    from ai.arena.parallel import play_in_processes
+
+    net = play_in_processes(config, match.deals, match.rotations, jobs, progress)
+    return MatchResult(match.names, net, match.rotations, config)

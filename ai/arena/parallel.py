@@ -1,0 +1,58 @@
+"""Splitting a match's deals over processes (forked: the parent's imports and numba code
+are reused, so a process costs milliseconds, not an interpreter start)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from multiprocessing.sharedctypes import Synchronized
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.arena.match import Match, MatchConfig, Progress
+
+_REPORT_EVERY = 50  # hands between updates of the shared progress counter
+_counter: Synchronized[int] | None = None  # set in each pool process (inherited, not pickled)
+
+
+def _set_counter(counter: Synchronized[int]) -> None:
+    global _counter
+    _counter = counter
+
+
+def _chunk(config: MatchConfig, first: int, end: int) -> npt.NDArray[np.float64]:
+    counter = _counter
+    assert counter is not None
+    pending = 0
+
+    def tick(done: int, total: int) -> None:
+        nonlocal pending
+        pending += 1
+        if pending >= _REPORT_EVERY or done == total:
+            with counter.get_lock():
+                counter.value += pending
+            pending = 0
+
+    return Match(config).play_deals(first, end, tick)
+
+
+def play_in_processes(
+    config: MatchConfig, deals: int, rotations: int, jobs: int, progress: Progress | None
+) -> npt.NDArray[np.float64]:
+    context = multiprocessing.get_context("fork")
+    counter: Synchronized[int] = context.Value("i", 0)
+    bounds = [deals * k // jobs for k in range(jobs + 1)]
+    total = deals * rotations
+    with context.Pool(jobs, initializer=_set_counter, initargs=(counter,)) as pool:
+        pending = [
+            pool.apply_async(_chunk, (config, bounds[k], bounds[k + 1])) for k in range(jobs)
+        ]
+        while not all(p.ready() for p in pending):
+            if progress is not None:
+                progress(min(counter.value, total - 1), total)
+            time.sleep(0.1)
+        parts = [p.get() for p in pending]
+    if progress is not None:
+        progress(total, total)
+    return np.concatenate(parts)

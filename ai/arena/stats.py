@@ -1,0 +1,63 @@
+"""Win rates in big blinds per 100 hands with a 95% confidence interval.
+
+In duplicate format the samples are whole deals (a bot's result summed over the
+rotations of one deal), which is what makes the format's interval narrow.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ai.arena.match import MatchResult
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class WinRate:
+    name: str
+    bb_per_100: float
+    ci95: tuple[float, float]
+    total_bb: float
+
+
+def win_rates(result: MatchResult) -> list[WinRate]:
+    rotations = result.rotations
+    hands = result.hands
+    per_deal = result.net_bb.reshape(hands // rotations, rotations, -1).sum(axis=1)
+    deals = per_deal.shape[0]
+    rates = []
+    for k, name in enumerate(result.names):
+        samples = per_deal[:, k] / rotations  # bb per hand, one sample per deal
+        mean = float(samples.mean())
+        sd = float(samples.std(ddof=1)) if deals > 1 else 0.0
+        half = Z95 * sd / math.sqrt(deals) if deals > 1 else math.inf
+        rates.append(
+            WinRate(
+                name=name,
+                bb_per_100=100 * mean,
+                ci95=(100 * (mean - half), 100 * (mean + half)),
+                total_bb=float(np.sum(result.net_bb[:, k])),
+            )
+        )
+    return rates
+
+
+def format_table(result: MatchResult, rates: list[WinRate]) -> str:
+    config = result.config
+    mode = "duplicate" if config.duplicate else "plain"
+    lines = [
+        f"{config.game.value}, {len(result.names)} players, {result.hands} hands ({mode}), "
+        f"seed {config.seed}",
+        f"{'bot':<18}{'bb/100':>10}{'95% CI':>22}{'total bb':>12}",
+    ]
+    for rate in sorted(rates, key=lambda r: -r.bb_per_100):
+        lo, hi = rate.ci95
+        lines.append(
+            f"{rate.name:<18}{rate.bb_per_100:>10.1f}{f'[{lo:.1f}, {hi:.1f}]':>22}"
+            f"{rate.total_bb:>12.1f}"
+        )
+    return "\n".join(lines)

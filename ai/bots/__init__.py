@@ -1,0 +1,26 @@
+"""Bots: named playing styles behind one interface.
+
+>>> bot = make_bot("calling-station", seed=1)
+>>> bot.style
+'calling-station'
+
+`Bot.decide(Observation) -> Decision`; observations come from the simulator
+(`observe`) or from a seat's TableView (`observation_from_view`).
+"""
+
+from ai.bots.base import Bot, HandSummary
+from ai.bots.observation import ActionRecord, Decision, Observation
+from ai.bots.registry import ADVISOR_STYLE, SIMPLE_STYLES, STYLES, canonical_style, make_bot
+
+__all__ = [
+    "ADVISOR_STYLE",
+    "SIMPLE_STYLES",
+    "STYLES",
+    "ActionRecord",
+    "Bot",
+    "Decision",
+    "HandSummary",
+    "Observation",
+    "canonical_style",
+    "make_bot",
+]

@@ -1,0 +1,41 @@
+"""The one interface every bot implements."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ai.bots.observation import ActionRecord, Decision, Observation
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """A finished hand as every player at the table saw it (for opponent statistics)."""
+
+    hand_key: object
+    players: Sequence[str]  # player id per index
+    history: Sequence[ActionRecord]
+    shown: dict[int, tuple[int, int]]  # index -> hole cards revealed at showdown
+    board: tuple[int, ...]
+
+
+class Bot(ABC):
+    """A named style. `decide` must return a legal action for `obs.legal` and be deterministic
+    given the bot's seed and the sequence of observations it was shown."""
+
+    style: str = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        # time.monotonic() by which a decision is due; search bots stop thinking then.
+        self.deadline: float | None = None
+        # Fill Decision.reason (advice); off in matches, where nobody reads it.
+        self.explain = False
+
+    @abstractmethod
+    def decide(self, obs: Observation) -> Decision: ...
+
+    def hand_over(self, summary: HandSummary, me: int) -> None:  # noqa: B027 - optional hook
+        """Called at the end of every hand at the bot's table (arena), `me` being the bot's
+        own index in it; default: ignore."""

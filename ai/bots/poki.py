@@ -1,0 +1,312 @@
+"""Poki: choose by simulation (DOMAIN.md §4), preflop by Loki's expert rules.
+
+After the flop, for each candidate action (check/call, and bet/raise at each
+No-Limit size), play the hand out `rollouts` times through the simulator:
+opponents' hole cards dealt from their weight tables, the rest of the board at
+random, every later action drawn from the opponent model's probability triple
+for that player's strength on that street (our own later actions too, with the
+generic model). The same deals are used for every candidate (common random
+numbers: the comparison is far less noisy than the values). Fold is worth
+exactly 0 more chips. The best average wins; ties go to the more aggressive
+action. Values are reported in big blinds.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from ai.bots.loki import LokiBot, Read
+from ai.bots.observation import KIND_NAMES, Decision, Observation
+from ai.bots.opponents import PlayerStats, cost_bucket
+from ai.bots.preflop import class_of_pair, income_rate_percentile, preflop_equity
+from ai.bots.sizing import HALF_POT, NL_SIZES, POT, raise_to_amount
+from ai.bots.strength import (
+    COMBO_FIRST,
+    COMBO_SECOND,
+    FloatArray,
+    sampled_strengths,
+    showdown_equity,
+)
+from ai.sim.rules import CALL, CHECK, FOLD, PREFLOP, RIVER
+from ai.sim.state import SimState
+
+DEFAULT_ROLLOUTS = 200
+STRENGTH_SAMPLES = 32
+SIGMA = 0.12
+BATCH = 50  # rollouts between checks of whether the best action is already clear
+SETTLED_Z = 3.0
+
+
+def _settled(results: np.ndarray, can_fold: bool) -> bool:
+    """True when the best candidate beats every other by SETTLED_Z standard errors
+    of the paired difference (same deals), fold (worth 0) included."""
+    n = results.shape[0]
+    if n < 2 * BATCH:
+        return False
+    means = results.mean(axis=0)
+    best = int(np.argmax(means))
+    if can_fold:
+        se = results[:, best].std(ddof=1) / np.sqrt(n)
+        if abs(means[best]) < SETTLED_Z * se:
+            return False
+    for c in range(results.shape[1]):
+        if c == best:
+            continue
+        diff = results[:, best] - results[:, c]
+        se = diff.std(ddof=1) / np.sqrt(n)
+        if diff.mean() < SETTLED_Z * se:
+            return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    kind: int
+    to: int
+    label: str
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+class PokiBot(LokiBot):
+    style = "poki"
+
+    def __init__(
+        self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, early_stop: bool = True
+    ) -> None:
+        super().__init__(seed)
+        self.rollouts = rollouts
+        # Simulate preflop too (advice); in bot play preflop follows Loki's rules (fast).
+        self.simulate_preflop = False
+        # Stop once the best action is clear (BATCH-wise); off for fixed-cost benchmarks.
+        self.early_stop = early_stop
+        self.last_values: dict[str, float] = {}
+        self.last_rollouts = 0
+
+    def decide(self, obs: Observation) -> Decision:
+        self.update_model(obs)
+        preflop = obs.street == PREFLOP
+        if obs.sim is None or (preflop and not self.simulate_preflop):
+            return self.preflop(obs) if preflop else self.postflop(obs, self.read(obs))
+        read = self.preflop_read(obs) if preflop else self.read(obs)
+        return self.simulate(obs, read)
+
+    def preflop_read(self, obs: Observation) -> Read:
+        """Preflop numbers for the reason line: equity against random hands as HS."""
+        hs = preflop_equity(obs.hole[0], obs.hole[1], max(obs.n_opponents, 1))
+        return Read(hs, 0.0, 0.0)
+
+    # -- the simulation -------------------------------------------------------
+
+    def candidates(self, obs: Observation) -> list[Candidate]:
+        """Passive first, then bets/raises by size (the order is the tie-break)."""
+        legal = obs.legal
+        found = [
+            Candidate(CHECK if legal.can_check else CALL, 0, "check" if legal.can_check else "call")
+        ]
+        if legal.raise_kind is not None:
+            word = KIND_NAMES[legal.raise_kind]
+            sizes = (1.0,) if obs.limit else NL_SIZES
+            if not obs.limit and legal.stack > 2 * (obs.pot + legal.call_amount):
+                # Deep stacks: all-in is rarely the best size, and the crude opponent model
+                # judges it worst; half pot and pot are simulated instead.
+                sizes = (HALF_POT, POT)
+            amounts = sorted({raise_to_amount(obs, size) for size in sizes})
+            for to in amounts:
+                label = word if obs.limit else f"{word} {to}"
+                found.append(Candidate(legal.raise_kind, to, label))
+        return found
+
+    def deal(
+        self, obs: Observation, rng: random.Random, count: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`count` deals: (holes[count, n, 2], runouts[count, 5]); opponents from their ranges.
+
+        Vectorised: each opponent's holdings are drawn for all deals at once from its
+        weight table (re-drawn where they clash with an earlier opponent's), then the
+        board and the folded players' cards come from a random order of the unused cards.
+        """
+        n = obs.n
+        board = list(obs.board)
+        known = np.zeros(52, dtype=np.bool_)
+        known[[*obs.hole, *board]] = True
+        np_rng = np.random.default_rng(rng.getrandbits(63))
+        holes = np.zeros((count, n, 2), dtype=np.int64)
+        holes[:, obs.index] = obs.hole
+        used = np.tile(known, (count, 1))
+        rows = np.arange(count)
+        for i in obs.opponents:
+            weights = self.ranges.range_of(i, (*obs.hole, *board))
+            total = weights.sum()
+            if total <= 0:  # nothing left in the table: any holding
+                weights = np.where(known[COMBO_FIRST] | known[COMBO_SECOND], 0.0, 1.0)
+                total = weights.sum()
+            cumulative = np.cumsum(weights / total)
+            picks = np.zeros(count, dtype=np.int64)
+            pending = rows
+            for _ in range(64):  # redraw only the deals whose pick clashes
+                draws = np.searchsorted(cumulative, np_rng.random(len(pending)), side="right")
+                picks[pending] = np.minimum(draws, len(cumulative) - 1)
+                clash = (
+                    used[pending, COMBO_FIRST[picks[pending]]]
+                    | used[pending, COMBO_SECOND[picks[pending]]]
+                )
+                pending = pending[clash]
+                if not len(pending):
+                    break
+            holes[:, i, 0] = COMBO_FIRST[picks]
+            holes[:, i, 1] = COMBO_SECOND[picks]
+            used[rows, holes[:, i, 0]] = True
+            used[rows, holes[:, i, 1]] = True
+        # Unused cards in random order: the board's missing cards first, then the folded.
+        keys = np_rng.random((count, 52)) + used
+        order = np.argsort(keys, axis=1)
+        missing = 5 - len(board)
+        runouts = np.zeros((count, 5), dtype=np.int64)
+        runouts[:, : len(board)] = board
+        runouts[:, len(board) :] = order[:, :missing]
+        in_play = {*obs.opponents, obs.index}
+        column = missing
+        for i in range(n):
+            if i not in in_play:  # folded players' cards never matter, but must be distinct
+                holes[:, i] = order[:, column : column + 2]
+                column += 2
+        return holes, runouts
+
+    def simulate(self, obs: Observation, read: Read) -> Decision:
+        assert obs.sim is not None
+        # A seed from the spot itself (crc32: str hashes differ between processes).
+        spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
+        rng = random.Random(zlib.crc32(spot))
+        candidates = self.candidates(obs)
+        count = self.rollouts
+        holes, runouts = self.deal(obs, rng, count)
+        equity = showdown_equity(holes, runouts, obs.index, obs.opponents)
+        strengths = sampled_strengths(
+            holes, runouts, obs.street, STRENGTH_SAMPLES, rng.getrandbits(31)
+        )
+        if obs.street == PREFLOP:  # preflop strength: the holding's Income Rate percentile
+            ranks = income_rate_percentile(max(obs.n_opponents, 1))
+            strengths[:, :, PREFLOP] = ranks[class_of_pair()[holes[:, :, 0], holes[:, :, 1]]]
+        thresholds = self._thresholds(obs)
+        me = obs.index
+        base = obs.sim
+        start = base.payoffs()[me]
+        hole_lists = holes.tolist()
+        runout_lists = runouts.tolist()
+        results = np.zeros((count, len(candidates)))
+        done = 0
+        while done < count:
+            batch_end = min(count, done + BATCH)
+            for r in range(done, batch_end):
+                hole_list = hole_lists[r]
+                runout = runout_lists[r]
+                strength = strengths[r]
+                row = results[r]
+                for c, candidate in enumerate(candidates):
+                    state = base.clone()
+                    state.set_cards(hole_list, runout)
+                    state.step(candidate.kind, candidate.to)
+                    self._play_out(state, strength, thresholds, rng)
+                    row[c] = state.payoffs()[me] - start
+            done = batch_end
+            if done < count and self.deadline is not None and time.monotonic() > self.deadline:
+                break  # out of time: decide on the rollouts played so far
+            if self.early_stop and done < count and _settled(results[:done], obs.legal.can_fold):
+                break
+        self.last_rollouts = done
+        totals = results[:done].sum(axis=0)
+        count = done
+        bb = obs.big_blind
+        values = {cand.label: totals[c] / count / bb for c, cand in enumerate(candidates)}
+        if obs.legal.can_fold:
+            values = {"fold": 0.0, **values}
+        best_value = max(values.values())
+        # Most aggressive first so that ties go to it; fold is the least aggressive.
+        choice_label = next(
+            label for label in reversed(list(values)) if values[label] >= best_value - 1e-9
+        )
+        self.last_values = values
+        if choice_label == "fold":
+            kind, to = FOLD, 0
+        else:
+            chosen = next(c for c in candidates if c.label == choice_label)
+            kind, to = chosen.kind, chosen.to
+        reason = self._reason(choice_label, values, equity, read, obs)
+        ehs = min(1.0, max(0.0, read.ehs))
+        return Decision(kind, to, reason=reason, values=values, equity=equity, ehs=ehs)
+
+    def _thresholds(self, obs: Observation) -> list[list[list[tuple[float, float]]]]:
+        """Per index, street, cost: (raise above, continue above) strengths of its model."""
+        generic = PlayerStats()
+        out = []
+        for i in range(obs.n):
+            stats = generic if i == obs.index else self.book.get(obs.player_id(i))
+            per_street = []
+            for street in range(4):
+                per_cost = []
+                for cost in range(3):
+                    _, f_call, f_raise = stats.frequencies(street, cost)
+                    per_cost.append((1.0 - f_raise, 1.0 - f_raise - f_call))
+                per_street.append(per_cost)
+            out.append(per_street)
+        return out
+
+    def _play_out(
+        self,
+        state: SimState,
+        strength: FloatArray,
+        thresholds: list[list[list[tuple[float, float]]]],
+        rng: random.Random,
+    ) -> None:
+        units = state.rules.min_increment
+        limit = state.rules.is_limit
+        while not state.over:
+            legal = state.legal_actions()
+            assert legal is not None
+            i = legal.player
+            street = state.street
+            s = strength[i, street]
+            cost = cost_bucket(legal.call_amount, units[street], state.pot, limit)
+            mu_raise, mu_continue = thresholds[i][street][cost]
+            p_raise = min(1.0, max(0.0, (s - mu_raise + SIGMA) / (2 * SIGMA)))
+            p_continue = (
+                1.0 if cost == 0 else min(1.0, max(0.0, (s - mu_continue + SIGMA) / (2 * SIGMA)))
+            )
+            u = rng.random()
+            if u < p_raise and legal.raise_kind is not None:
+                if limit:
+                    to = legal.min_to
+                else:  # a pot-sized raise, clamped to the legal range
+                    wanted = legal.committed + legal.call_amount + state.pot + legal.call_amount
+                    to = min(max(wanted, legal.min_to), legal.max_to)
+                state.step(legal.raise_kind, to)
+            elif u < max(p_continue, p_raise) or legal.can_check:
+                state.step(CHECK if legal.can_check else CALL)
+            else:
+                state.step(FOLD)
+
+    def _reason(
+        self, label: str, values: dict[str, float], equity: float, read: Read, obs: Observation
+    ) -> str:
+        """One line a player understands, e.g. "Raise: 71% equity against their ranges,
+        pot odds 25%; simulated: raise +1.4 bb, call +0.6 bb, fold 0"."""
+        word = label.split()[0].capitalize()
+        whom = "their ranges" if obs.n_opponents > 1 else "the opponent's range"
+        facts = [f"{_pct(equity)} equity against {whom}"]
+        if obs.street != PREFLOP:
+            facts.append(f"hand strength {_pct(read.hs)}")
+            if obs.street < RIVER and read.ppot >= 0.05:
+                facts.append(f"{_pct(read.ppot)} to improve")
+        if obs.legal.call_amount:
+            facts.append(f"pot odds {_pct(obs.pot_odds)}")
+        ranked = sorted(values.items(), key=lambda kv: -kv[1])[:3]
+        simulated = ", ".join(f"{k} {v:+.1f} bb" if v else f"{k} 0" for k, v in ranked)
+        return f"{word}: {', '.join(facts)}; simulated: {simulated}"

@@ -1,0 +1,83 @@
+"""Bots by style name: `make_bot("loki", seed=7)`.
+
+Names are the ones a table may ask for (`DecisionQuery.style`); a few aliases
+cover the short names used in the lobby ("calling", "raising", ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ai.bots.base import Bot
+from ai.bots.simple import (
+    AggressiveBot,
+    AlwaysFoldBot,
+    AlwaysRaiseBot,
+    CallingStationBot,
+    CautiousBot,
+    EquityBot,
+    RandomBot,
+)
+
+
+def _loki(seed: int) -> Bot:
+    from ai.bots.loki import LokiBot
+
+    return LokiBot(seed)
+
+
+def _poki(seed: int) -> Bot:
+    from ai.bots.poki import PokiBot
+
+    return PokiBot(seed)
+
+
+_FACTORIES: dict[str, Callable[[int], Bot]] = {
+    "aggressive": AggressiveBot,
+    "cautious": CautiousBot,
+    "rational": EquityBot,
+    "always-raise": AlwaysRaiseBot,
+    "calling-station": CallingStationBot,
+    "always-fold": AlwaysFoldBot,
+    "random": RandomBot,
+    "loki": _loki,
+    "poki": _poki,
+}
+
+STYLES: tuple[str, ...] = tuple(_FACTORIES)
+# The seven personalities that need no opponent model (the arena's fast set).
+SIMPLE_STYLES: tuple[str, ...] = STYLES[:7]
+
+ALIASES: dict[str, str] = {
+    "calling": "calling-station",
+    "call": "calling-station",
+    "caller": "calling-station",
+    "station": "calling-station",
+    "raising": "always-raise",
+    "raise": "always-raise",
+    "raiser": "always-raise",
+    "folding": "always-fold",
+    "fold": "always-fold",
+    "folder": "always-fold",
+    "tight": "cautious",
+    "loose": "aggressive",
+    "expert": "loki",
+    "simulation": "poki",
+}
+
+# The style that answers advice queries and human seats ("Let AI decide").
+ADVISOR_STYLE = "poki"
+
+
+def canonical_style(style: str) -> str:
+    """The registered name for `style` (aliases resolved); KeyError when unknown."""
+    name = style.strip().lower().replace("_", "-")
+    name = ALIASES.get(name, name)
+    if name not in _FACTORIES:
+        known = ", ".join(STYLES)
+        raise KeyError(f"unknown bot style {style!r} (known: {known})")
+    return name
+
+
+def make_bot(style: str, seed: int = 0) -> Bot:
+    return _FACTORIES[canonical_style(style)](seed)

@@ -1,0 +1,1 @@
+"""Shipped data files: evaluator lookup tables and the Income Rate table."""

@@ -1,0 +1,128 @@
+"""Per-table constants the simulator needs, and its compact action vocabulary.
+
+Action kinds are small ints (not enums) because the simulator's hot loops compare
+them millions of times; `KIND_TO_ACTION_KIND` converts at the edges.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+from holdem.actions import Action, ActionKind, LegalActions
+from holdem.config import TableConfig
+
+FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
+# SimLegal.kinds by (facing a bet, raise kind): built once, shared by every state.
+KINDS_TABLE: dict[tuple[bool, int | None], tuple[int, ...]] = {
+    (False, None): (CHECK,),
+    (False, BET): (CHECK, BET),
+    (False, RAISE): (CHECK, RAISE),
+    (True, None): (FOLD, CALL),
+    (True, BET): (FOLD, CALL, BET),
+    (True, RAISE): (FOLD, CALL, RAISE),
+}
+KIND_TO_ACTION_KIND: tuple[ActionKind, ...] = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BET,
+    ActionKind.RAISE,
+)
+ACTION_KIND_TO_KIND: dict[ActionKind, int] = {k: i for i, k in enumerate(KIND_TO_ACTION_KIND)}
+
+PREFLOP, FLOP, TURN, RIVER, SHOWDOWN = 0, 1, 2, 3, 4
+BOARD_SIZE_BY_STREET = (0, 3, 4, 5, 5)
+
+
+class SimAction(NamedTuple):
+    """`kind` is one of FOLD..RAISE; `to` is the street total for BET/RAISE (ignored otherwise)."""
+
+    kind: int
+    to: int = 0
+
+    @classmethod
+    def from_action(cls, action: Action) -> SimAction:
+        return cls(ACTION_KIND_TO_KIND[action.kind], action.amount or 0)
+
+    def to_action(self) -> Action:
+        kind = KIND_TO_ACTION_KIND[self.kind]
+        return Action(kind=kind, amount=self.to if self.kind >= BET else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The numbers of a TableConfig the betting needs, fetched once per table."""
+
+    is_limit: bool
+    small_blind: int
+    big_blind: int
+    ante: int
+    # Smallest bet/raise increment per street (NL: the big blind; FL: small, small, big, big).
+    min_increment: tuple[int, int, int, int]
+    # Bets/raises allowed per street after the blinds, as pokerkit counts them; -1 = uncapped.
+    max_raises: tuple[int, int, int, int]
+
+    @classmethod
+    def of(cls, config: TableConfig) -> Rules:
+        return _rules(config)
+
+
+@lru_cache(maxsize=256)
+def _rules(config: TableConfig) -> Rules:
+    if config.is_limit:
+        small, big = config.small_bet, config.big_bet
+        cap = config.raise_cap
+        # The casino cap counts the big blind as the opening bet (see holdem.hand).
+        preflop = -1 if cap is None else cap - 1
+        later = -1 if cap is None else cap
+    else:
+        small = big = config.big_blind
+        preflop = later = -1
+    return Rules(
+        is_limit=config.is_limit,
+        small_blind=config.small_blind,
+        big_blind=config.big_blind,
+        ante=config.ante,
+        min_increment=(small, small, big, big),
+        max_raises=(preflop, later, later, later),
+    )
+
+
+class SimLegal(NamedTuple):
+    """The actor's options with exact amounts; same meaning as holdem's LegalActions.
+
+    `raise_kind` is BET, RAISE or None; `min_to`/`max_to` are street totals (0 when no
+    bet/raise is allowed); `player` is the actor's index (0 = first seat left of the button);
+    `kinds` lists the allowed kinds (FOLD..RAISE) in that order.
+    """
+
+    player: int
+    seat: int
+    can_fold: bool
+    can_check: bool
+    call_amount: int
+    can_call: bool
+    raise_kind: int | None
+    min_to: int
+    max_to: int
+    committed: int
+    stack: int
+    kinds: tuple[int, ...]
+
+    def to_legal_actions(self) -> LegalActions:
+        kind = self.raise_kind
+        can_raise = kind is not None
+        return LegalActions(
+            seat=self.seat,
+            can_fold=self.can_fold,
+            can_check=self.can_check,
+            call_amount=self.call_amount,
+            can_call=self.can_call,
+            raise_kind=KIND_TO_ACTION_KIND[kind] if kind is not None else None,
+            min_to=self.min_to if can_raise else None,
+            max_to=self.max_to if can_raise else None,
+            committed=self.committed,
+            stack=self.stack,
+        )

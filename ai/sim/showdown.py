@@ -1,0 +1,95 @@
+"""Showdown: 7-card hand ranks and pokerkit's way of splitting main and side pots.
+
+Ranking goes through `rank7`/`rank_hands`, so the evaluator can be swapped (pkrbot
+today: C speed on card indices, ordering hands exactly as eval7 and pokerkit do). The
+values are pkrbot's raw ones, comparable with each other only; ai.math.evaluator maps
+the same pkrbot values to its 1..7462 strength scale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pkrbot
+
+from holdem.cards import FULL_DECK
+
+# pkrbot.Card per card index (holdem.cards.card_index: rank-major, 2c=0 ... As=51).
+_PKR_CARDS = tuple(pkrbot.Card(card) for card in FULL_DECK)
+_evaluate = pkrbot.evaluate
+
+
+def rank7(cards: Sequence[int]) -> int:
+    """Strength of the best 5 of these 7 card indices; higher wins, equal ties."""
+    pkr = _PKR_CARDS
+    return int(_evaluate([pkr[c] for c in cards]))
+
+
+def rank_hands(board: Sequence[int], holes: Sequence[Sequence[int] | None]) -> list[int]:
+    """rank7 of each hole pair with the 5-card board; -1 where the hole is None (folded)."""
+    pkr = _PKR_CARDS
+    base = [pkr[c] for c in board]
+    return [-1 if h is None else int(_evaluate([*base, pkr[h[0]], pkr[h[1]]])) for h in holes]
+
+
+def _pots(contrib: Sequence[int], eligible: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
+    """Main pot then side pots, one per contribution level, as pokerkit builds them.
+
+    Every contribution level is a pot; consecutive levels with the same eligible
+    players merge (this matters for odd chips, so it must match pokerkit exactly).
+    """
+    n = len(contrib)
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    previous = 0
+    for level in sorted(set(contrib)):
+        amount = (level - previous) * sum(1 for c in contrib if c >= level)
+        players = tuple(i for i in range(n) if eligible[i] and contrib[i] >= level)
+        while pots and pots[-1][1] == players:
+            amount += pots.pop()[0]
+        if amount:
+            pots.append((amount, players))
+        previous = level
+    return pots
+
+
+def settle(contrib: Sequence[int], in_hand: Sequence[bool], ranks: Sequence[int]) -> list[int]:
+    """Chips each player wins from the pots at a showdown of two or more players.
+
+    As pokerkit: hands that cannot win any pot are killed first (which can merge
+    side pots), then each pot splits evenly among its best hands and the odd chips
+    go to the winner nearest the button's left (lowest index).
+    """
+    n = len(contrib)
+    level = max(contrib)
+    if all(contrib[i] == level for i in range(n) if in_hand[i]):
+        # Nobody is all-in for less: one pot, whatever the folded players put in.
+        best = max(ranks)
+        winners = [i for i in range(n) if in_hand[i] and ranks[i] == best]
+        return _split(n, sum(contrib), winners)
+    alive = [False] * n
+    for _, players in _pots(contrib, in_hand):
+        if not players:  # pragma: no cover - see below
+            continue
+        best = max(ranks[i] for i in players)
+        for i in players:
+            if ranks[i] == best:
+                alive[i] = True
+    won = [0] * n
+    pots = _pots(contrib, alive) if alive != list(in_hand) else _pots(contrib, in_hand)
+    for amount, players in pots:
+        if not players:  # pragma: no cover - pokerkit burns such chips; betting never makes one
+            continue
+        best = max(ranks[i] for i in players)
+        for i, chips in enumerate(_split(n, amount, [i for i in players if ranks[i] == best])):
+            won[i] += chips
+    return won
+
+
+def _split(n: int, amount: int, winners: list[int]) -> list[int]:
+    """`amount` shared evenly by `winners`; the odd chips to the first of them."""
+    won = [0] * n
+    share, odd = divmod(amount, len(winners))
+    for i in winners:
+        won[i] = share
+    won[winners[0]] += odd
+    return won

@@ -1,0 +1,95 @@
+"""Advice for a player: the recommended action, each candidate's value, reads on opponents."""
+
+from __future__ import annotations
+
+from ai.bots.base import Bot
+from ai.bots.loki import LokiBot
+from ai.bots.observation import KIND_NAMES, Decision, Observation
+from ai.bots.opponents import StatsBook
+from ai.bots.sizing import raise_to_amount
+from ai.sim.rules import BET, KIND_TO_ACTION_KIND, RAISE
+from holdem.protocol import ActionValue, Advice, OpponentRead
+
+_KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
+
+
+def estimated_values(obs: Observation, decision: Decision) -> dict[str, float]:
+    """Values in big blinds when the bot did not simulate: the chips each action is expected
+    to win at showdown with the decision's equity, everyone calling (fold = 0 more lost)."""
+    equity = decision.equity if decision.equity is not None else 0.5
+    legal = obs.legal
+    bb = obs.big_blind
+    values: dict[str, float] = {}
+    if legal.can_fold:
+        values["fold"] = 0.0
+    call = legal.call_amount
+    callers = max(obs.n_opponents, 1)
+    passive = "check" if legal.can_check else "call"
+    values[passive] = (equity * (obs.pot + call) - call) / bb
+    if legal.raise_kind is not None:
+        to = decision.to if decision.kind >= BET else raise_to_amount(obs, 1.0)
+        added = to - legal.committed
+        # One caller of the raise at least; the pot grows by both contributions.
+        extra = min(callers, 1) * (to - (legal.committed + call))
+        word = KIND_NAMES[legal.raise_kind]
+        label = word if obs.limit else f"{word} {to}"
+        values[label] = (equity * (obs.pot + added + extra) - added) / bb
+    return values
+
+
+def _value_entries(values: dict[str, float]) -> list[ActionValue]:
+    entries = []
+    for label, value in values.items():
+        name, _, amount = label.partition(" ")
+        kind = _KIND_BY_NAME.get(name)
+        if kind is None:
+            continue
+        entries.append(
+            ActionValue(
+                action=KIND_TO_ACTION_KIND[kind],
+                amount=int(amount) if amount else None,
+                value_bb=round(value, 3),
+            )
+        )
+    return entries
+
+
+def opponent_reads(obs: Observation, bot: Bot, fallback: StatsBook) -> list[OpponentRead]:
+    book = bot.book if isinstance(bot, LokiBot) else fallback
+    reads = []
+    for i in obs.opponents:
+        stats = book.get(obs.player_id(i))
+        note = f"{stats.hands} hands seen"
+        if isinstance(bot, LokiBot) and i in bot.ranges.weights:
+            width = float(bot.ranges.weights[i].sum()) / len(bot.ranges.weights[i])
+            note = f"range ~{100 * width:.0f}% of hands; {note}"
+        reads.append(
+            OpponentRead(
+                seat=obs.seats[i],
+                label=stats.label(),
+                vpip=round(stats.vpip, 3),
+                pfr=round(stats.pfr, 3),
+                aggression=round(stats.aggression, 3),
+                fold_to_bet=round(stats.fold_to_bet, 3),
+                note=note[:200],
+            )
+        )
+    return reads
+
+
+def build_advice(obs: Observation, decision: Decision, bot: Bot, book: StatsBook) -> Advice:
+    values = decision.values or estimated_values(obs, decision)
+    equity = None if decision.equity is None else min(1.0, max(0.0, decision.equity))
+    ehs = None if decision.ehs is None else min(1.0, max(0.0, decision.ehs))
+    return Advice(
+        action=KIND_TO_ACTION_KIND[decision.kind],
+        amount=decision.to if decision.kind in (BET, RAISE) else None,
+        values=_value_entries(values)[:16],
+        equity=equity,
+        ehs=ehs,
+        opponents=opponent_reads(obs, bot, book)[:10],
+        reason=decision.reason[:300],
+    )
+
+
+__all__ = ["build_advice", "estimated_values", "opponent_reads"]

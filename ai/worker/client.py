@@ -1,0 +1,258 @@
+"""The AI worker's connection to the backend: `/ws/ai`, hello with the shared secret,
+decision queries answered by request_id, reconnects with exponential backoff.
+
+Thinking never runs on the event loop: each query goes to one of `concurrency`
+lanes (a single-process pool each, or a thread in `threads` mode), chosen by
+table id so a table's bots and their opponent models stay in one process. An
+answer that would miss the query's time allowance is replaced by a decline, so
+the server falls back at once instead of waiting for the deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import multiprocessing
+import random
+import zlib
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import ValidationError
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from ai.worker.decider import Decider, answer_json, init_process
+from holdem.protocol import (
+    CloseCode,
+    DecisionDecline,
+    DecisionQuery,
+    ErrorMessage,
+    QueryCancel,
+    WorkerHello,
+    WorkerWelcome,
+    parse_gateway_message,
+)
+
+log = logging.getLogger("showdown.worker")
+
+# Share of a query's time allowance spent thinking, and the part kept for the answer's trip.
+THINK_SHARE = 0.6
+ANSWER_SHARE = 0.9
+MIN_BUDGET = 0.02
+
+
+class FatalWorkerError(Exception):
+    """Retrying cannot help (e.g. the server refused the secret)."""
+
+
+def ai_socket_url(server: str) -> str:
+    """Accept ws(s):// or http(s):// with or without a path; default path /ws/ai.
+
+    >>> ai_socket_url("http://127.0.0.1:8000")
+    'ws://127.0.0.1:8000/ws/ai'
+    >>> ai_socket_url("wss://poker.example/ws/ai")
+    'wss://poker.example/ws/ai'
+    """
+    parts = urlsplit(server if "://" in server else f"ws://{server}")
+    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
+    path = parts.path if parts.path not in ("", "/") else "/ws/ai"
+    return urlunsplit((scheme, parts.netloc, path, parts.query, ""))
+
+
+@dataclass
+class Backoff:
+    """Exponential backoff with jitter: initial, doubled per failure up to maximum."""
+
+    initial: float = 0.5
+    maximum: float = 30.0
+    current: float = 0.0
+
+    def reset(self) -> None:
+        self.current = 0.0
+
+    def next_delay(self, rng: random.Random) -> float:
+        self.current = self.initial if not self.current else min(self.current * 2, self.maximum)
+        return self.current * (0.75 + 0.5 * rng.random())
+
+
+class Lanes:
+    """`count` single-worker executors; a table always goes to the same one."""
+
+    def __init__(self, count: int, threads: bool) -> None:
+        self.threads = threads
+        self.executors: list[Executor] = []
+        self.deciders: list[Decider] = []
+        for _ in range(count):
+            if threads:
+                self.executors.append(ThreadPoolExecutor(max_workers=1))
+                self.deciders.append(Decider())
+            else:
+                context = multiprocessing.get_context("spawn")  # no fork under a running loop
+                self.executors.append(
+                    ProcessPoolExecutor(1, mp_context=context, initializer=init_process)
+                )
+
+    def call(self, table_id: str, query_json: str, budget: float) -> Callable[[], str]:
+        lane = zlib.crc32(table_id.encode()) % len(self.executors)
+        if self.threads:
+            decider = self.deciders[lane]
+
+            def run() -> str:
+                query = DecisionQuery.model_validate_json(query_json)
+                return decider.answer(query, budget).model_dump_json()
+
+            return run
+        return functools.partial(answer_json, query_json, budget)  # picklable for processes
+
+    def executor_for(self, table_id: str) -> Executor:
+        return self.executors[zlib.crc32(table_id.encode()) % len(self.executors)]
+
+    async def warm_up(self) -> None:
+        """Start every process now (imports, numba) rather than on the first query."""
+        if self.threads:
+            return
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(e, _noop) for e in self.executors))
+
+    def shutdown(self) -> None:
+        for executor in self.executors:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _noop() -> None:
+    return None
+
+
+class WorkerClient:
+    def __init__(
+        self,
+        server: str,
+        secret: str,
+        concurrency: int = 2,
+        name: str = "showdown-worker",
+        threads: bool = False,
+        backoff: Backoff | None = None,
+    ) -> None:
+        self.url = ai_socket_url(server)
+        self.secret = secret
+        self.concurrency = max(1, concurrency)
+        self.name = name
+        self.lanes = Lanes(self.concurrency, threads)
+        self.backoff = backoff or Backoff()
+        self.answered = 0
+        self.declined = 0
+        self.connections = 0
+        self._cancelled: set[str] = set()
+        self._rng = random.Random()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self, stop: asyncio.Event | None = None) -> int:
+        """Serve until `stop` is set; 0 when stopped, 3 when the server refused us."""
+        stop = stop or asyncio.Event()
+        await self.lanes.warm_up()
+        try:
+            while not stop.is_set():
+                try:
+                    await self._session(stop)
+                except FatalWorkerError as error:
+                    log.error("worker: %s", error)
+                    return 3
+                except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
+                    log.warning("worker: connection to %s lost or refused: %s", self.url, error)
+                if stop.is_set():
+                    break
+                delay = self.backoff.next_delay(self._rng)
+                log.info("worker: reconnecting in %.1f s", delay)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), timeout=delay)
+            return 0
+        finally:
+            self.lanes.shutdown()
+
+    async def _session(self, stop: asyncio.Event) -> None:
+        try:
+            socket = connect(self.url, open_timeout=10, max_size=2**22)
+        except InvalidURI as error:
+            raise FatalWorkerError(f"bad server URL {self.url!r}") from error
+        async with socket as ws:
+            await ws.send(
+                WorkerHello(
+                    secret=self.secret, name=self.name, capacity=self.concurrency
+                ).model_dump_json()
+            )
+            try:
+                welcome = parse_gateway_message(await asyncio.wait_for(ws.recv(), timeout=10))
+            except ConnectionClosed as closed:
+                if closed.rcvd is not None and closed.rcvd.code == CloseCode.POLICY:
+                    raise FatalWorkerError("the server refused the shared secret") from closed
+                raise
+            if isinstance(welcome, ErrorMessage):
+                raise FatalWorkerError(f"the server refused us: {welcome.message}")
+            if not isinstance(welcome, WorkerWelcome):
+                raise ConnectionError(f"expected welcome, got {welcome.type}")
+            self.connections += 1
+            self.backoff.reset()
+            log.info("worker: connected to %s as %s", self.url, welcome.worker_id)
+            stopper = asyncio.create_task(self._close_on(stop, ws))
+            try:
+                async for raw in ws:
+                    self._handle(ws, raw)
+            except ConnectionClosed as closed:
+                if closed.rcvd is not None and closed.rcvd.code == CloseCode.POLICY:
+                    raise FatalWorkerError(
+                        "the server closed us for a policy violation"
+                    ) from closed
+                raise
+            finally:
+                stopper.cancel()
+
+    async def _close_on(self, stop: asyncio.Event, ws: ClientConnection) -> None:
+        await stop.wait()
+        await ws.close()
+
+    def _handle(self, ws: ClientConnection, raw: str | bytes) -> None:
+        try:
+            message = parse_gateway_message(raw)
+        except ValidationError as error:
+            log.warning("worker: ignoring a message it cannot read: %s", error.errors()[:1])
+            return
+        if isinstance(message, DecisionQuery):
+            text = raw if isinstance(raw, str) else raw.decode()
+            task = asyncio.create_task(self._answer(ws, message, text))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        elif isinstance(message, QueryCancel):
+            self._cancelled.add(message.request_id)
+        elif isinstance(message, ErrorMessage):
+            log.warning("worker: server error %s: %s", message.code, message.message)
+
+    async def _answer(self, ws: ClientConnection, query: DecisionQuery, text: str) -> None:
+        allowance = max(query.timeout_ms / 1000, MIN_BUDGET)
+        budget = max(MIN_BUDGET, THINK_SHARE * allowance - 0.05)
+        loop = asyncio.get_running_loop()
+        call = self.lanes.call(query.table_id, text, budget)
+        future = loop.run_in_executor(self.lanes.executor_for(query.table_id), call)
+        try:
+            reply = await asyncio.wait_for(asyncio.shield(future), ANSWER_SHARE * allowance)
+        except TimeoutError:
+            reply = DecisionDecline(request_id=query.request_id, reason="timeout").model_dump_json()
+            self.declined += 1
+        except Exception as error:  # a bug in one decision must not take the worker down
+            log.exception("worker: query %s failed", query.request_id)
+            reason = f"error: {type(error).__name__}"[:200]
+            reply = DecisionDecline(request_id=query.request_id, reason=reason).model_dump_json()
+            self.declined += 1
+        else:
+            self.answered += 1
+        if query.request_id in self._cancelled:
+            self._cancelled.discard(query.request_id)
+            return
+        try:
+            await ws.send(reply)
+        except ConnectionClosed:
+            log.info("worker: answer to %s lost with the connection", query.request_id)

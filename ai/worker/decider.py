@@ -1,0 +1,145 @@
+"""Answering one decision query: the CPU-heavy part, run in a worker process or thread.
+
+Bots live here, one per (table, seat, style), so an opponent-modelling bot keeps
+learning about its table across queries; a least-recently-used cap bounds them.
+Everything crosses the process boundary as JSON text.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import zlib
+from collections import OrderedDict
+
+from ai.bots import ADVISOR_STYLE, Bot, canonical_style, make_bot
+from ai.bots.from_view import ReplayError, observation_from_view
+from ai.bots.observation import Decision
+from ai.bots.opponents import StatsBook
+from ai.bots.poki import PokiBot
+from ai.sim.rules import CALL, CHECK
+from ai.worker.advice import build_advice
+from holdem.actions import ActionKind, LegalActions
+from holdem.protocol import DecisionAnswer, DecisionQuery, QueryPurpose
+
+log = logging.getLogger("showdown.worker")
+
+MAX_BOTS = 512
+FALLBACK_STYLE = "rational"
+
+
+class Decider:
+    """Keeps the bots; thread-safe (one lock: a decider serves one lane of queries)."""
+
+    def __init__(self) -> None:
+        self._bots: OrderedDict[tuple[str, int, str], Bot] = OrderedDict()
+        self._book = StatsBook()
+        self._lock = threading.Lock()
+
+    def bot_for(self, table_id: str, seat: int, style: str) -> Bot:
+        key = (table_id, seat, style)
+        bot = self._bots.get(key)
+        if bot is None:
+            seed = zlib.crc32(f"{table_id}:{seat}:{style}".encode())
+            bot = self._bots[key] = make_bot(style, seed)
+            bot.explain = True
+            if isinstance(bot, PokiBot) and style == ADVISOR_STYLE:
+                bot.simulate_preflop = True
+            while len(self._bots) > MAX_BOTS:
+                self._bots.popitem(last=False)
+        self._bots.move_to_end(key)
+        return bot
+
+    def answer(self, query: DecisionQuery, budget: float) -> DecisionAnswer:
+        with self._lock:
+            return self._answer(query, budget)
+
+    def _answer(self, query: DecisionQuery, budget: float) -> DecisionAnswer:
+        style = self._style(query)
+        try:
+            obs = observation_from_view(query.view, seed=zlib.crc32(query.request_id.encode()))
+        except ReplayError as error:
+            log.warning("query %s: cannot rebuild the hand (%s)", query.request_id, error)
+            return safe_answer(query, "the hand could not be rebuilt from the view")
+        if obs.legal.to_legal_actions() != query.legal:
+            log.warning("query %s: legal actions differ from the view's", query.request_id)
+            return safe_answer(query, "the legal actions did not match the view")
+        players = [obs.player_id(i) for i in range(obs.n)]
+        self._book.ingest(obs.hand_key, players, obs.history, obs.bet_units, obs.limit)
+        bot = self.bot_for(query.table_id, query.seat, style)
+        bot.deadline = time.monotonic() + budget
+        try:
+            decision = bot.decide(obs)
+        finally:
+            bot.deadline = None
+        if not decision.is_legal(obs.legal):  # pragma: no cover - the sizing helpers prevent it
+            log.error("query %s: %s proposed an illegal %s", query.request_id, style, decision)
+            return safe_answer(query, "the bot proposed an illegal action")
+        action = decision.to_action()
+        advice = build_advice(obs, decision, bot, self._book) if query.want_advice else None
+        return DecisionAnswer(
+            request_id=query.request_id, action=action.kind, amount=action.amount, advice=advice
+        )
+
+    def _style(self, query: DecisionQuery) -> str:
+        if query.purpose is not QueryPurpose.BOT or not query.style:
+            return ADVISOR_STYLE
+        try:
+            return canonical_style(query.style)
+        except KeyError:
+            log.warning("unknown style %r: playing %s", query.style, FALLBACK_STYLE)
+            return FALLBACK_STYLE
+
+
+def safe_answer(query: DecisionQuery, why: str) -> DecisionAnswer:
+    """Check if free, else fold: never illegal, never costly (the table's timeout policy)."""
+    legal: LegalActions = query.legal
+    kind = ActionKind.CHECK if legal.can_check else ActionKind.FOLD
+    advice = None
+    if query.want_advice:
+        from holdem.protocol import Advice
+
+        advice = Advice(action=kind, reason=f"{kind.value.capitalize()}: {why}")
+    return DecisionAnswer(request_id=query.request_id, action=kind, advice=advice)
+
+
+# -- process-pool entry points (module level so they pickle) -------------------------
+
+_DECIDER: Decider | None = None
+
+
+def init_process() -> None:
+    """Load tables and compile the numba kernels before the first query arrives."""
+    global _DECIDER
+    _DECIDER = Decider()
+    warm_up(_DECIDER)
+
+
+def answer_json(query_json: str, budget: float) -> str:
+    global _DECIDER
+    if _DECIDER is None:
+        _DECIDER = Decider()
+    query = DecisionQuery.model_validate_json(query_json)
+    return _DECIDER.answer(query, budget).model_dump_json()
+
+
+def warm_up(decider: Decider) -> None:
+    """One quick decision per code path (preflop table, Monte Carlo, ranges, rollouts)."""
+    from ai.bots.observation import ActionRecord
+    from ai.bots.observe import apply, observe
+    from ai.sim.state import SimState
+    from holdem.config import TableConfig, Variant
+
+    config = TableConfig(variant=Variant.LIMIT, seats=3, small_blind=1, big_blind=2)
+    state = SimState.new_hand(config, {1: 100, 2: 100, 3: 100}, button=3, seed=1)
+    bot = make_bot("poki", 1)
+    assert isinstance(bot, PokiBot)
+    bot.rollouts = 20
+    history: list[ActionRecord] = []
+    while not state.over:
+        obs = observe(state, history, "warm-up")
+        decision = (
+            bot.decide(obs) if obs.street else Decision(CALL if obs.legal.can_call else CHECK)
+        )
+        apply(state, decision, history, obs)

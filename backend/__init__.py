@@ -1,0 +1,1 @@
+"""The Showdown server: lobby REST, table WebSockets, persistence and the AI gateway."""

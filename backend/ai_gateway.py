@@ -1,0 +1,318 @@
+"""The AI gateway: a pool of worker WebSockets answering request_id-tagged decision queries.
+
+`decide()` always returns a decision: from the least loaded worker when one
+answers before the deadline, else from the built-in fallback policy (counted
+and logged by reason). When a worker disconnects, its queries in flight are
+re-sent to another worker while time remains.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from backend.fallback_policy import fallback_action, fallback_advice, is_legal
+from backend.logging import log_context
+from backend.realtime.outbox import Outbox
+from holdem.actions import Action, LegalActions
+from holdem.protocol import (
+    Advice,
+    AdviceSource,
+    CloseCode,
+    DecisionAnswer,
+    DecisionDecline,
+    DecisionQuery,
+    ErrorCode,
+    ErrorMessage,
+    QueryCancel,
+    QueryPurpose,
+    WorkerHello,
+    WorkerPing,
+    WorkerPong,
+    WorkerWelcome,
+    parse_worker_message,
+)
+from holdem.views import TableView
+
+log = logging.getLogger(__name__)
+
+HELLO_TIMEOUT = 10.0
+MAX_WORKER_MESSAGE = 256 * 1024
+MIN_RESEND_SECONDS = 0.05  # below this a re-sent query could not be answered in time
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    action: Action
+    advice: Advice | None
+    source: AdviceSource
+    worker_id: str | None = None
+    fallback_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Gone:
+    """The worker holding a query disconnected or declined it."""
+
+    reason: str
+
+
+@dataclass
+class _Worker:
+    worker_id: str
+    name: str
+    capacity: int
+    outbox: Outbox
+    inflight: set[str] = field(default_factory=set)
+
+    @property
+    def load(self) -> float:
+        return len(self.inflight) / self.capacity
+
+
+@dataclass
+class _Pending:
+    worker: _Worker
+    future: asyncio.Future[DecisionAnswer | _Gone]
+
+
+class AIGateway:
+    def __init__(self, shared_secret: str, send_queue_size: int = 256) -> None:
+        self._secret = shared_secret
+        self._queue_size = send_queue_size
+        self._workers: dict[str, _Worker] = {}
+        self._pending: dict[str, _Pending] = {}
+        self.counters: Counter[str] = Counter()
+
+    @property
+    def worker_count(self) -> int:
+        return len(self._workers)
+
+    def stats(self) -> dict[str, int]:
+        keys = ("queries", "answered", "resent", "fallbacks", "invalid_answers")
+        return {**dict.fromkeys(keys, 0), **self.counters, "workers": self.worker_count}
+
+    # -- deciding ------------------------------------------------------------
+
+    async def decide(
+        self,
+        *,
+        purpose: QueryPurpose,
+        view: TableView,
+        legal: LegalActions,
+        style: str | None,
+        time_limit: float,
+    ) -> Decision:
+        """A legal decision for `legal.seat` within `time_limit` seconds, from a worker or not."""
+        request_id = uuid.uuid4().hex
+        want_advice = purpose is not QueryPurpose.BOT
+        with log_context(table_id=view.table_id, hand_no=view.hand_no, request_id=request_id):
+            self.counters["queries"] += 1
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + time_limit
+            tried: set[str] = set()
+            reason = "no_worker"
+            while True:
+                worker = self._pick(tried)
+                remaining = deadline - loop.time()
+                if worker is None or remaining < MIN_RESEND_SECONDS:
+                    reason = reason if worker is None else "timeout"
+                    return self._fallback(view, legal, reason, want_advice)
+                tried.add(worker.worker_id)
+                query = DecisionQuery(
+                    request_id=request_id,
+                    purpose=purpose,
+                    table_id=view.table_id,
+                    hand_no=view.hand_no,
+                    seat=legal.seat,
+                    style=style,
+                    view=view,
+                    legal=legal,
+                    deadline=time.time() * 1000 + remaining * 1000,
+                    timeout_ms=int(remaining * 1000),
+                    want_advice=want_advice,
+                )
+                result = await self._ask(worker, query, remaining)
+                if result is None:
+                    return self._fallback(view, legal, "timeout", want_advice)
+                if isinstance(result, _Gone):
+                    self.counters["resent"] += 1
+                    log.info("re-sending query", extra={"reason": result.reason})
+                    reason = result.reason
+                    continue
+                return self._accept(result, worker, view, legal, want_advice)
+
+    def _pick(self, exclude: set[str]) -> _Worker | None:
+        candidates = [
+            w for w in self._workers.values() if w.worker_id not in exclude and not w.outbox.closing
+        ]
+        return min(candidates, key=lambda w: w.load, default=None)
+
+    async def _ask(
+        self, worker: _Worker, query: DecisionQuery, time_limit: float
+    ) -> DecisionAnswer | _Gone | None:
+        future: asyncio.Future[DecisionAnswer | _Gone] = asyncio.get_running_loop().create_future()
+        request_id = query.request_id
+        self._pending[request_id] = _Pending(worker, future)
+        worker.inflight.add(request_id)
+        try:
+            if not worker.outbox.put(query.model_dump_json()):
+                return _Gone("worker_overloaded")
+            async with asyncio.timeout(time_limit):
+                return await future
+        except TimeoutError:
+            worker.outbox.put(
+                QueryCancel(request_id=request_id, reason="deadline").model_dump_json()
+            )
+            return None
+        finally:
+            self._pending.pop(request_id, None)
+            worker.inflight.discard(request_id)
+
+    def _accept(
+        self,
+        answer: DecisionAnswer,
+        worker: _Worker,
+        view: TableView,
+        legal: LegalActions,
+        want_advice: bool,
+    ) -> Decision:
+        action = Action(kind=answer.action, amount=answer.amount)
+        if not is_legal(legal, action, view.config.is_limit):
+            self.counters["invalid_answers"] += 1
+            log.warning(
+                "worker answered an illegal action",
+                extra={"worker_id": worker.worker_id, "action": action.model_dump(mode="json")},
+            )
+            return self._fallback(view, legal, "invalid", want_advice)
+        self.counters["answered"] += 1
+        advice = answer.advice
+        if advice is None and want_advice:
+            advice = Advice(action=action.kind, amount=action.amount)
+        return Decision(action, advice, AdviceSource.WORKER, worker.worker_id)
+
+    def _fallback(
+        self, view: TableView, legal: LegalActions, reason: str, want_advice: bool
+    ) -> Decision:
+        self.counters["fallbacks"] += 1
+        self.counters[f"fallback_{reason}"] += 1
+        log.info("fallback policy decides", extra={"reason": reason, "seat": legal.seat})
+        action = fallback_action(view, legal)
+        advice = fallback_advice(view, legal, _REASONS.get(reason, reason)) if want_advice else None
+        return Decision(action, advice, AdviceSource.FALLBACK, fallback_reason=reason)
+
+    # -- the worker socket ----------------------------------------------------
+
+    async def serve_worker(self, websocket: WebSocket) -> None:
+        """Handle one worker connection from hello to disconnect."""
+        await websocket.accept()
+        hello = await self._receive_hello(websocket)
+        if hello is None:
+            return
+        worker = _Worker(
+            worker_id=uuid.uuid4().hex[:12],
+            name=hello.name,
+            capacity=hello.capacity,
+            outbox=Outbox(websocket, self._queue_size, "worker"),
+        )
+        self._workers[worker.worker_id] = worker
+        self.counters["workers_connected"] += 1
+        log.info(
+            "AI worker connected",
+            extra={"worker_id": worker.worker_id, "worker": hello.name, "capacity": hello.capacity},
+        )
+        worker.outbox.put(WorkerWelcome(worker_id=worker.worker_id).model_dump_json())
+        try:
+            await self._receive_loop(websocket, worker)
+        finally:
+            self._workers.pop(worker.worker_id, None)
+            for request_id in list(worker.inflight):
+                pending = self._pending.get(request_id)
+                if pending is not None and not pending.future.done():
+                    pending.future.set_result(_Gone("worker_disconnected"))
+            await worker.outbox.close(CloseCode.NORMAL)
+            log.info("AI worker disconnected", extra={"worker_id": worker.worker_id})
+
+    async def _receive_hello(self, websocket: WebSocket) -> WorkerHello | None:
+        try:
+            async with asyncio.timeout(HELLO_TIMEOUT):
+                text = await websocket.receive_text()
+            message = parse_worker_message(text)
+        except (TimeoutError, WebSocketDisconnect, ValidationError, RuntimeError, KeyError):
+            message = None
+        if not isinstance(message, WorkerHello) or not hmac.compare_digest(
+            message.secret.encode(), self._secret.encode()
+        ):
+            log.warning("AI worker refused: no hello with the right secret")
+            with contextlib.suppress(Exception):
+                await websocket.send_text(
+                    ErrorMessage(
+                        code=ErrorCode.UNAUTHORIZED,
+                        message="send {type: hello, secret: AI_SHARED_SECRET} first",
+                    ).model_dump_json()
+                )
+                await websocket.close(CloseCode.POLICY, "unauthorized")
+            return None
+        return message
+
+    async def _receive_loop(self, websocket: WebSocket, worker: _Worker) -> None:
+        while True:
+            try:
+                text = await websocket.receive_text()
+            except (WebSocketDisconnect, RuntimeError, KeyError):
+                return
+            if len(text) > MAX_WORKER_MESSAGE:
+                await worker.outbox.close(CloseCode.TOO_BIG, "message too big")
+                return
+            try:
+                message = parse_worker_message(text)
+            except ValidationError as error:
+                worker.outbox.put(
+                    ErrorMessage(
+                        code=ErrorCode.BAD_MESSAGE, message=_short(error)
+                    ).model_dump_json()
+                )
+                continue
+            if isinstance(message, WorkerPing):
+                worker.outbox.put(WorkerPong(at=time.time() * 1000).model_dump_json())
+            elif isinstance(message, DecisionAnswer | DecisionDecline):
+                self._resolve(worker, message)
+
+    def _resolve(self, worker: _Worker, message: DecisionAnswer | DecisionDecline) -> None:
+        pending = self._pending.get(message.request_id)
+        if pending is None or pending.worker is not worker or pending.future.done():
+            log.debug("late or unknown answer", extra={"request_id": message.request_id})
+            return
+        if isinstance(message, DecisionDecline):
+            pending.future.set_result(_Gone("declined"))
+        else:
+            pending.future.set_result(message)
+
+    async def close(self) -> None:
+        for worker in list(self._workers.values()):
+            await worker.outbox.close(CloseCode.GOING_AWAY, "server shutting down")
+
+
+_REASONS = {
+    "no_worker": "no AI worker is connected",
+    "timeout": "the AI did not answer in time",
+    "invalid": "the AI answered an illegal action",
+    "declined": "the AI declined",
+    "worker_disconnected": "the AI worker disconnected",
+    "worker_overloaded": "the AI worker is overloaded",
+}
+
+
+def _short(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    return f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg"))

@@ -1,0 +1,78 @@
+"""Hand histories: your past hands, one hand in full, and its PHH file.
+
+Only a player who was dealt into a hand may read it, and sees other players'
+hole cards only where the showdown revealed them (holdem.views.observe_record).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Query, status
+from fastapi.responses import PlainTextResponse
+
+from backend.api.deps import Player, State
+from backend.db.codec import record_from_doc
+from backend.schemas import HandDetail, HandPage, HandSummary
+from holdem.history import HandRecord, to_phh
+from holdem.views import observe_record
+
+router = APIRouter(prefix="/api/hands", tags=["hands"])
+
+
+@router.get("", summary="Your finished hands, newest first")
+async def my_hands(
+    state: State,
+    player: Player,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> HandPage:
+    docs, total = await state.repos.hands.for_player(player.player_id, limit, offset)
+    items = []
+    for doc in docs:
+        record = record_from_doc(doc["record"])
+        mine = next((s for s in record.seats if s.player_id == player.player_id), None)
+        items.append(
+            HandSummary(
+                hand_id=doc["_id"],
+                table_id=record.table_id,
+                hand_no=record.hand_no,
+                played_at=doc.get("played_at"),
+                variant=record.config.variant,
+                small_blind=record.config.small_blind,
+                big_blind=record.config.big_blind,
+                seat=mine.seat if mine else None,
+                net=mine.final_stack - mine.starting_stack if mine else None,
+                board=record.board,
+                players=len(record.seats),
+            )
+        )
+    return HandPage(items=items, total=total, limit=limit, offset=offset)
+
+
+async def _visible_record(state: State, player: Player, hand_id: str) -> HandRecord:
+    doc = await state.repos.hands.get(hand_id)
+    if doc is None or player.player_id not in doc.get("player_ids", []):
+        # Same answer for "no such hand" and "not yours": ids reveal nothing.
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no hand {hand_id!r} that you played")
+    return observe_record(record_from_doc(doc["record"]), player.player_id)
+
+
+@router.get("/{hand_id}", summary="One of your hands in full")
+async def hand_detail(hand_id: str, state: State, player: Player) -> HandDetail:
+    return HandDetail(hand_id=hand_id, record=await _visible_record(state, player, hand_id))
+
+
+@router.get(
+    "/{hand_id}/phh",
+    summary="One of your hands as a PHH file",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/plain": {}}, "description": "PHH (TOML) text"}},
+)
+async def hand_phh(hand_id: str, state: State, player: Player) -> PlainTextResponse:
+    record = await _visible_record(state, player, hand_id)
+    return PlainTextResponse(
+        to_phh(record),
+        media_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{hand_id}.phh"'},
+    )

@@ -1,0 +1,27 @@
+"""The WebSocket endpoints: tables (players and spectators) and AI workers."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, WebSocket
+
+from backend.realtime.endpoint import serve_table_socket
+from backend.state import AppState
+
+router = APIRouter()
+
+
+def _state(websocket: WebSocket) -> AppState:
+    state: AppState = websocket.app.state.showdown
+    return state
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """A table in real time; see docs/protocol.md."""
+    await serve_table_socket(websocket, table_id, _state(websocket))
+
+
+@router.websocket("/ws/ai")
+async def ai_socket(websocket: WebSocket) -> None:
+    """AI workers: decision queries and answers; see docs/protocol.md."""
+    await _state(websocket).gateway.serve_worker(websocket)

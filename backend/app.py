@@ -1,0 +1,62 @@
+"""The FastAPI application: `create_app(settings)` wires routes, state and lifespan.
+
+The database URL must be set (MONGODB_URL); `showdown serve` starts an embedded
+database and sets it when none is configured.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from backend.ai_gateway import AIGateway
+from backend.api.routes import auth, hands, health, sockets, tables
+from backend.db.client import Mongo
+from backend.db.repositories import Repositories
+from backend.frontend import DEFAULT_DIR, mount_frontend
+from backend.realtime.manager import TableManager
+from backend.settings import Settings
+from backend.state import AppState
+
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = (settings or Settings()).with_secrets()
+    if not settings.mongodb_url:
+        raise RuntimeError("MONGODB_URL is not set (showdown serve starts a local database)")
+    url = settings.mongodb_url
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        mongo = Mongo(url, settings.mongodb_db)
+        await mongo.ensure_indexes()
+        repos = Repositories.of(mongo.db)
+        gateway = AIGateway(settings.ai_shared_secret, settings.send_queue_size)
+        tables = TableManager(settings, repos, gateway)
+        app.state.showdown = AppState(settings, mongo, repos, gateway, tables)
+        restored = await tables.load_all()
+        log.info("server ready", extra={"tables_restored": restored})
+        try:
+            yield
+        finally:
+            await tables.close()
+            await gateway.close()
+            await mongo.close()
+
+    app = FastAPI(
+        title="Showdown",
+        summary="Real-time multiplayer Texas Hold'em: lobby REST and table WebSockets",
+        description="The WebSocket protocol is described in docs/protocol.md.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    for module in (auth, tables, hands, health, sockets):
+        app.include_router(module.router)
+    frontend_dir = settings.frontend_dir or DEFAULT_DIR
+    if frontend_dir.is_dir():
+        mount_frontend(app, frontend_dir)
+    return app

@@ -1,0 +1,47 @@
+"""The MongoDB connection (PyMongo's asyncio API) and the indexes the queries rely on."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pymongo import ASCENDING, DESCENDING, AsyncMongoClient
+from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.errors import PyMongoError
+from pymongo.uri_parser import parse_uri
+
+log = logging.getLogger(__name__)
+
+Document = dict[str, Any]
+
+
+class Mongo:
+    """One client per process; `db` is the Showdown database."""
+
+    def __init__(self, url: str, default_db: str = "showdown") -> None:
+        self.url = url
+        database = parse_uri(url).get("database") or default_db
+        self.client: AsyncMongoClient[Document] = AsyncMongoClient(
+            url, serverSelectionTimeoutMS=5000, connectTimeoutMS=5000, tz_aware=True
+        )
+        self.db: AsyncDatabase[Document] = self.client[database]
+
+    async def ping(self) -> bool:
+        try:
+            await self.client.admin.command("ping")
+        except PyMongoError as error:
+            log.warning("database ping failed", extra={"error": str(error)})
+            return False
+        return True
+
+    async def ensure_indexes(self) -> None:
+        db = self.db
+        await db.hands.create_index([("table_id", ASCENDING), ("hand_no", ASCENDING)])
+        await db.hands.create_index([("player_ids", ASCENDING), ("played_at", DESCENDING)])
+        await db.hands.create_index([("played_at", DESCENDING)])
+        await db.ledger.create_index([("player_id", ASCENDING), ("at", DESCENDING)])
+        await db.ledger.create_index([("table_id", ASCENDING), ("at", DESCENDING)])
+        await db.voided_hands.create_index([("table_id", ASCENDING), ("hand_no", ASCENDING)])
+
+    async def close(self) -> None:
+        await self.client.close()

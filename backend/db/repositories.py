@@ -1,0 +1,198 @@
+"""Every read and write of the database, one small class per collection.
+
+Collections: players, tables (config, options and the snapshot of seats and
+stacks), live_hands (the actions of each table's hand in progress), hands
+(finished HandRecords), voided_hands (hands cut short by a restart) and ledger
+(every buy-in, rebuy and cashout). Each write is a single-document atomic update.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from pymongo import DESCENDING
+from pymongo.asynchronous.database import AsyncDatabase
+
+from backend.db.codec import Document, hand_id, record_to_doc
+from holdem.actions import HandEvent
+from holdem.history import HandRecord
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Players:
+    def __init__(self, db: AsyncDatabase[Document]) -> None:
+        self._col = db.players
+
+    async def create_guest(self, player_id: str, name: str) -> None:
+        await self._col.insert_one(
+            {"_id": player_id, "name": name, "kind": "guest", "created_at": now()}
+        )
+
+    async def get(self, player_id: str) -> Document | None:
+        return await self._col.find_one({"_id": player_id})
+
+
+class Tables:
+    def __init__(self, db: AsyncDatabase[Document]) -> None:
+        self._col = db.tables
+
+    async def insert(
+        self, table_id: str, config: Document, options: Document, snapshot: Document, seq: int
+    ) -> None:
+        stamp = now()
+        await self._col.insert_one(
+            {
+                "_id": table_id,
+                "config": config,
+                "options": options,
+                "snapshot": snapshot,
+                "seq": seq,
+                "created_at": stamp,
+                "updated_at": stamp,
+            }
+        )
+
+    async def all(self) -> list[Document]:
+        return [doc async for doc in self._col.find({}).sort("created_at", 1)]
+
+    async def save_state(
+        self,
+        table_id: str,
+        snapshot: Document,
+        seq: int,
+        pending_record: Document | None = None,
+    ) -> None:
+        """Seats and stacks, and (at a hand's end) its record in the same atomic update.
+
+        The record rides along so that stacks and the hand that produced them are
+        never out of step; `Hands.insert` then files it and `clear_pending` drops it.
+        """
+        update: dict[str, Any] = {
+            "$set": {"snapshot": snapshot, "updated_at": now()},
+            "$max": {"seq": seq},
+        }
+        if pending_record is not None:
+            update["$set"]["pending_record"] = pending_record
+        await self._col.update_one({"_id": table_id}, update)
+
+    async def clear_pending(self, table_id: str, hand_no: int) -> None:
+        await self._col.update_one(
+            {"_id": table_id, "pending_record.hand_no": hand_no},
+            {"$unset": {"pending_record": ""}},
+        )
+
+
+class Hands:
+    def __init__(self, db: AsyncDatabase[Document]) -> None:
+        self._col = db.hands
+        self._live = db.live_hands
+        self._voided = db.voided_hands
+
+    async def insert(self, record: HandRecord | Document) -> None:
+        """File a finished hand (idempotent: replaying a pending record is harmless)."""
+        doc = record_to_doc(record) if isinstance(record, HandRecord) else record
+        played_at = doc.get("played_at")
+        await self._col.replace_one(
+            {"_id": hand_id(doc["table_id"], doc["hand_no"])},
+            {
+                "table_id": doc["table_id"],
+                "hand_no": doc["hand_no"],
+                "played_at": datetime.fromisoformat(played_at)
+                if isinstance(played_at, str)
+                else played_at or now(),
+                "player_ids": [s["player_id"] for s in doc["seats"]],
+                "record": doc,
+            },
+            upsert=True,
+        )
+
+    async def get(self, hand_id_: str) -> Document | None:
+        return await self._col.find_one({"_id": hand_id_})
+
+    async def for_player(
+        self, player_id: str, limit: int, offset: int
+    ) -> tuple[list[Document], int]:
+        query = {"player_ids": player_id}
+        total = await self._col.count_documents(query)
+        cursor = self._col.find(query).sort("played_at", DESCENDING).skip(offset).limit(limit)
+        return [doc async for doc in cursor], total
+
+    # -- the hand in progress ------------------------------------------------
+
+    async def start_live(
+        self, table_id: str, hand_no: int, button: int, stacks: dict[int, int], players: Document
+    ) -> None:
+        await self._live.replace_one(
+            {"_id": table_id},
+            {
+                "hand_no": hand_no,
+                "button": button,
+                "started_at": now(),
+                "starting_stacks": {str(k): v for k, v in stacks.items()},
+                "players": players,
+                "events": [],
+            },
+            upsert=True,
+        )
+
+    async def push_live(self, table_id: str, hand_no: int, events: list[HandEvent]) -> None:
+        await self._live.update_one(
+            {"_id": table_id, "hand_no": hand_no},
+            {"$push": {"events": {"$each": [e.model_dump(mode="json") for e in events]}}},
+        )
+
+    async def end_live(self, table_id: str, hand_no: int) -> None:
+        await self._live.delete_one({"_id": table_id, "hand_no": hand_no})
+
+    async def get_live(self, table_id: str) -> Document | None:
+        return await self._live.find_one({"_id": table_id})
+
+    async def void_live(self, table_id: str) -> Document | None:
+        """After a restart: move an unfinished hand to voided_hands (its chips were returned)."""
+        doc = await self._live.find_one_and_delete({"_id": table_id})
+        if doc is not None:
+            doc["table_id"] = doc.pop("_id")
+            doc["voided_at"] = now()
+            await self._voided.insert_one(doc)
+        return doc
+
+
+class Ledger:
+    """Chips entering and leaving tables; guests' buy-ins come from nowhere, but are kept."""
+
+    def __init__(self, db: AsyncDatabase[Document]) -> None:
+        self._col = db.ledger
+
+    async def record(
+        self, player_id: str, table_id: str, kind: str, amount: int, seat: int
+    ) -> None:
+        await self._col.insert_one(
+            {
+                "player_id": player_id,
+                "table_id": table_id,
+                "kind": kind,
+                "amount": amount,
+                "seat": seat,
+                "at": now(),
+            }
+        )
+
+    async def entries(self, table_id: str) -> list[Document]:
+        return [doc async for doc in self._col.find({"table_id": table_id}).sort("at", 1)]
+
+
+@dataclass(frozen=True)
+class Repositories:
+    players: Players
+    tables: Tables
+    hands: Hands
+    ledger: Ledger
+
+    @classmethod
+    def of(cls, db: AsyncDatabase[Document]) -> Repositories:
+        return cls(Players(db), Tables(db), Hands(db), Ledger(db))

@@ -1,0 +1,183 @@
+"""The table WebSocket: handshake checks, authentication, then input validation.
+
+Bad input is answered here with an error and never reaches the table: size
+limit (close 1009), rate limit (error, then close 1008 when it goes on),
+malformed JSON, unknown types and invalid fields. Valid commands go to the
+table's inbox, which checks them against the rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from backend.auth import AuthError, Principal, verify_token
+from backend.realtime.limits import TokenBucket
+from backend.realtime.origin import origin_allowed
+from backend.realtime.outbox import Outbox
+from backend.realtime.runtime import Client, Command, Join, Leave
+from backend.state import AppState
+from holdem.protocol import (
+    AuthMessage,
+    ClientCommand,
+    CloseCode,
+    ErrorCode,
+    ErrorMessage,
+    parse_client_message,
+)
+
+log = logging.getLogger(__name__)
+
+AUTH_TIMEOUT = 10.0
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
+    await websocket.send_text(ErrorMessage(code=code, message=message).model_dump_json())
+    await websocket.close(close, message[:120])
+
+
+def _parse(text: str | bytes) -> ClientCommand | ErrorMessage:
+    """The command, or the error message that names what is wrong with it."""
+    try:
+        return parse_client_message(text)
+    except ValidationError as error:
+        first = error.errors()[0]
+        kind = first["type"]
+        if kind == "json_invalid":
+            return ErrorMessage(code=ErrorCode.BAD_JSON, message=f"not valid JSON: {first['msg']}")
+        if kind == "union_tag_invalid":
+            tag = first.get("ctx", {}).get("tag", "?")
+            expected = first.get("ctx", {}).get("expected_tags", "")
+            return ErrorMessage(
+                code=ErrorCode.UNKNOWN_TYPE,
+                message=f"unknown message type {tag!r}; expected one of {expected}",
+            )
+        if kind == "union_tag_not_found":
+            return ErrorMessage(code=ErrorCode.BAD_MESSAGE, message='a message needs a "type"')
+        if kind == "model_attributes_type":
+            return ErrorMessage(code=ErrorCode.BAD_MESSAGE, message="a message is a JSON object")
+        where = ".".join(str(p) for p in first["loc"][1:])
+        return ErrorMessage(
+            code=ErrorCode.BAD_MESSAGE,
+            message=f"{where}: {first['msg']}" if where else str(first["msg"]),
+        )
+
+
+async def _authenticate(websocket: WebSocket, secret: str) -> tuple[Principal, int | None] | None:
+    """From ?token= or a first `auth` message; None after refusing the socket."""
+    last_seq: int | None = None
+    raw_seq = websocket.query_params.get("last_seq")
+    if raw_seq is not None and raw_seq.lstrip("-").isdigit():
+        last_seq = int(raw_seq)
+    token = websocket.query_params.get("token")
+    if token is None:
+        try:
+            async with asyncio.timeout(AUTH_TIMEOUT):
+                text = await websocket.receive_text()
+        except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+            await _refuse(websocket, ErrorCode.UNAUTHORIZED, "sign in first", CloseCode.POLICY)
+            return None
+        message = _parse(text)
+        if not isinstance(message, AuthMessage):
+            await _refuse(
+                websocket,
+                ErrorCode.UNAUTHORIZED,
+                'the first message must be {"type": "auth", "token": ...}',
+                CloseCode.POLICY,
+            )
+            return None
+        token, last_seq = (
+            message.token,
+            message.last_seq if message.last_seq is not None else last_seq,
+        )
+    try:
+        return verify_token(token, secret), last_seq
+    except AuthError as error:
+        await _refuse(websocket, ErrorCode.UNAUTHORIZED, str(error), CloseCode.POLICY)
+        return None
+
+
+async def serve_table_socket(websocket: WebSocket, table_id: str, state: AppState) -> None:
+    settings = state.settings
+    if not origin_allowed(websocket.headers, settings.allowed_origins):
+        log.warning(
+            "websocket refused: foreign origin", extra={"origin": websocket.headers.get("origin")}
+        )
+        await websocket.close(CloseCode.POLICY)  # before accept(): the handshake gets 403
+        return
+    await websocket.accept()
+    runtime = state.tables.get(table_id)
+    if runtime is None:
+        await _refuse(websocket, "unknown_table", f"no table {table_id!r}", CloseCode.UNKNOWN_TABLE)
+        return
+    signed_in = await _authenticate(websocket, settings.secret_key)
+    if signed_in is None:
+        return
+    principal, last_seq = signed_in
+    client = Client(
+        principal.player_id,
+        principal.name,
+        Outbox(websocket, settings.send_queue_size, principal.player_id),
+    )
+    runtime.post(Join(client, last_seq))
+    bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
+    try:
+        await _receive_loop(websocket, client, bucket, state, runtime.post)
+    finally:
+        runtime.post(Leave(client))
+        await client.outbox.close(CloseCode.NORMAL)
+
+
+async def _receive_loop(
+    websocket: WebSocket,
+    client: Client,
+    bucket: TokenBucket,
+    state: AppState,
+    post: Callable[[Command], None],
+) -> None:
+    settings = state.settings
+    while not client.outbox.closing:
+        try:
+            event = await websocket.receive()
+        except (RuntimeError, WebSocketDisconnect):
+            return
+        if event["type"] == "websocket.disconnect":
+            return
+        data: str | bytes = event.get("text") or event.get("bytes") or b""
+        size = len(data.encode()) if isinstance(data, str) else len(data)
+        if size > settings.max_message_bytes:
+            client.outbox.put(
+                ErrorMessage(
+                    code=ErrorCode.TOO_BIG,
+                    message=f"message of {size} bytes is over the limit of "
+                    f"{settings.max_message_bytes}",
+                ).model_dump_json()
+            )
+            await client.outbox.close(CloseCode.TOO_BIG, "message too big", flush=True)
+            return
+        if not bucket.allow():
+            if bucket.refused_in_a_row >= settings.flood_close_after:
+                client.outbox.put(
+                    ErrorMessage(
+                        code=ErrorCode.RATE_LIMITED, message="flooding: closing the connection"
+                    ).model_dump_json()
+                )
+                log.warning("closing a flooding client", extra={"player_id": client.player_id})
+                await client.outbox.close(CloseCode.POLICY, "flooding", flush=True)
+                return
+            client.outbox.put(
+                ErrorMessage(
+                    code=ErrorCode.RATE_LIMITED,
+                    message=f"too many messages: at most {settings.messages_per_second:g} a second",
+                ).model_dump_json()
+            )
+            continue
+        message = _parse(data)
+        if isinstance(message, ErrorMessage):
+            client.outbox.put(message.model_dump_json())
+            continue
+        post(Command(client, message))

@@ -1,0 +1,160 @@
+"""All tables of this process: creating them, loading them after a restart, finding them."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+
+from backend.ai_gateway import AIGateway
+from backend.db.codec import (
+    config_from_doc,
+    config_to_doc,
+    hand_id,
+    snapshot_from_doc,
+    snapshot_to_doc,
+)
+from backend.db.repositories import Repositories
+from backend.logging import log_context
+from backend.realtime.runtime import TableRuntime
+from backend.schemas import CreateTableRequest, TableOptions
+from backend.settings import Settings
+from holdem.config import TableConfig
+from holdem.protocol import ActedBy, Change, ChangeKind
+from holdem.table import Table
+
+log = logging.getLogger(__name__)
+
+BOT_NAMES = ("Ada", "Bert", "Cleo", "Dex", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun")
+
+
+def _initial_seq(saved: int = 0) -> int:
+    """Seeded from the clock so that seq keeps growing across restarts."""
+    return max(saved, int(time.time() * 1000))
+
+
+class TableManager:
+    def __init__(self, settings: Settings, repos: Repositories, gateway: AIGateway) -> None:
+        self._settings = settings
+        self._repos = repos
+        self._gateway = gateway
+        self._runtimes: dict[str, TableRuntime] = {}
+
+    def get(self, table_id: str) -> TableRuntime | None:
+        return self._runtimes.get(table_id)
+
+    def all(self) -> list[TableRuntime]:
+        return list(self._runtimes.values())
+
+    def _runtime(self, table: Table, options: TableOptions, seq: int) -> TableRuntime:
+        runtime = TableRuntime(
+            table,
+            options,
+            settings=self._settings,
+            repos=self._repos,
+            gateway=self._gateway,
+            seq=seq,
+        )
+        self._runtimes[table.table_id] = runtime
+        return runtime
+
+    async def create(self, request: CreateTableRequest, created_by: str) -> TableRuntime:
+        config = TableConfig(
+            variant=request.variant,
+            seats=request.seats,
+            small_blind=request.small_blind,
+            big_blind=request.big_blind,
+            ante=request.ante,
+            small_bet=request.small_bet,
+            big_bet=request.big_bet,
+            raise_cap=request.raise_cap,
+            min_buy_in=request.min_buy_in,
+            max_buy_in=request.max_buy_in,
+        )
+        table_id = "t" + secrets.token_hex(4)
+        options = TableOptions(
+            name=request.name or f"{config.variant.value} {config.small_blind}/{config.big_blind}",
+            action_timeout=request.action_timeout or self._settings.action_timeout,
+            time_bank=self._settings.time_bank if request.time_bank is None else request.time_bank,
+            advice_allowed=request.advice_allowed,
+            created_by=created_by,
+        )
+        table = Table(table_id, config)
+        bots: list[tuple[str, int, int]] = []
+        for i in range(request.bots):
+            style = request.bot_styles[i % len(request.bot_styles)]
+            number = i + 1
+            player_id = f"bot-{table_id}-{number}"
+            table.sit(
+                number,
+                player_id,
+                BOT_NAMES[i % len(BOT_NAMES)],
+                config.max_buy_in,
+                is_bot=True,
+                bot_style=style,
+            )
+            bots.append((player_id, number, config.max_buy_in))
+        seq = _initial_seq()
+        await self._repos.tables.insert(
+            table_id,
+            config_to_doc(config),
+            options.model_dump(mode="json"),
+            snapshot_to_doc(table.snapshot()),
+            seq,
+        )
+        for player_id, number, amount in bots:
+            await self._repos.ledger.record(player_id, table_id, "buy_in", amount, number)
+        runtime = self._runtime(table, options, seq)
+        runtime.start()
+        with log_context(table_id=table_id):
+            log.info("table created", extra={"by": created_by, "bots": request.bots})
+        return runtime
+
+    async def load_all(self) -> int:
+        """Bring every stored table back; a hand cut short by a restart is voided."""
+        docs = await self._repos.tables.all()
+        for doc in docs:
+            table_id = doc["_id"]
+            with log_context(table_id=table_id):
+                try:
+                    await self._load(doc)
+                except Exception:
+                    log.exception("could not restore table")
+        return len(docs)
+
+    async def _load(self, doc: dict[str, object]) -> None:
+        table_id = str(doc["_id"])
+        repos = self._repos
+        pending = doc.get("pending_record")
+        if isinstance(pending, dict):
+            await repos.hands.insert(pending)  # the hand ended just before the stop
+            await repos.tables.clear_pending(table_id, int(pending["hand_no"]))
+        config_doc, options_doc, snapshot_doc = doc["config"], doc["options"], doc["snapshot"]
+        assert isinstance(config_doc, dict) and isinstance(options_doc, dict)
+        assert isinstance(snapshot_doc, dict)
+        config = config_from_doc(config_doc)
+        table = Table.restore(snapshot_from_doc(table_id, config, snapshot_doc))
+        live = await repos.hands.get_live(table_id)
+        if live is not None:
+            hand_no = int(live["hand_no"])
+            if await repos.hands.get(hand_id(table_id, hand_no)) is not None:
+                await repos.hands.end_live(table_id, hand_no)  # finished and filed already
+            else:
+                await repos.hands.void_live(table_id)
+                log.warning(
+                    "hand in progress voided by the restart: every chip returned",
+                    extra={"hand_no": hand_no, "stacks": live.get("starting_stacks")},
+                )
+        saved_seq = doc.get("seq", 0)
+        runtime = self._runtime(
+            table,
+            TableOptions.model_validate(options_doc),
+            _initial_seq(int(saved_seq) if isinstance(saved_seq, int) else 0),
+        )
+        runtime.start(Change(kind=ChangeKind.RESTORE, by=ActedBy.TABLE))
+        log.info("table restored", extra={"seats": sorted(table.seats), "hand_no": table.hand_no})
+
+    async def close(self) -> None:
+        await asyncio.gather(*(r.stop() for r in self._runtimes.values()))
+        self._runtimes.clear()

@@ -1,0 +1,147 @@
+"""REST request and response models, and the table options kept beside TableConfig."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from holdem.config import MAX_SEATS, MIN_SEATS, Variant
+from holdem.history import HandRecord
+from holdem.protocol import BOT_STYLE_PATTERN, DEFAULT_BOT_STYLE
+from holdem.views import TableView
+
+BotStyle = str
+
+
+class TableOptions(BaseModel):
+    """Per-table settings that are not rules: timers, bots, advice."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=40)
+    action_timeout: float = Field(gt=0, le=600)
+    time_bank: float = Field(ge=0, le=3600)
+    advice_allowed: bool = True
+    created_by: str | None = None
+
+
+class GuestRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f]+$")
+
+
+class TokenResponse(BaseModel):
+    token: str
+    player_id: str
+    name: str
+    expires_at: datetime
+
+
+class PlayerResponse(BaseModel):
+    player_id: str
+    name: str
+
+
+class CreateTableRequest(BaseModel):
+    """A new table: the rules (validated as a holdem TableConfig) plus timers and bots."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(default="", max_length=40)
+    variant: Variant = Variant.NO_LIMIT
+    small_blind: int = Field(default=50, ge=1)
+    big_blind: int = Field(default=100, ge=1)
+    ante: int = Field(default=0, ge=0)
+    small_bet: int = Field(default=0, ge=0, description="limit: 0 = the big blind")
+    big_bet: int = Field(default=0, ge=0, description="limit: 0 = twice the small bet")
+    raise_cap: int | None = Field(default=4, ge=1, description="limit: bets per street")
+    seats: int = Field(default=6, ge=MIN_SEATS, le=MAX_SEATS)
+    min_buy_in: int = Field(default=0, ge=0, description="0 = 40 big blinds")
+    max_buy_in: int = Field(default=0, ge=0, description="0 = 100 big blinds")
+    action_timeout: float | None = Field(
+        default=None, gt=0, le=600, description="seconds per decision (default: server setting)"
+    )
+    time_bank: float | None = Field(
+        default=None, ge=0, le=3600, description="seconds of time bank per player"
+    )
+    bots: int = Field(default=0, ge=0, le=MAX_SEATS - 1, description="seats to fill with bots")
+    bot_styles: list[BotStyle] = Field(
+        default_factory=lambda: [DEFAULT_BOT_STYLE],
+        max_length=MAX_SEATS,
+        description="styles for the bots, cycled",
+    )
+    advice_allowed: bool = True
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        import re
+
+        if self.bots >= self.seats:
+            raise ValueError("leave at least one seat for a human: bots must be fewer than seats")
+        for style in self.bot_styles:
+            if not re.fullmatch(BOT_STYLE_PATTERN, style):
+                raise ValueError(f"bad bot style {style!r}: lowercase letters, digits, - and _")
+        if self.bots and not self.bot_styles:
+            raise ValueError("name at least one bot style")
+        return self
+
+
+class TableSummary(BaseModel):
+    table_id: str
+    name: str
+    variant: Variant
+    small_blind: int
+    big_blind: int
+    ante: int
+    seats: int
+    seats_taken: int
+    bots: int
+    players: int
+    min_buy_in: int
+    max_buy_in: int
+    action_timeout: float
+    time_bank: float
+    advice_allowed: bool
+    hand_no: int
+    hand_in_progress: bool
+
+
+class TableDetail(TableSummary):
+    view: TableView
+
+
+class HandSummary(BaseModel):
+    hand_id: str
+    table_id: str
+    hand_no: int
+    played_at: datetime | None
+    variant: Variant
+    small_blind: int
+    big_blind: int
+    seat: int | None
+    net: int | None
+    board: tuple[str, ...]
+    players: int
+
+
+class HandPage(BaseModel):
+    items: list[HandSummary]
+    total: int
+    limit: int
+    offset: int
+
+
+class HandDetail(BaseModel):
+    hand_id: str
+    record: HandRecord = Field(description="other players' hole cards are ?? unless shown")
+
+
+class StatsResponse(BaseModel):
+    tables: int
+    hands_in_progress: int
+    connections: int
+    workers: int
+    ai: dict[str, int]

@@ -1,0 +1,144 @@
+"""The process tree of `showdown serve`: embedded database, uvicorn, one AI worker child."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import uvicorn
+
+from backend.app import create_app
+from backend.db.embedded import EmbeddedMongo, die_with_parent
+from backend.settings import Settings
+
+log = logging.getLogger(__name__)
+
+WORKER_HEALTHY_AFTER = 10.0  # a worker that ran this long is restarted when it exits
+MAX_WS_MESSAGE = 256 * 1024  # the app enforces its own smaller limit on table sockets
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    host: str
+    port: int
+    data_dir: Path
+    worker: bool = True
+
+
+def _persistent_secrets(settings: Settings, data_dir: Path) -> Settings:
+    """Secrets not configured are generated once and kept in the data directory.
+
+    So tokens stay valid, and the local worker keeps its secret, across restarts.
+    """
+    if settings.secret_key and settings.ai_shared_secret:
+        return settings
+    path = data_dir / "secrets.json"
+    stored: dict[str, str] = {}
+    if path.exists():
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    for key in ("secret_key", "ai_shared_secret"):
+        stored.setdefault(key, secrets.token_urlsafe(32))
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path.touch(mode=0o600, exist_ok=True)
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    return settings.model_copy(
+        update={
+            "secret_key": settings.secret_key or stored["secret_key"],
+            "ai_shared_secret": settings.ai_shared_secret or stored["ai_shared_secret"],
+        }
+    )
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(False)
+    return sock
+
+
+async def _supervise_worker(url: str, settings: Settings) -> None:
+    """Run `showdown worker`; restart it if it crashes after running a while."""
+    env = {**os.environ, "AI_SHARED_SECRET": settings.ai_shared_secret}
+    if settings.mongodb_url:
+        env["MONGODB_URL"] = settings.mongodb_url
+    command = [sys.executable, "-m", "showdown.cli", "worker", "--server", url]
+    backoff = 1.0
+    while True:
+        started = time.monotonic()
+        process = await asyncio.create_subprocess_exec(
+            *command, env=env, stdin=asyncio.subprocess.DEVNULL, preexec_fn=die_with_parent
+        )
+        log.info("AI worker started", extra={"pid": process.pid})
+        try:
+            code = await process.wait()
+        except asyncio.CancelledError:
+            if process.returncode is None:
+                process.terminate()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(process.wait(), 10)
+                if process.returncode is None:
+                    process.kill()
+            raise
+        ran = time.monotonic() - started
+        if ran < WORKER_HEALTHY_AFTER:
+            log.warning(
+                "AI worker exited at once: the built-in fallback policy plays",
+                extra={"code": code, "seconds": round(ran, 2)},
+            )
+            return
+        log.warning("AI worker exited; restarting", extra={"code": code, "backoff": backoff})
+        await asyncio.sleep(backoff)  # back-off before restarting a crashed worker
+        backoff = min(backoff * 2, 30.0)
+
+
+async def serve(settings: Settings, options: ServeOptions) -> int:
+    database: EmbeddedMongo | None = None
+    settings = _persistent_secrets(settings, options.data_dir)
+    if not settings.mongodb_url:
+        database = EmbeddedMongo(options.data_dir / "mongo").start()
+        settings = settings.model_copy(update={"mongodb_url": database.url})
+    worker: asyncio.Task[None] | None = None
+    try:
+        app = create_app(settings)
+        sock = _listen(options.host, options.port)
+        port = sock.getsockname()[1]
+        config = uvicorn.Config(
+            app,
+            log_config=None,
+            ws="websockets-sansio",
+            ws_max_size=MAX_WS_MESSAGE,
+            timeout_graceful_shutdown=5,
+        )
+        server = uvicorn.Server(config)
+        serving = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started and not serving.done():  # noqa: ASYNC110
+            await asyncio.sleep(0.05)  # uvicorn offers no start-up event to wait on
+        if serving.done():
+            await serving
+            return 1
+        shown_host = "127.0.0.1" if options.host in ("0.0.0.0", "::", "") else options.host  # noqa: S104
+        print(f"Showdown is running at http://{shown_host}:{port}/", flush=True)
+        if options.worker:
+            worker = asyncio.create_task(
+                _supervise_worker(f"ws://{shown_host}:{port}/ws/ai", settings)
+            )
+        await serving
+        return 0
+    finally:
+        if worker is not None:
+            worker.cancel()
+            await asyncio.gather(worker, return_exceptions=True)
+        if database is not None:
+            database.stop()

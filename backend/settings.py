@@ -1,0 +1,96 @@
+"""Server settings from the environment (pydantic-settings); see docs/settings.md.
+
+Every setting is read from `SHOWDOWN_<NAME>` or, for the names deployments
+already use (compose.yaml), from the bare name: MONGODB_URL, SECRET_KEY,
+AI_SHARED_SECRET, ALLOWED_ORIGINS, BOT_DELAY_MS, ACTION_TIMEOUT, ...
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+def _env(name: str, default: Any, description: str, **constraints: Any) -> Any:
+    """A field read from SHOWDOWN_NAME or NAME (the first found wins)."""
+    return Field(
+        default=default,
+        validation_alias=AliasChoices(f"SHOWDOWN_{name}", name),
+        description=description,
+        **constraints,
+    )
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
+
+    mongodb_url: str | None = _env(
+        "MONGODB_URL", None, "MongoDB URL; unset: `showdown serve` starts an embedded database"
+    )
+    mongodb_db: str = _env("MONGODB_DB", "showdown", "database name when the URL does not name one")
+    secret_key: str = _env(
+        "SECRET_KEY", "", "HS256 key signing player tokens; unset: random (serve keeps one)"
+    )
+    ai_shared_secret: str = _env(
+        "AI_SHARED_SECRET", "", "secret AI workers present on /ws/ai; unset: random"
+    )
+    allowed_origins: Annotated[list[str], NoDecode] = _env(
+        "ALLOWED_ORIGINS", [], "extra WebSocket origins, comma-separated (own origin always ok)"
+    )
+    token_ttl: float = _env("TOKEN_TTL", 7 * 24 * 3600.0, "player token lifetime, seconds", gt=0)
+    action_timeout: float = _env(
+        "ACTION_TIMEOUT", 20.0, "default seconds per decision before the time bank", gt=0
+    )
+    time_bank: float = _env("TIME_BANK", 30.0, "default time bank per player per table, s", ge=0)
+    max_timeouts: int = _env(
+        "MAX_TIMEOUTS", 2, "timeouts in a row before a player is sat out", ge=1
+    )
+    disconnect_grace: float = _env(
+        "DISCONNECT_GRACE", 60.0, "seconds a disconnected player keeps playing by the timer", ge=0
+    )
+    hand_pause_ms: int = _env("HAND_PAUSE_MS", 2500, "pause between hands, ms", ge=0)
+    bot_delay_ms: int = _env(
+        "BOT_DELAY_MS", 800, "mean human-like delay before a bot acts, ms (0: none)", ge=0
+    )
+    bots_play_alone: bool = _env(
+        "BOTS_PLAY_ALONE", False, "deal hands at tables where only bots are seated"
+    )
+    ai_deadline_ms: int = _env(
+        "AI_DEADLINE_MS", 3000, "time an AI worker gets for a decision, ms", gt=0
+    )
+    max_message_bytes: int = _env("MAX_MESSAGE_BYTES", 4096, "largest client message", ge=256)
+    messages_per_second: float = _env(
+        "MESSAGES_PER_SECOND", 10.0, "sustained client message rate", gt=0
+    )
+    message_burst: int = _env("MESSAGE_BURST", 30, "client messages allowed at once", ge=1)
+    flood_close_after: int = _env(
+        "FLOOD_CLOSE_AFTER", 20, "rate-limited messages in a row before closing (1008)", ge=1
+    )
+    send_queue_size: int = _env(
+        "SEND_QUEUE_SIZE", 256, "messages queued per client before it is dropped", ge=1
+    )
+    frontend_dir: Path | None = _env(
+        "FRONTEND_DIR", None, "built frontend to serve at / (default: frontend/dist if present)"
+    )
+    log_level: str = _env("LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR")
+    log_format: str = _env("LOG_FORMAT", "json", "json (JSON lines) or text (key=value)")
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [o.strip().rstrip("/") for o in value.split(",") if o.strip()]
+        return value
+
+    def with_secrets(self) -> Settings:
+        """A copy with random secrets filled in where none were configured."""
+        updates: dict[str, str] = {}
+        if not self.secret_key:
+            updates["secret_key"] = secrets.token_urlsafe(32)
+        if not self.ai_shared_secret:
+            updates["ai_shared_secret"] = secrets.token_urlsafe(32)
+        return self.model_copy(update=updates) if updates else self

@@ -1,0 +1,133 @@
+/** Steps the end-to-end tests share: sign in, create a table, sit, play, screenshots. */
+import { expect, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const SCREENSHOTS = path.resolve(here, "..", "test-results", "screenshots");
+mkdirSync(SCREENSHOTS, { recursive: true });
+
+export async function shot(page: Page, name: string, fullPage = false): Promise<string> {
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  // Let running CSS animations settle so the picture shows the resting state.
+  await page.waitForTimeout(700);
+  await page.screenshot({ path: file, fullPage });
+  return file;
+}
+
+export async function signIn(page: Page, name: string): Promise<void> {
+  await page.goto("/");
+  await page.getByTestId("signin-name").fill(name);
+  await page.getByTestId("signin-submit").click();
+  await expect(page.getByTestId("player-name")).toHaveText(name);
+  await expect(page.getByTestId("lobby")).toBeVisible();
+}
+
+export interface TableSpec {
+  name: string;
+  bots: string[];
+  seats?: number;
+  variant?: "no-limit" | "limit";
+}
+
+/** Create a table through the lobby form; the app then offers a seat (buy-in dialog). */
+export async function createTable(page: Page, spec: TableSpec): Promise<string> {
+  await page.getByTestId("nav-lobby").click();
+  await page.getByTestId("open-create-table").click();
+  const form = page.getByTestId("create-table-form");
+  await form.getByTestId("ct-name").fill(spec.name);
+  if (spec.variant === "limit") await form.getByTestId("ct-variant-limit").check({ force: true });
+  if (spec.seats) await form.getByTestId("ct-seats").fill(String(spec.seats));
+  await form.getByTestId("ct-bot-count").selectOption(String(spec.bots.length));
+  for (const [i, style] of spec.bots.entries()) {
+    await form.getByTestId(`ct-bot-style-${i}`).selectOption(style);
+  }
+  await form.getByTestId("ct-timeout").fill("30");
+  await form.getByTestId("ct-submit").click();
+  await expect(page.getByTestId("table-screen")).toBeVisible();
+  const match = /#\/tables\/([^?]+)/.exec(page.url());
+  expect(match, `table url: ${page.url()}`).not.toBeNull();
+  return decodeURIComponent(match![1]!);
+}
+
+export async function sitDown(page: Page): Promise<number> {
+  const dialog = page.getByTestId("buyin-dialog");
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId("buyin-confirm").click();
+  const me = page.locator('[data-me="true"]');
+  await expect(me).toBeVisible();
+  return Number(await me.getAttribute("data-seat"));
+}
+
+export async function handNo(page: Page): Promise<number> {
+  return Number((await page.getByTestId("poker-table").getAttribute("data-hand")) ?? "0");
+}
+
+export interface PlayReport {
+  handsPlayed: number;
+  showdowns: number[];
+  decisions: number;
+}
+
+/**
+ * Play by checking or calling (so hands go to showdown) until `hands` hands
+ * have finished; counts the hands that ended with another player's cards shown.
+ */
+export async function playHands(page: Page, hands: number, timeoutMs = 150_000): Promise<PlayReport> {
+  const start = await handNo(page);
+  const showdowns = new Set<number>();
+  let decisions = 0;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const current = await handNo(page);
+    const result = page.getByTestId("hand-result");
+    if (await result.isVisible().catch(() => false)) {
+      const shown = await page.locator('[data-testid^="seat-"]:not([data-me]) [data-card]:not([data-card="back"])').count();
+      if (shown > 0) showdowns.add(current);
+    }
+    if (current - start >= hands && !(await page.getByTestId("action-bar").isVisible())) {
+      // The hand that started after the target count proves the last one finished.
+      return { handsPlayed: current - start, showdowns: [...showdowns], decisions };
+    }
+    await rebuyIfBusted(page);
+    const check = page.getByTestId("act-check");
+    const call = page.getByTestId("act-call");
+    try {
+      if (await check.isVisible()) {
+        await check.click({ timeout: 2000 });
+        decisions += 1;
+      } else if (await call.isVisible()) {
+        await call.click({ timeout: 2000 });
+        decisions += 1;
+      }
+    } catch {
+      /* the turn moved on between the look and the click */
+    }
+    await page.waitForTimeout(150);
+  }
+  throw new Error(`played ${(await handNo(page)) - start} of ${hands} hands before the timeout`);
+}
+
+/** Calling everything down loses chips: rebuy (which also sits us back in) when busted. */
+export async function rebuyIfBusted(page: Page): Promise<boolean> {
+  const rebuy = page.getByTestId("rebuy");
+  if (!(await rebuy.isVisible()) || !(await rebuy.isEnabled()) || (await rebuy.textContent())?.trim() !== "Rebuy") return false;
+  await rebuy.click();
+  const dialog = page.getByTestId("rebuy-dialog");
+  await dialog.getByTestId("buyin-confirm").click();
+  await expect(page.getByTestId("rebuy")).not.toHaveText("Rebuy", { timeout: 10_000 });
+  return true;
+}
+
+/** Wait until it is our turn (the decision bar is up), rebuying if we bust meanwhile. */
+export async function waitForTurn(page: Page, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const bar = page.getByTestId("action-bar");
+  while (Date.now() < deadline) {
+    if (await bar.isVisible()) return;
+    await rebuyIfBusted(page);
+    await page.waitForTimeout(150);
+  }
+  await expect(bar).toBeVisible({ timeout: 1000 });
+}

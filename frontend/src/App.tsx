@@ -1,0 +1,69 @@
+/** The app shell: header, guest sign-in, and the routed page. */
+import { hrefFor, useRoute } from "./hooks/useRoute";
+import { usePreferences } from "./hooks/usePreferences";
+import { useSession } from "./hooks/useSession";
+import { HandsPage } from "./components/HandsPage";
+import { Lobby } from "./components/Lobby";
+import { SignIn } from "./components/SignIn";
+import { TableScreen } from "./components/TableScreen";
+
+export function App() {
+  const { session, signOut } = useSession();
+  const route = useRoute();
+  const prefs = usePreferences();
+  const atTable = route.page === "table";
+  return (
+    <div className={`app${atTable ? " app--table" : ""}`}>
+      <header className="app-header">
+        <a className="brand" href={hrefFor({ page: "lobby" })} aria-label="Showdown lobby">
+          <span className="brand__suits" aria-hidden="true">
+            ♠<span className="red">♥</span>
+          </span>
+          <span className="brand__name">Showdown</span>
+        </a>
+        {session && (
+          <nav className="app-nav">
+            <a href={hrefFor({ page: "lobby" })} className={route.page === "lobby" ? "is-on" : ""} data-testid="nav-lobby">
+              Lobby
+            </a>
+            <a href={hrefFor({ page: "hands", tableId: null })} className={route.page === "hands" || route.page === "hand" ? "is-on" : ""} data-testid="nav-hands">
+              My hands
+            </a>
+          </nav>
+        )}
+        <div className="app-header__right">
+          <label className="toggle" title="Four-colour deck: blue diamonds, green clubs">
+            <input type="checkbox" checked={prefs.fourColour} onChange={(e) => prefs.set({ fourColour: e.target.checked })} data-testid="four-colour" />
+            <span>4-colour</span>
+          </label>
+          {session && (
+            <div className="who" data-testid="who">
+              <span className="who__avatar" aria-hidden="true">
+                {session.name.slice(0, 1).toUpperCase()}
+              </span>
+              <span className="who__name" data-testid="player-name">
+                {session.name}
+              </span>
+              <button type="button" className="btn btn--tiny btn--ghost" onClick={signOut} data-testid="sign-out">
+                Sign out
+              </button>
+            </div>
+          )}
+        </div>
+      </header>
+      <main className="app-main">
+        {!session ? (
+          <SignIn />
+        ) : route.page === "table" ? (
+          <TableScreen key={route.tableId} tableId={route.tableId} watch={route.watch} join={route.join} />
+        ) : route.page === "hands" ? (
+          <HandsPage handId={null} />
+        ) : route.page === "hand" ? (
+          <HandsPage handId={route.handId} />
+        ) : (
+          <Lobby />
+        )}
+      </main>
+    </div>
+  );
+}

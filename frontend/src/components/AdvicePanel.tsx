@@ -1,0 +1,121 @@
+/** The AI's advice: recommended action, the value of each action in bb, equity, reads, the reason. */
+import { Icon } from "./Icon";
+import type { ActionKind, AdviceReport, TableView } from "../protocol";
+import { describeAction } from "../lib/events";
+
+export interface AdvicePanelProps {
+  report: AdviceReport | null;
+  loading: boolean;
+  view: TableView | null;
+  onAsk?: (() => void) | undefined;
+  canAsk: boolean;
+}
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`);
+const ACTION_LABEL: Record<ActionKind, string> = { fold: "Fold", check: "Check", call: "Call", bet: "Bet", raise: "Raise" };
+
+export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePanelProps) {
+  const unit = view?.config.chip_unit ?? "1";
+  const nameOf = (seat: number) => view?.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat}`;
+  if (!report) {
+    return (
+      <div className="advice advice--empty" data-testid="advice-panel">
+        {loading ? (
+          <p className="advice__loading" data-testid="advice-loading">
+            <span className="spinner" aria-hidden="true" /> The AI is thinking…
+          </p>
+        ) : (
+          <>
+            <p>Ask the AI what it would do in your spot: the value of each action, your equity, a read on each opponent, and why.</p>
+            {onAsk && (
+              <button type="button" className="btn btn--ghost" onClick={onAsk} disabled={!canAsk} data-testid="advice-ask">
+                <Icon name="bulb" /> Get advice
+              </button>
+            )}
+            {!canAsk && <p className="muted small">Available when it is your turn.</p>}
+          </>
+        )}
+      </div>
+    );
+  }
+  const { advice } = report;
+  const values = [...advice.values].sort((a, b) => b.value_bb - a.value_bb);
+  const maxAbs = Math.max(0.5, ...values.map((v) => Math.abs(v.value_bb)));
+  const best = values[0];
+  return (
+    <div className="advice" data-testid="advice-panel" data-applied={report.applied ? "true" : "false"}>
+      <div className="advice__head">
+        <div className="advice__rec" data-testid="advice-recommendation">
+          <span className="advice__label">{report.applied ? "The AI played" : "Recommended"}</span>
+          <strong className={`advice__action advice__action--${advice.action}`}>
+            {describeAction({ kind: advice.action, amount: advice.amount ?? null }, unit)}
+          </strong>
+        </div>
+        <div className="advice__meters">
+          <div className="meter" title="Your chance to win at showdown against the likely hands">
+            <span className="meter__label">Equity</span>
+            <span className="meter__value" data-testid="advice-equity">{pct(advice.equity)}</span>
+          </div>
+          {advice.ehs !== undefined && advice.ehs !== null && (
+            <div className="meter" title="Effective hand strength (strength plus potential)">
+              <span className="meter__label">EHS</span>
+              <span className="meter__value">{pct(advice.ehs)}</span>
+            </div>
+          )}
+        </div>
+      </div>
+      {advice.reason && (
+        <p className="advice__reason" data-testid="advice-reason">
+          {advice.reason}
+        </p>
+      )}
+      {values.length > 0 && (
+        <table className="advice__values" data-testid="advice-values">
+          <caption>Value of each action (big blinds)</caption>
+          <tbody>
+            {values.map((v, i) => (
+              <tr key={`${v.action}-${v.amount ?? ""}-${i}`} className={v === best ? "is-best" : ""}>
+                <th scope="row">
+                  {ACTION_LABEL[v.action]}
+                  {v.amount ? ` ${describeAction({ kind: v.action, amount: v.amount }, unit).replace(/^\w+( to)? /, "")}` : ""}
+                </th>
+                <td className="advice__bar-cell">
+                  <span className="advice__bar-track">
+                    <span
+                      className={`advice__bar ${v.value_bb >= 0 ? "advice__bar--pos" : "advice__bar--neg"}`}
+                      style={{ width: `${(Math.abs(v.value_bb) / maxAbs) * 50}%`, [v.value_bb >= 0 ? "left" : "right"]: "50%" }}
+                    />
+                  </span>
+                </td>
+                <td className="num">{v.value_bb >= 0 ? "+" : ""}{v.value_bb.toFixed(2)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {advice.opponents.length > 0 && (
+        <div className="advice__reads" data-testid="advice-reads">
+          <h4>Reads</h4>
+          <ul>
+            {advice.opponents.map((o) => (
+              <li key={o.seat}>
+                <strong>{nameOf(o.seat)}</strong>
+                {o.label ? <span className="tag">{o.label}</span> : null}
+                <span className="muted small">
+                  {o.vpip != null ? ` VPIP ${pct(o.vpip)}` : ""}
+                  {o.pfr != null ? ` · PFR ${pct(o.pfr)}` : ""}
+                  {o.aggression != null ? ` · AF ${o.aggression.toFixed(1)}` : ""}
+                  {o.fold_to_bet != null ? ` · folds to a bet ${pct(o.fold_to_bet)}` : ""}
+                </span>
+                {o.note ? <div className="small">{o.note}</div> : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <p className="muted small advice__source">
+        {report.source === "fallback" ? "Built-in policy (no AI worker answered in time)" : "AI worker"} · hand #{report.hand_no}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+/** The current hand, event by event, grouped by street. */
+import { useStickToBottom } from "../hooks/useStickToBottom";
+import type { HandEvent, Street, TableView } from "../protocol";
+import { describeEvent, STREET_LABEL } from "../lib/events";
+import type { TableNotice } from "../hooks/useTable";
+import { describeAction } from "../lib/events";
+import { Icon } from "./Icon";
+
+export function HandLog({ view, notices }: { view: TableView; notices: TableNotice[] }) {
+  const unit = view.config.chip_unit;
+  const nameOf = (seat: number | null | undefined) =>
+    seat == null ? "" : (view.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat}`);
+  const end = useStickToBottom<HTMLDivElement>(view.events.length);
+  const groups: { street: Street; events: HandEvent[] }[] = [];
+  for (const e of view.events) {
+    const street: Street = e.kind === "show" || e.kind === "muck" || e.kind === "win" ? "showdown" : e.street;
+    const last = groups[groups.length - 1];
+    if (last && last.street === street) last.events.push(e);
+    else groups.push({ street, events: [e] });
+  }
+  const handNotices = notices.filter((n) => n.handNo === view.hand_no);
+  return (
+    <div className="hand-log" data-testid="hand-log">
+      {view.hand_no > 0 ? <h4 className="hand-log__title">Hand #{view.hand_no}</h4> : null}
+      {groups.length === 0 && <p className="muted">No hand in progress yet.</p>}
+      {groups.map((g, i) => (
+        <section key={i} className="hand-log__street">
+          <h5>{STREET_LABEL[g.street]}</h5>
+          <ol>
+            {g.events.map((e, j) => (
+              <li key={j} className={`hand-log__event hand-log__event--${e.kind}`}>
+                {describeEvent(e, nameOf, unit)}
+              </li>
+            ))}
+          </ol>
+        </section>
+      ))}
+      {handNotices.length > 0 && (
+        <ul className="hand-log__notices">
+          {handNotices.map((n) => (
+            <li key={n.id} data-testid="notice" data-by={n.by}>
+              <Icon name={n.by === "ai" ? "robot" : "clock"} size={13} /> {noticeText(n, nameOf, unit)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div ref={end} />
+    </div>
+  );
+}
+
+export function noticeText(n: TableNotice, nameOf: (seat: number | null | undefined) => string, unit: string): string {
+  const who = nameOf(n.seat) || "A player";
+  const what = n.action ? describeAction(n.action, unit) : "";
+  if (n.by === "ai") return `AI decided for ${who}${what ? `: ${what}` : ""}`;
+  if (n.by === "timer") return `${who} ran out of time${what ? `: ${what}` : ""}`;
+  return n.note || `${who}: ${what}`;
+}

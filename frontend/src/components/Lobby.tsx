@@ -1,0 +1,150 @@
+/** The lobby: tables (variant, stakes, seats taken, bots), join or watch, create a table. */
+import { useCallback, useEffect, useState } from "react";
+import { createTable, listTables } from "../api";
+import type { CreateTableRequest, TableSummary } from "../protocol";
+import { formatChips } from "../lib/chips";
+import { navigate } from "../hooks/useRoute";
+import { useSession } from "../hooks/useSession";
+import { CreateTableForm } from "./CreateTableForm";
+
+export function Lobby() {
+  const { session } = useSession();
+  const [tables, setTables] = useState<TableSummary[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+
+  const load = useCallback(async (signal?: AbortSignal) => {
+    try {
+      const list = await listTables(signal);
+      setTables(list);
+      setError(null);
+    } catch (e) {
+      if ((e as Error).name !== "AbortError") setError((e as Error).message);
+    }
+  }, []);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    void load(ctrl.signal);
+    const id = setInterval(() => void load(), 5000);
+    return () => {
+      ctrl.abort();
+      clearInterval(id);
+    };
+  }, [load]);
+
+  const onCreate = async (spec: CreateTableRequest) => {
+    const table = await createTable(spec, session?.token ?? null);
+    setCreating(false);
+    navigate({ page: "table", tableId: table.table_id, watch: false, join: true });
+  };
+
+  return (
+    <div className="lobby" data-testid="lobby">
+      <div className="lobby__head">
+        <div>
+          <h1>Lobby</h1>
+          <p className="muted">Pick a table, or start your own with bots of your choice.</p>
+        </div>
+        {!creating && (
+          <button type="button" className="btn btn--primary" onClick={() => setCreating(true)} data-testid="open-create-table">
+            + New table
+          </button>
+        )}
+      </div>
+
+      {creating && (
+        <div className="panel">
+          <CreateTableForm onCreate={onCreate} onCancel={() => setCreating(false)} defaultName={session ? `${session.name}'s table` : ""} />
+        </div>
+      )}
+
+      {error && (
+        <p className="error-text" role="alert" data-testid="lobby-error">
+          {error}
+        </p>
+      )}
+
+      <div className="panel">
+        {tables === null ? (
+          <p className="muted">Loading tables…</p>
+        ) : tables.length === 0 ? (
+          <div className="lobby__empty" data-testid="no-tables">
+            <p>No tables yet.</p>
+            {!creating && (
+              <button type="button" className="btn btn--primary" onClick={() => setCreating(true)}>
+                Create the first one
+              </button>
+            )}
+          </div>
+        ) : (
+          <table className="table-list" data-testid="table-list">
+            <thead>
+              <tr>
+                <th>Table</th>
+                <th className="hide-sm">Game</th>
+                <th>Stakes</th>
+                <th>Seats</th>
+                <th className="hide-sm">Bots</th>
+                <th className="hide-sm">Buy-in</th>
+                <th aria-label="actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {tables.map((t) => {
+                const unit = t.config.chip_unit;
+                const full = t.seated >= t.config.seats;
+                return (
+                  <tr key={t.table_id} data-testid="table-row" data-table-id={t.table_id}>
+                    <td className="table-list__name">
+                      {t.name}
+                      <span className={`tag tag--${t.config.variant} show-sm`}>{t.config.variant === "limit" ? "FL" : "NL"}</span>
+                    </td>
+                    <td className="hide-sm">
+                      <span className={`tag tag--${t.config.variant}`}>{t.config.variant === "limit" ? "FL" : "NL"}</span> Hold'em
+                    </td>
+                    <td className="num">
+                      {formatChips(t.config.small_blind, unit)}/{formatChips(t.config.big_blind, unit)}
+                      {t.config.ante ? <small className="muted"> ante {formatChips(t.config.ante, unit)}</small> : null}
+                    </td>
+                    <td className="num" data-testid="table-seats">
+                      <span className="seats-meter hide-sm" aria-hidden="true">
+                        {Array.from({ length: t.config.seats }, (_, i) => (
+                          <span key={i} className={i < t.seated ? "is-taken" : ""} />
+                        ))}
+                      </span>
+                      {t.seated}/{t.config.seats}
+                    </td>
+                    <td className="num hide-sm">{t.bots}</td>
+                    <td className="num hide-sm">
+                      {formatChips(t.config.min_buy_in, unit)}–{formatChips(t.config.max_buy_in, unit)}
+                    </td>
+                    <td className="table-list__actions">
+                      <button
+                        type="button"
+                        className="btn btn--primary btn--small"
+                        disabled={full}
+                        onClick={() => navigate({ page: "table", tableId: t.table_id, watch: false, join: true })}
+                        data-testid="join-table"
+                      >
+                        {full ? "Full" : "Join"}
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn--ghost btn--small"
+                        onClick={() => navigate({ page: "table", tableId: t.table_id, watch: true, join: false })}
+                        data-testid="watch-table"
+                      >
+                        Watch
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </div>
+  );
+}

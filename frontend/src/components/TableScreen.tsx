@@ -1,0 +1,383 @@
+/** A table page: the live table, your decision bar, advice, hand log, chat, past hands. */
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { getTable } from "../api";
+import type { ActionKind, HandSummary, TableDetail } from "../protocol";
+import { formatChips } from "../lib/chips";
+import { navigate } from "../hooks/useRoute";
+import { useSession } from "../hooks/useSession";
+import { useTable } from "../hooks/useTable";
+import { ActionBar, resolvePreAction, type PreAction } from "./ActionBar";
+import { AdvicePanel } from "./AdvicePanel";
+import { BuyInDialog } from "./BuyInDialog";
+import { Chat } from "./Chat";
+import { ConnectionBadge } from "./ConnectionBadge";
+import { HandList, HandReplay } from "./HandHistory";
+import { HandLog, noticeText } from "./HandLog";
+import { Icon } from "./Icon";
+import { PokerTable } from "./PokerTable";
+import { Toasts } from "./Toasts";
+
+type Tab = "advice" | "log" | "chat" | "hands";
+
+export interface TableScreenProps {
+  tableId: string;
+  watch: boolean;
+  join: boolean;
+}
+
+export function TableScreen({ tableId, watch, join }: TableScreenProps) {
+  const { session, renew } = useSession();
+  const onAuthFailure = useCallback(() => void renew(), [renew]);
+  const table = useTable(tableId, session?.token ?? null, { onAuthFailure });
+  const { view, snapshot, send } = table;
+  const [detail, setDetail] = useState<TableDetail | null>(null);
+  const [tab, setTab] = useState<Tab>("log");
+  const [buyInSeat, setBuyInSeat] = useState<number | null>(null);
+  const [rebuyOpen, setRebuyOpen] = useState(false);
+  const [preAction, setPreAction] = useState<PreAction>(null);
+  const [pending, setPending] = useState(false);
+  const [replayHand, setReplayHand] = useState<HandSummary | null>(null);
+  const [handsRefresh, setHandsRefresh] = useState(0);
+  const [sitOutRequested, setSitOutRequested] = useState(false);
+  const [unreadChat, setUnreadChat] = useState(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    getTable(tableId, session?.token ?? null)
+      .then((d) => !cancelled && setDetail(d))
+      .catch(() => {
+        /* the socket reports a missing table */
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [tableId, session?.token]);
+
+  const me = view && view.viewer_seat !== null ? (view.seats.find((s) => s.seat === view.viewer_seat) ?? null) : null;
+  const seated = me !== null;
+  const canSit = !watch && !seated && snapshot.status === "open";
+  const adviceAllowed = detail?.advice_allowed ?? true;
+  const myTurn = !!view && view.legal_actions !== null && view.actor === view.viewer_seat && view.hand_in_progress;
+
+  // Join: offer the first empty seat once the view is here.
+  const offered = useRef(false);
+  useEffect(() => {
+    if (!join || watch || offered.current || !view || seated || snapshot.status !== "open") return;
+    offered.current = true;
+    const taken = new Set(view.seats.map((s) => s.seat));
+    const empty = Array.from({ length: view.config.seats }, (_, i) => i + 1).find((n) => !taken.has(n));
+    if (empty !== undefined) setBuyInSeat(empty);
+  }, [join, watch, view, seated, snapshot.status]);
+
+  // A new state ends the wait for our decision's answer.
+  useEffect(() => {
+    setPending(false);
+  }, [snapshot.seq]);
+  useEffect(() => {
+    if (!pending) return;
+    const id = setTimeout(() => setPending(false), 4000);
+    return () => clearTimeout(id);
+  }, [pending]);
+  useEffect(() => {
+    if (table.toasts.length) setPending(false);
+  }, [table.toasts.length]);
+
+  // Pre-actions reset with each hand, and fire when our turn comes.
+  const handNo = view?.hand_no ?? 0;
+  useEffect(() => setPreAction(null), [handNo]);
+  useEffect(() => {
+    if (!view || !myTurn || !preAction || !view.legal_actions) return;
+    const resolved = resolvePreAction(preAction, view.legal_actions);
+    setPreAction(null);
+    if (resolved) {
+      setPending(true);
+      send({ type: "act", action: resolved.kind, hand_no: view.hand_no });
+    }
+  }, [myTurn, preAction, view, send]);
+
+  // Hands list refresh when a hand ends; the sit-out request clears when it applies.
+  const handLive = view?.hand_in_progress ?? false;
+  useEffect(() => {
+    if (!handLive) setHandsRefresh((n) => n + 1);
+  }, [handLive, handNo]);
+  useEffect(() => {
+    if (me?.state === "sitting_out" || !me) setSitOutRequested(false);
+  }, [me?.state, me]);
+
+  // The advice tab opens itself when advice arrives.
+  useEffect(() => {
+    if (table.advice || table.adviceLoading) setTab("advice");
+  }, [table.advice, table.adviceLoading]);
+  useEffect(() => {
+    if (tab !== "chat" && table.chat.length) setUnreadChat((n) => n + 1);
+  }, [table.chat.length]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (tab === "chat") setUnreadChat(0);
+  }, [tab]);
+
+  // Seats the AI just decided for (everyone sees it), flashed for a few seconds.
+  const [aiSeats, setAiSeats] = useState<Set<number>>(new Set());
+  const lastNotice = table.notices[table.notices.length - 1];
+  useEffect(() => {
+    if (!lastNotice || lastNotice.by !== "ai" || lastNotice.seat === null) return;
+    const seat = lastNotice.seat;
+    setAiSeats((s) => new Set(s).add(seat));
+    const id = setTimeout(
+      () =>
+        setAiSeats((s) => {
+          const next = new Set(s);
+          next.delete(seat);
+          return next;
+        }),
+      4000,
+    );
+    return () => clearTimeout(id);
+  }, [lastNotice]);
+
+  const onAct = useCallback(
+    (kind: ActionKind, amount?: number) => {
+      if (!view) return;
+      setPending(true);
+      const ref = send({ type: "act", action: kind, ...(amount !== undefined ? { amount } : {}), hand_no: view.hand_no });
+      if (ref === null) setPending(false);
+    },
+    [send, view],
+  );
+
+  const nameOf = useCallback((seat: number | null | undefined) => view?.seats.find((s) => s.seat === seat)?.name ?? (seat == null ? "" : `Seat ${seat}`), [view]);
+  const latestBanner = useMemo(() => {
+    const n = lastNotice;
+    if (!n || Date.now() - n.at > 5000 || !view) return null;
+    return noticeText(n, nameOf, view.config.chip_unit);
+  }, [lastNotice, nameOf, view]);
+
+  const title = detail?.name ?? `Table ${tableId}`;
+
+  if (!view) {
+    return (
+      <div className="table-screen table-screen--loading" data-testid="table-screen">
+        <div className="table-screen__top">
+          <button type="button" className="btn btn--ghost btn--small" onClick={() => navigate({ page: "lobby" })}>
+            ← Lobby
+          </button>
+          <h2>{title}</h2>
+          <ConnectionBadge snapshot={snapshot} onRetry={() => table.client.reconnectNow(true)} />
+        </div>
+        <div className="loading-felt">
+          {snapshot.fatal ? (
+            <div className="loading-felt__msg" role="alert" data-testid="table-fatal">
+              <p>{snapshot.fatal.message}</p>
+              <button type="button" className="btn btn--primary" onClick={() => navigate({ page: "lobby" })}>
+                Back to the lobby
+              </button>
+            </div>
+          ) : (
+            <div className="loading-felt__msg">
+              <span className="spinner" aria-hidden="true" /> Taking you to the table…
+            </div>
+          )}
+        </div>
+        <Toasts toasts={table.toasts} onDismiss={table.dismiss} />
+      </div>
+    );
+  }
+
+  const unit = view.config.chip_unit;
+  const handActive = !!me && view.hand_in_progress && me.has_cards;
+  const rebuyMax = me ? view.config.max_buy_in - me.stack : 0;
+  const rebuyMin = me ? (me.stack === 0 ? view.config.min_buy_in : 1) : 0;
+
+  return (
+    <div
+      className={`table-screen${myTurn ? " table-screen--my-turn" : ""}${snapshot.status !== "open" ? " table-screen--offline" : ""}`}
+      data-testid="table-screen"
+      data-seated={seated ? "true" : "false"}
+    >
+      <div className="table-screen__top">
+        <button type="button" className="btn btn--ghost btn--small" onClick={() => navigate({ page: "lobby" })} data-testid="back-to-lobby">
+          ← Lobby
+        </button>
+        <div className="table-screen__title">
+          <h2>{title}</h2>
+          <span className="muted small">
+            {view.config.variant === "limit" ? "Fixed-Limit" : "No-Limit"} · {formatChips(view.config.small_blind, unit)}/{formatChips(view.config.big_blind, unit)}
+            {view.config.ante ? ` · ante ${formatChips(view.config.ante, unit)}` : ""}
+            {!seated ? " · watching" : ""}
+          </span>
+        </div>
+      <div className="seat-controls" data-testid="seat-controls">
+        {!seated && watch && (
+          <button type="button" className="btn btn--primary btn--small" onClick={() => navigate({ page: "table", tableId, watch: false, join: true })} data-testid="take-seat">
+            Take a seat
+          </button>
+        )}
+        {!seated && !watch && <span className="muted small">Click an empty seat to sit down.</span>}
+        {me && (
+          <>
+            <span className="seat-controls__me">
+              Seat {me.seat} · <strong>{formatChips(me.stack, unit)}</strong>
+            </span>
+            {me.state === "sitting_out" ? (
+              me.stack >= view.config.big_blind && (
+                <button type="button" className="btn btn--small btn--primary" onClick={() => send({ type: "sit_back" })} data-testid="sit-back">
+                  I'm back
+                </button>
+              )
+            ) : me.waiting_for_big_blind ? (
+              <span className="tag" data-testid="waiting-bb">
+                Waiting for the big blind
+              </span>
+            ) : (
+              <button
+                type="button"
+                className="btn btn--small btn--ghost"
+                disabled={sitOutRequested}
+                onClick={() => {
+                  if (send({ type: "sit_out" }) !== null) setSitOutRequested(true);
+                }}
+                data-testid="sit-out"
+              >
+                {sitOutRequested ? "Sitting out next hand" : "Sit out"}
+              </button>
+            )}
+            <button
+              type="button"
+              className={`btn btn--small ${me.stack < view.config.big_blind ? "btn--primary" : "btn--ghost"}`}
+              disabled={handActive || rebuyMax <= 0}
+              onClick={() => setRebuyOpen(true)}
+              title={handActive ? "Between hands" : rebuyMax <= 0 ? "You have the maximum buy-in" : "Add chips"}
+              data-testid="rebuy"
+            >
+              {me.stack === 0 ? "Rebuy" : "Top up"}
+            </button>
+            <button
+              type="button"
+              className="btn btn--small btn--danger"
+              onClick={() => {
+                if (!handActive || window.confirm("Leave the table? Your hand will be folded when your turn comes.")) send({ type: "stand" });
+              }}
+              data-testid="stand-up"
+            >
+              Stand up
+            </button>
+          </>
+        )}
+      </div>
+        <ConnectionBadge snapshot={snapshot} onRetry={() => table.client.reconnectNow(true)} />
+      </div>
+
+      <div className="table-screen__body">
+        <div className="table-screen__main">
+          {snapshot.status !== "open" && (
+            <div className="offline-banner" role="status" data-testid="offline-banner">
+              {snapshot.status === "closed"
+                ? (snapshot.fatal?.message ?? "Disconnected.")
+                : "Connection lost: reconnecting… the table will catch up as soon as it is back."}
+            </div>
+          )}
+          {latestBanner && (
+            <div className="banner" data-testid="ai-banner" key={lastNotice?.id}>
+              <Icon name={lastNotice?.by === "ai" ? "robot" : "clock"} size={15} /> {latestBanner}
+            </div>
+          )}
+          <PokerTable
+            view={view}
+            clock={snapshot.clock}
+            clockOffset={snapshot.clockOffset}
+            canSit={canSit}
+            onSit={(seat) => setBuyInSeat(seat)}
+            aiSeats={aiSeats}
+            tableName={title}
+          />
+
+          <div className="action-dock">
+            <ActionBar
+              view={view}
+              onAct={onAct}
+              onAiDecide={table.letAiDecide}
+              onAdvice={table.requestAdvice}
+              adviceAllowed={adviceAllowed}
+              aiBusy={table.adviceLoading}
+              pending={pending}
+              preAction={preAction}
+              onPreAction={setPreAction}
+            />
+          </div>
+        </div>
+
+        <aside className="side-panel" data-testid="side-panel">
+          <div className="tabs" role="tablist">
+            {(
+              [
+                ["advice", "Advice"],
+                ["log", "Hand log"],
+                ["chat", unreadChat ? `Chat (${unreadChat})` : "Chat"],
+                ["hands", "Past hands"],
+              ] as const
+            ).map(([key, label]) => (
+              <button key={key} type="button" role="tab" aria-selected={tab === key} className={`tab${tab === key ? " is-on" : ""}`} onClick={() => setTab(key)} data-testid={`tab-${key}`}>
+                {label}
+              </button>
+            ))}
+          </div>
+          <div className="side-panel__body" role="tabpanel">
+            {tab === "advice" && (
+              <AdvicePanel report={table.advice} loading={table.adviceLoading} view={view} onAsk={adviceAllowed && seated ? table.requestAdvice : undefined} canAsk={myTurn} />
+            )}
+            {tab === "log" && <HandLog view={view} notices={table.notices} />}
+            {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
+            {tab === "hands" && <HandList token={session?.token ?? null} tableId={tableId} onOpen={setReplayHand} refreshKey={handsRefresh} />}
+          </div>
+        </aside>
+      </div>
+
+      {buyInSeat !== null && (
+        <BuyInDialog
+          title={`Sit at seat ${buyInSeat}`}
+          config={view.config}
+          min={view.config.min_buy_in}
+          max={view.config.max_buy_in}
+          initial={view.config.max_buy_in}
+          confirmLabel="Sit down"
+          onCancel={() => setBuyInSeat(null)}
+          onConfirm={(amount) => {
+            send({ type: "sit", seat: buyInSeat, buy_in: amount });
+            setBuyInSeat(null);
+          }}
+        />
+      )}
+      {rebuyOpen && me && (
+        <BuyInDialog
+          title={me.stack === 0 ? "Rebuy" : "Top up"}
+          config={view.config}
+          min={Math.min(rebuyMin, rebuyMax)}
+          max={rebuyMax}
+          initial={rebuyMax}
+          confirmLabel="Add chips"
+          testId="rebuy-dialog"
+          onCancel={() => setRebuyOpen(false)}
+          onConfirm={(amount) => {
+            // Busted players sit out until they rebuy: a rebuy also brings them back.
+            const comeBack = me.state === "sitting_out" && me.stack < view.config.big_blind;
+            if (send({ type: "rebuy", amount }) !== null && comeBack) send({ type: "sit_back" });
+            setRebuyOpen(false);
+          }}
+        />
+      )}
+      {replayHand && (
+        <div className="modal-backdrop" onClick={() => setReplayHand(null)}>
+          <div className="modal modal--wide" onClick={(e) => e.stopPropagation()} role="dialog" aria-label={`Hand #${replayHand.hand_no}`}>
+            <div className="modal__head">
+              <h3>Hand #{replayHand.hand_no}</h3>
+              <button type="button" className="btn btn--ghost btn--small" onClick={() => setReplayHand(null)} data-testid="close-replay">
+                Close
+              </button>
+            </div>
+            <HandReplay handId={replayHand.hand_id} token={session?.token ?? null} playerId={session?.player_id ?? null} />
+          </div>
+        </div>
+      )}
+      <Toasts toasts={table.toasts} onDismiss={table.dismiss} />
+    </div>
+  );
+}

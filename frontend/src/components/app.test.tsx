@@ -1,0 +1,301 @@
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { App } from "../App";
+import { PreferencesProvider } from "../hooks/usePreferences";
+import { SESSION_KEY, SessionProvider } from "../hooks/useSession";
+import { CreateTableForm } from "./CreateTableForm";
+import { TableScreen } from "./TableScreen";
+import { FakeSocket } from "../test/fakeSocket";
+import { makeView, stateMessage } from "../test/fixtures";
+import { renderWithApp, stubFetch } from "../test/render";
+import type { CreateTableRequest } from "../protocol";
+
+const SUMMARY = {
+  table_id: "t7",
+  name: "Friday",
+  variant: "no-limit",
+  small_blind: 50,
+  big_blind: 100,
+  ante: 0,
+  seats: 6,
+  seats_taken: 3,
+  bots: 3,
+  players: 0,
+  min_buy_in: 4000,
+  max_buy_in: 10000,
+  action_timeout: 20,
+  time_bank: 30,
+  advice_allowed: true,
+  hand_no: 0,
+  hand_in_progress: false,
+};
+
+function renderApp() {
+  return render(
+    <PreferencesProvider>
+      <SessionProvider>
+        <App />
+      </SessionProvider>
+    </PreferencesProvider>,
+  );
+}
+
+describe("sign-in and lobby", () => {
+  beforeEach(() => {
+    window.location.hash = "#/";
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("signs in as a guest and keeps the session across a reload", async () => {
+    const api = stubFetch({
+      "POST /api/auth/guest": (body) => ({ json: { token: "tok-1", player_id: "g1", name: (body as { name: string }).name, expires_at: "2030-01-01T00:00:00Z" } }),
+      "GET /api/tables": () => ({ json: [SUMMARY] }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    const first = renderApp();
+    fireEvent.change(screen.getByTestId("signin-name"), { target: { value: "Alice" } });
+    fireEvent.click(screen.getByTestId("signin-submit"));
+    expect(await screen.findByTestId("player-name")).toHaveTextContent("Alice");
+    expect(JSON.parse(window.localStorage.getItem(SESSION_KEY)!)).toMatchObject({ token: "tok-1", name: "Alice" });
+    const row = await screen.findByTestId("table-row");
+    expect(row).toHaveTextContent("Friday");
+    expect(row).toHaveTextContent("50/100");
+    expect(within(row).getByTestId("table-seats")).toHaveTextContent("3/6");
+    first.unmount();
+    // "Reload": a fresh app reads the stored session.
+    renderApp();
+    expect(screen.getByTestId("player-name")).toHaveTextContent("Alice");
+    expect(screen.queryByTestId("signin-form")).toBeNull();
+    expect(await screen.findByTestId("table-row")).toHaveTextContent("Friday");
+  });
+
+  it("shows sign-in errors in words", async () => {
+    vi.stubGlobal(
+      "fetch",
+      stubFetch({ "POST /api/auth/guest": () => ({ status: 422, json: { detail: [{ loc: ["body", "name"], msg: "String should have at most 24 characters" }] } }) }).fn,
+    );
+    renderApp();
+    fireEvent.change(screen.getByTestId("signin-name"), { target: { value: "x" } });
+    fireEvent.click(screen.getByTestId("signin-submit"));
+    expect(await screen.findByTestId("signin-error")).toHaveTextContent("name: String should have at most 24 characters");
+  });
+
+  it("joins or watches a table from the lobby", async () => {
+    vi.stubGlobal("fetch", stubFetch({ "GET /api/tables": () => ({ json: [SUMMARY] }) }).fn);
+    renderWithApp(<App />);
+    fireEvent.click(await screen.findByTestId("watch-table"));
+    expect(window.location.hash).toBe("#/tables/t7?watch=1");
+    window.location.hash = "#/";
+  });
+});
+
+describe("CreateTableForm", () => {
+  it("sends the table spec with bots and their styles", async () => {
+    const onCreate = vi.fn(async (_spec: CreateTableRequest) => {});
+    render(<CreateTableForm onCreate={onCreate} />);
+    fireEvent.change(screen.getByTestId("ct-name"), { target: { value: "Night" } });
+    fireEvent.click(screen.getByTestId("ct-variant-limit"));
+    fireEvent.change(screen.getByTestId("ct-sb"), { target: { value: "10" } });
+    fireEvent.change(screen.getByTestId("ct-bb"), { target: { value: "20" } });
+    fireEvent.change(screen.getByTestId("ct-seats"), { target: { value: "9" } });
+    fireEvent.change(screen.getByTestId("ct-bot-count"), { target: { value: "2" } });
+    fireEvent.change(screen.getByTestId("ct-bot-style-1"), { target: { value: "mcts" } });
+    fireEvent.change(screen.getByTestId("ct-timeout"), { target: { value: "15" } });
+    fireEvent.click(screen.getByTestId("ct-advice"));
+    fireEvent.click(screen.getByTestId("ct-submit"));
+    await waitFor(() => expect(onCreate).toHaveBeenCalled());
+    expect(onCreate.mock.calls[0]![0]).toEqual({
+      name: "Night",
+      variant: "limit",
+      small_blind: 10,
+      big_blind: 20,
+      ante: 0,
+      seats: 9,
+      min_buy_in: 0,
+      max_buy_in: 0,
+      action_timeout: 15,
+      time_bank: 30,
+      bots: 2,
+      bot_styles: ["rational", "mcts"],
+      advice_allowed: false,
+      small_bet: 20,
+      big_bet: 40,
+      raise_cap: 4,
+    });
+  });
+
+  it("refuses impossible stakes before asking the server", async () => {
+    const onCreate = vi.fn(async () => {});
+    render(<CreateTableForm onCreate={onCreate} />);
+    fireEvent.change(screen.getByTestId("ct-sb"), { target: { value: "500" } });
+    fireEvent.click(screen.getByTestId("ct-submit"));
+    expect(await screen.findByTestId("ct-error")).toHaveTextContent("small blind cannot exceed the big blind");
+    expect(onCreate).not.toHaveBeenCalled();
+  });
+
+  it("keeps a seat free for a human", () => {
+    render(<CreateTableForm onCreate={vi.fn()} />);
+    fireEvent.change(screen.getByTestId("ct-seats"), { target: { value: "2" } });
+    const options = within(screen.getByTestId("ct-bot-count")).getAllByRole("option");
+    expect(options.map((o) => o.textContent)).toEqual(["0", "1"]);
+  });
+});
+
+describe("TableScreen over a (fake) table socket", () => {
+  beforeEach(() => {
+    FakeSocket.instances = [];
+    vi.stubGlobal("WebSocket", FakeSocket);
+    // The table's REST detail (name, advice setting) stays pending: these tests are about the socket.
+    vi.stubGlobal("fetch", () => new Promise<Response>(() => {}));
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  const socket = () => FakeSocket.instances[FakeSocket.instances.length - 1]!;
+
+  function connect(view = makeView(), seq = 5) {
+    act(() => {
+      socket().open();
+      socket().receive({ type: "welcome", table_id: "t1", player_id: "alice", name: "Alice", seat: view.viewer_seat, seq, resync: false, missed: null });
+      socket().receive(stateMessage(seq, view));
+    });
+  }
+
+  it("plays a decision and sends it with the hand number", async () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    expect(socket().url).toContain("/ws/tables/t1?token=tok");
+    connect();
+    expect(screen.getByTestId("connection")).toHaveAttribute("data-status", "open");
+    fireEvent.click(screen.getByTestId("act-call"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "act", action: "call", hand_no: 3 });
+    expect(screen.getByTestId("act-call")).toBeDisabled(); // until the next state
+    act(() => socket().receive(stateMessage(6, makeView({ actor: 2, legal_actions: null }))));
+    expect(screen.queryByTestId("action-bar")).toBeNull();
+    expect(screen.getByTestId("pre-actions")).toBeInTheDocument();
+  });
+
+  it("fires a pre-action when the turn comes", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    connect(makeView({ actor: 2, legal_actions: null }));
+    fireEvent.click(screen.getByTestId("pre-call_any"));
+    act(() => socket().receive(stateMessage(6, makeView())));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "act", action: "call" });
+  });
+
+  it("asks the AI to decide and shows everyone's notice", async () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    connect();
+    fireEvent.click(screen.getByTestId("let-ai-decide"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "ai_decide" });
+    act(() => {
+      socket().receive({
+        type: "advice",
+        hand_no: 3,
+        seat: 1,
+        source: "worker",
+        applied: true,
+        advice: { action: "call", values: [{ action: "call", value_bb: 0.4 }], equity: 0.48, opponents: [], reason: "Priced in." },
+      });
+      socket().receive(
+        stateMessage(6, makeView({ actor: 2, legal_actions: null }), {
+          cause: { kind: "act", seat: 1, player_id: "alice", action: { kind: "call", amount: null }, by: "ai", note: "AI (worker)" },
+        }),
+      );
+    });
+    expect(screen.getByTestId("ai-banner")).toHaveTextContent("AI decided for Alice: call");
+    expect(screen.getByTestId("ai-decided-1")).toBeInTheDocument();
+    expect(screen.getByTestId("advice-panel")).toHaveAttribute("data-applied", "true");
+    expect(screen.getByTestId("advice-reason")).toHaveTextContent("Priced in.");
+  });
+
+  it("shows server errors in words", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    connect();
+    act(() => socket().receive({ type: "error", code: "illegal_action", message: "the minimum raise is to 400", ref: "c1" }));
+    expect(screen.getByTestId("error-toast")).toHaveTextContent("The minimum raise is to 400");
+  });
+
+  it("offers a seat when joining, and sits with the chosen buy-in", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join />);
+    connect(makeView({ viewer_seat: null, legal_actions: null }));
+    const dialog = screen.getByTestId("buyin-dialog");
+    expect(dialog).toHaveTextContent("Sit at seat 5");
+    fireEvent.change(screen.getByTestId("buyin-amount"), { target: { value: "5000" } });
+    fireEvent.click(screen.getByTestId("buyin-confirm"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "sit", seat: 5, buy_in: 5000 });
+  });
+
+  it("watches without a decision bar", () => {
+    renderWithApp(<TableScreen tableId="t1" watch join={false} />);
+    connect(makeView({ viewer_seat: null, legal_actions: null, seats: makeView().seats.map((s) => ({ ...s, hole_cards: null })) }));
+    expect(screen.getByTestId("table-screen")).toHaveAttribute("data-seated", "false");
+    expect(screen.queryByTestId("action-bar")).toBeNull();
+    expect(screen.queryByTestId("sit-5")).toBeNull();
+    expect(screen.getByTestId("take-seat")).toBeInTheDocument();
+  });
+
+  it("shows the reconnect and resyncs from the last seq", () => {
+    vi.useFakeTimers();
+    try {
+      renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+      connect(makeView(), 17);
+      act(() => socket().drop(1006));
+      expect(screen.getByTestId("connection")).toHaveAttribute("data-status", "reconnecting");
+      act(() => {
+        vi.advanceTimersByTime(1000);
+      });
+      expect(FakeSocket.instances).toHaveLength(2);
+      expect(socket().url).toContain("last_seq=17");
+      connect(makeView({ hand_no: 4 }), 19);
+      expect(screen.getByTestId("connection")).toHaveAttribute("data-status", "open");
+      expect(screen.getByTestId("poker-table")).toHaveAttribute("data-hand", "4");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("titles the table from its REST detail", async () => {
+    vi.stubGlobal("fetch", stubFetch({ "GET /api/tables/t1": () => ({ json: { ...SUMMARY, table_id: "t1", name: "Friday", view: makeView() } }) }).fn);
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    connect();
+    expect(await screen.findByRole("heading", { name: "Friday" })).toBeInTheDocument();
+  });
+
+  it("says when the table does not exist", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    act(() => socket().drop(4004, "no table 't1'"));
+    expect(screen.getByTestId("table-fatal")).toHaveTextContent("no table 't1'");
+  });
+
+  it("sends chat and shows the table's lines", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    connect();
+    fireEvent.click(screen.getByTestId("tab-chat"));
+    fireEvent.change(screen.getByTestId("chat-input"), { target: { value: "gl all" } });
+    fireEvent.click(screen.getByTestId("chat-send"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "chat", text: "gl all" });
+    act(() => socket().receive({ type: "chat", seq: 9, at: 1, player_id: "bob", name: "Bob", seat: 2, text: "ty" }));
+    expect(screen.getByTestId("chat")).toHaveTextContent("Bob ty");
+  });
+
+  it("sits out, comes back, tops up and stands up", () => {
+    vi.spyOn(window, "confirm").mockReturnValue(true);
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    connect(makeView({ hand_in_progress: false, actor: null, legal_actions: null, seats: makeView().seats.map((s) => ({ ...s, has_cards: false, state: "waiting" as const, stack: s.seat === 1 ? 6000 : s.stack })) }));
+    fireEvent.click(screen.getByTestId("sit-out"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "sit_out" });
+    fireEvent.click(screen.getByTestId("rebuy"));
+    fireEvent.click(within(screen.getByTestId("rebuy-dialog")).getByTestId("buyin-confirm"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "rebuy", amount: 4000 });
+    fireEvent.click(screen.getByTestId("stand-up"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "stand" });
+    act(() =>
+      socket().receive(stateMessage(9, makeView({ hand_in_progress: false, actor: null, legal_actions: null, seats: makeView().seats.map((s) => ({ ...s, has_cards: false, state: s.seat === 1 ? ("sitting_out" as const) : ("waiting" as const) })) }))),
+    );
+    fireEvent.click(screen.getByTestId("sit-back"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "sit_back" });
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * One table's live state for React: the TableClient's snapshot, plus the
+ * errors, advice, chat and "AI decided" notices it reports.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import {
+  CLOSE_POLICY,
+  TableClient,
+  tableSocketUrl,
+  type Action,
+  type AdviceReport,
+  type ChatMessage,
+  type ClientCommand,
+  type ServerError,
+  type SocketFactory,
+  type TableClientSnapshot,
+  type TableView,
+} from "../protocol";
+
+export interface Toast {
+  id: number;
+  code: string;
+  message: string;
+  at: number;
+}
+
+/** "The AI decided for X" (everyone sees it) or "X timed out". */
+export interface TableNotice {
+  id: number;
+  at: number;
+  seat: number | null;
+  by: "ai" | "timer" | "table";
+  action: Action | null;
+  handNo: number;
+  note: string;
+}
+
+export interface TableState {
+  client: TableClient;
+  snapshot: TableClientSnapshot;
+  view: TableView | null;
+  toasts: Toast[];
+  dismiss: (id: number) => void;
+  advice: AdviceReport | null;
+  adviceLoading: boolean;
+  chat: ChatMessage[];
+  notices: TableNotice[];
+  send: (command: ClientCommand) => string | null;
+  requestAdvice: () => void;
+  letAiDecide: () => void;
+  clearAdvice: () => void;
+}
+
+const EMPTY: TableClientSnapshot = {
+  status: "idle",
+  view: null,
+  clock: null,
+  cause: null,
+  seq: null,
+  clockOffset: 0,
+  welcome: null,
+  attempts: 0,
+  retryAt: null,
+  fatal: null,
+};
+
+let noticeId = 0;
+
+export interface UseTableOptions {
+  createSocket?: SocketFactory;
+  url?: string;
+  /** the server refused the credentials: renew them (a new token makes a new client) */
+  onAuthFailure?: () => void;
+}
+
+export function useTable(tableId: string, token: string | null, options: UseTableOptions = {}): TableState {
+  const { createSocket, url, onAuthFailure } = options;
+  const client = useMemo(
+    () =>
+      new TableClient({
+        url: url ?? tableSocketUrl(tableId),
+        token,
+        ...(createSocket ? { createSocket } : {}),
+      }),
+    [tableId, token, url, createSocket],
+  );
+
+  const snapshot = useSyncExternalStore(
+    useCallback((notify: () => void) => client.subscribe((e) => e.type === "snapshot" && notify()), [client]),
+    client.getSnapshot,
+    () => EMPTY,
+  );
+
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const [advice, setAdvice] = useState<AdviceReport | null>(null);
+  const [adviceLoading, setAdviceLoading] = useState(false);
+  const [chat, setChat] = useState<ChatMessage[]>([]);
+  const [notices, setNotices] = useState<TableNotice[]>([]);
+  const authFailure = useRef(onAuthFailure);
+  authFailure.current = onAuthFailure;
+  const renewed = useRef(false);
+
+  const pushToast = useCallback((error: ServerError) => {
+    noticeId += 1;
+    const toast: Toast = { id: noticeId, code: error.code, message: error.message, at: Date.now() };
+    setToasts((list) => [...list.filter((t) => t.message !== toast.message), toast].slice(-4));
+    const id = toast.id;
+    setTimeout(() => setToasts((list) => list.filter((t) => t.id !== id)), 7000);
+  }, []);
+
+  useEffect(() => {
+    setAdvice(null);
+    setAdviceLoading(false);
+    const unsubscribe = client.subscribe((event) => {
+      switch (event.type) {
+        case "error":
+          setAdviceLoading(false);
+          if ((event.error.code === `closed_${CLOSE_POLICY}` || event.error.code === "unauthorized") && !renewed.current) {
+            renewed.current = true;
+            authFailure.current?.();
+          }
+          pushToast(event.error);
+          break;
+        case "advice":
+          setAdvice(event.report);
+          setAdviceLoading(false);
+          break;
+        case "chat":
+          setChat((list) => [...list, event.message].slice(-200));
+          break;
+        case "state": {
+          const { previous, view, cause } = event;
+          // Advice is for one decision: drop it when the hand moves on, or when our
+          // turn passed (advice that "Let AI decide" applied stays until the hand ends).
+          if (!previous || previous.hand_no !== view.hand_no) {
+            setAdvice(null);
+            setAdviceLoading(false);
+          } else if (previous.actor === view.viewer_seat && view.actor !== view.viewer_seat) {
+            setAdvice((current) => (current?.applied ? current : null));
+            setAdviceLoading(false);
+          }
+          if (cause && !event.resync && (cause.by === "ai" || cause.by === "timer" || (cause.by === "table" && cause.note))) {
+            noticeId += 1;
+            const notice: TableNotice = {
+              id: noticeId,
+              at: Date.now(),
+              seat: cause.seat ?? null,
+              by: cause.by,
+              action: cause.action ?? null,
+              handNo: view.hand_no,
+              note: cause.note ?? "",
+            };
+            setNotices((list) => [...list, notice].slice(-30));
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    });
+    client.connect();
+    const online = () => client.reconnectNow();
+    const visible = () => {
+      if (document.visibilityState === "visible" && client.getSnapshot().status === "reconnecting") client.reconnectNow();
+    };
+    window.addEventListener("online", online);
+    document.addEventListener("visibilitychange", visible);
+    return () => {
+      window.removeEventListener("online", online);
+      document.removeEventListener("visibilitychange", visible);
+      unsubscribe();
+      client.close();
+    };
+  }, [client, pushToast]);
+
+  const send = useCallback((command: ClientCommand) => client.send(command), [client]);
+  const requestAdvice = useCallback(() => {
+    if (client.send({ type: "advice" }) !== null) setAdviceLoading(true);
+  }, [client]);
+  const letAiDecide = useCallback(() => {
+    if (client.send({ type: "ai_decide" }) !== null) setAdviceLoading(true);
+  }, [client]);
+  const clearAdvice = useCallback(() => setAdvice(null), []);
+  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
+
+  return {
+    client,
+    snapshot,
+    view: snapshot.view,
+    toasts,
+    dismiss,
+    advice,
+    adviceLoading,
+    chat,
+    notices,
+    send,
+    requestAdvice,
+    letAiDecide,
+    clearAdvice,
+  };
+}

@@ -1,0 +1,243 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TableClient, type TableClientEvent } from "./client";
+import { fakeSockets } from "../test/fakeSocket";
+import { makeView, stateMessage } from "../test/fixtures";
+
+const URL_ = "ws://game.test/ws/tables/t1";
+
+function setup(options: Partial<ConstructorParameters<typeof TableClient>[0]> = {}) {
+  const net = fakeSockets();
+  const events: TableClientEvent[] = [];
+  const client = new TableClient({
+    url: URL_,
+    token: "tok",
+    createSocket: net.factory,
+    random: () => 1, // no jitter: delays are exactly initial * factor^n
+    backoff: { initialMs: 500, maxMs: 4000, factor: 2 },
+    pingIntervalMs: 0,
+    ...options,
+  });
+  client.subscribe((e) => events.push(e));
+  const errors = () => events.filter((e) => e.type === "error").map((e) => (e as { error: { code: string; message: string } }).error);
+  const states = () => events.filter((e) => e.type === "state") as Extract<TableClientEvent, { type: "state" }>[];
+  return { client, net, events, errors, states };
+}
+
+describe("TableClient", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("connects with the token in the URL and no last_seq the first time", () => {
+    const { client, net } = setup();
+    client.connect();
+    expect(net.sockets).toHaveLength(1);
+    const params = net.last().params();
+    expect(params.get("token")).toBe("tok");
+    expect(params.has("last_seq")).toBe(false);
+    expect(client.getSnapshot().status).toBe("connecting");
+    net.last().open();
+    expect(client.getSnapshot().status).toBe("open");
+  });
+
+  it("applies states in seq order and drops duplicates and stale ones", () => {
+    const { client, net, states } = setup();
+    client.connect();
+    net.last().open();
+    net.last().receive({ type: "welcome", table_id: "t1", player_id: "alice", name: "Alice", seat: 1, seq: 10, resync: false, missed: null });
+    net.last().receive(stateMessage(10, makeView({ hand_no: 1 })));
+    net.last().receive(stateMessage(11, makeView({ hand_no: 2 })));
+    net.last().receive(stateMessage(11, makeView({ hand_no: 99 }))); // duplicate
+    net.last().receive(stateMessage(9, makeView({ hand_no: 98 }))); // stale
+    expect(states().map((s) => s.view.hand_no)).toEqual([1, 2]);
+    expect(client.getSnapshot().seq).toBe(11);
+    expect(client.getSnapshot().view?.hand_no).toBe(2);
+    expect(client.getSnapshot().welcome?.seat).toBe(1);
+  });
+
+  it("reconnects after a drop with backoff, sending last_seq, and takes the resync state", () => {
+    const { client, net, states } = setup();
+    client.connect();
+    net.last().open();
+    net.last().receive(stateMessage(41, makeView({ hand_no: 7 })));
+    net.last().drop(1006);
+    expect(client.getSnapshot().status).toBe("reconnecting");
+    expect(client.getSnapshot().attempts).toBe(1);
+    expect(net.sockets).toHaveLength(1);
+    vi.advanceTimersByTime(499);
+    expect(net.sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(net.sockets).toHaveLength(2);
+    expect(net.last().params().get("last_seq")).toBe("41");
+    expect(net.last().params().get("token")).toBe("tok");
+    net.last().open();
+    expect(client.getSnapshot().attempts).toBe(0);
+    net.last().receive({ type: "welcome", table_id: "t1", player_id: "alice", name: "Alice", seat: 1, seq: 45, resync: true, missed: 4 });
+    net.last().receive(stateMessage(45, makeView({ hand_no: 8 })));
+    expect(states().at(-1)?.resync).toBe(true);
+    expect(client.getSnapshot().view?.hand_no).toBe(8);
+    expect(client.getSnapshot().seq).toBe(45);
+  });
+
+  it("accepts the resync snapshot even when its seq is not newer", () => {
+    const { client, net } = setup();
+    client.connect();
+    net.last().open();
+    net.last().receive(stateMessage(20, makeView({ hand_no: 5 })));
+    net.last().drop();
+    vi.advanceTimersByTime(500);
+    net.last().open();
+    net.last().receive(stateMessage(20, makeView({ hand_no: 6 })));
+    expect(client.getSnapshot().view?.hand_no).toBe(6);
+    // ...but after it, the normal ordering applies again.
+    net.last().receive(stateMessage(20, makeView({ hand_no: 77 })));
+    expect(client.getSnapshot().view?.hand_no).toBe(6);
+  });
+
+  it("backs off exponentially up to the cap while the server stays away", () => {
+    const { client, net } = setup();
+    client.connect();
+    const delays: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      net.last().drop();
+      const { retryAt } = client.getSnapshot();
+      delays.push((retryAt ?? 0) - Date.now());
+      vi.advanceTimersByTime(delays[delays.length - 1]!);
+    }
+    expect(delays).toEqual([500, 1000, 2000, 4000, 4000, 4000]);
+    expect(net.sockets).toHaveLength(7);
+  });
+
+  it("adds jitter below the nominal delay", () => {
+    const { client, net } = setup({ random: () => 0 });
+    client.connect();
+    net.last().drop();
+    expect((client.getSnapshot().retryAt ?? 0) - Date.now()).toBe(250);
+  });
+
+  it.each([
+    [4004, /does not exist/],
+    [4000, /another tab/],
+    [1008, /refused/],
+  ])("stops for good on close code %i and says why", (code, message) => {
+    const { client, net, errors } = setup();
+    client.connect();
+    net.last().open();
+    net.last().drop(code);
+    expect(client.getSnapshot().status).toBe("closed");
+    expect(client.getSnapshot().fatal?.message).toMatch(message);
+    expect(errors().at(-1)?.message).toMatch(message);
+    vi.advanceTimersByTime(60_000);
+    expect(net.sockets).toHaveLength(1);
+    // The player may take the table back explicitly.
+    client.reconnectNow(true);
+    expect(net.sockets).toHaveLength(2);
+    expect(client.getSnapshot().fatal).toBeNull();
+  });
+
+  it("uses the server's reason for a fatal close when it gives one", () => {
+    const { client, net } = setup();
+    client.connect();
+    net.last().drop(4004, "no table 't9'");
+    expect(client.getSnapshot().fatal?.message).toBe("no table 't9'");
+  });
+
+  it("sends commands with a ref only while open, and says so otherwise", () => {
+    const { client, net, errors } = setup();
+    client.connect();
+    expect(client.send({ type: "stand" })).toBeNull();
+    expect(errors().at(-1)?.code).toBe("not_connected");
+    net.last().open();
+    const ref = client.send({ type: "act", action: "raise", amount: 600, hand_no: 3 });
+    expect(ref).toMatch(/^c/);
+    expect(net.last().sentMessages()).toEqual([{ type: "act", action: "raise", amount: 600, hand_no: 3, ref }]);
+  });
+
+  it("never queues commands across a reconnect", () => {
+    const { client, net } = setup();
+    client.connect();
+    net.last().open();
+    net.last().drop();
+    expect(client.send({ type: "act", action: "fold" })).toBeNull();
+    vi.advanceTimersByTime(500);
+    net.last().open();
+    expect(net.last().sent).toEqual([]);
+  });
+
+  it("reports errors, advice and chat", () => {
+    const { client, net, events } = setup();
+    client.connect();
+    net.last().open();
+    net.last().receive({ type: "error", code: "illegal_action", message: "the minimum raise is to 400", ref: "c1" });
+    net.last().receive({
+      type: "advice",
+      ref: "c2",
+      hand_no: 3,
+      seat: 1,
+      source: "worker",
+      applied: true,
+      advice: { action: "raise", amount: 600, values: [{ action: "fold", value_bb: 0 }], equity: 0.61, opponents: [], reason: "value" },
+    });
+    net.last().receive({ type: "chat", seq: 12, at: 1, player_id: "bob", name: "Bob", seat: 2, text: "gl" });
+    net.last().receive("not json");
+    net.last().receive({ type: "something_new", x: 1 });
+    const kinds = events.filter((e) => e.type !== "snapshot").map((e) => e.type);
+    expect(kinds).toEqual(["error", "advice", "chat"]);
+    const advice = events.find((e) => e.type === "advice") as Extract<TableClientEvent, { type: "advice" }>;
+    expect(advice.report.applied).toBe(true);
+    expect(advice.report.advice.equity).toBe(0.61);
+  });
+
+  it("pings, and drops a socket that went silent", () => {
+    const { client, net } = setup({ pingIntervalMs: 1000, silenceTimeoutMs: 2500 });
+    client.connect();
+    net.last().open();
+    vi.advanceTimersByTime(1000);
+    expect(net.last().sentMessages()).toEqual([{ type: "ping" }]);
+    net.last().receive({ type: "pong", at: 1 });
+    vi.advanceTimersByTime(2000);
+    expect(net.sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1000); // 3 s without a word
+    expect(client.getSnapshot().status).toBe("reconnecting");
+    vi.advanceTimersByTime(500);
+    expect(net.sockets).toHaveLength(2);
+  });
+
+  it("close() ends the connection and all retries", () => {
+    const { client, net } = setup();
+    client.connect();
+    net.last().open();
+    const first = net.last();
+    client.close();
+    expect(first.closedWith?.code).toBe(1000);
+    expect(client.getSnapshot().status).toBe("closed");
+    vi.advanceTimersByTime(60_000);
+    expect(net.sockets).toHaveLength(1);
+    client.reconnectNow();
+    expect(net.sockets).toHaveLength(1);
+  });
+
+  it("reconnectNow skips the backoff wait", () => {
+    const { client, net } = setup();
+    client.connect();
+    net.last().open();
+    net.last().drop();
+    expect(net.sockets).toHaveLength(1);
+    client.reconnectNow();
+    expect(net.sockets).toHaveLength(2);
+    vi.advanceTimersByTime(10_000);
+    expect(net.sockets).toHaveLength(2);
+  });
+
+  it("measures the server clock offset from state messages", () => {
+    const { client, net } = setup();
+    client.connect();
+    net.last().open();
+    net.last().receive(stateMessage(1, makeView(), { at: Date.now() + 5000 }));
+    expect(Math.round(client.getSnapshot().clockOffset / 100)).toBe(50);
+    expect(client.serverNow() - Date.now()).toBeGreaterThanOrEqual(4900);
+  });
+});

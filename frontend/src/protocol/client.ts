@@ -1,0 +1,407 @@
+/**
+ * TableClient: one table's WebSocket, with automatic reconnect and resync.
+ *
+ * - Every (re)connection opens /ws/tables/{id}?token=...&last_seq=N; the server
+ *   answers `welcome` (resync: true, missed: n) and then a complete `state`.
+ * - States are applied in seq order: one whose seq is not newer than the last
+ *   applied one is a duplicate and is dropped, except the first state after a
+ *   (re)connection, which is the authoritative resync snapshot.
+ * - A dropped connection is retried with capped exponential backoff and
+ *   jitter; close codes that mean "you may not be here" (bad credentials,
+ *   no such table, replaced by a newer tab) stop the retries.
+ * - A ping every few seconds; a socket silent for too long is dropped and
+ *   reopened (a half-open TCP connection never fires "close" by itself).
+ * - The WebSocket constructor is injected, so tests drive it with a fake.
+ */
+import { decode, encode, type ClientCommand, type OutgoingMessage } from "./messages";
+import type {
+  AdviceReport,
+  Change,
+  ChatMessage,
+  ConnectionStatus,
+  ServerError,
+  TableView,
+  TurnClock,
+  Welcome,
+} from "./types";
+
+/** The part of the browser WebSocket the client uses. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string; wasClean?: boolean }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+export type SocketFactory = (url: string) => SocketLike;
+
+const OPEN = 1;
+
+/** Close codes after which reconnecting cannot help (docs/protocol.md). */
+export const CLOSE_POLICY = 1008; // bad credentials or origin, flooding
+export const CLOSE_REPLACED = 4000; // the same player opened a newer socket to this table
+export const CLOSE_UNKNOWN_TABLE = 4004;
+export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_POLICY, CLOSE_REPLACED, CLOSE_UNKNOWN_TABLE]);
+
+export interface BackoffOptions {
+  initialMs: number;
+  maxMs: number;
+  factor: number;
+}
+
+export interface TableClientOptions {
+  /** ws:// or wss:// URL of the table socket, without credentials. */
+  url: string;
+  token: string | null;
+  createSocket?: SocketFactory;
+  backoff?: Partial<BackoffOptions>;
+  /** 0..1, for jitter; injectable for tests. */
+  random?: () => number;
+  /** ping period; 0 disables the heartbeat */
+  pingIntervalMs?: number;
+  /** a socket silent for this long is dropped and reopened */
+  silenceTimeoutMs?: number;
+}
+
+export interface TableClientSnapshot {
+  status: ConnectionStatus;
+  view: TableView | null;
+  /** the actor's clock with the last state */
+  clock: TurnClock | null;
+  /** what caused the last state */
+  cause: Change | null;
+  /** the last seq applied */
+  seq: number | null;
+  /** server time minus local time (ms), measured on the last state */
+  clockOffset: number;
+  /** from the last welcome */
+  welcome: Welcome | null;
+  /** reconnect attempts since the last successful open */
+  attempts: number;
+  /** when the next reconnect attempt is due (epoch ms) */
+  retryAt: number | null;
+  /** why the connection stopped for good */
+  fatal: ServerError | null;
+}
+
+export type TableClientEvent =
+  | { type: "snapshot"; snapshot: TableClientSnapshot }
+  | { type: "error"; error: ServerError }
+  | { type: "advice"; report: AdviceReport }
+  | { type: "chat"; message: ChatMessage }
+  | { type: "welcome"; welcome: Welcome }
+  | { type: "state"; view: TableView; previous: TableView | null; cause: Change | null; resync: boolean };
+
+export type TableClientListener = (event: TableClientEvent) => void;
+
+const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 500, maxMs: 10_000, factor: 2 };
+
+let refCounter = 0;
+export function nextRef(): string {
+  refCounter += 1;
+  return `c${Date.now().toString(36)}${refCounter.toString(36)}`;
+}
+
+export function defaultSocketFactory(url: string): SocketLike {
+  return new WebSocket(url) as unknown as SocketLike;
+}
+
+/** Build the table socket URL for the page's origin: /ws/tables/{id}. */
+export function tableSocketUrl(tableId: string, location: { protocol: string; host: string } = window.location): string {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
+}
+
+export class TableClient {
+  private readonly options: TableClientOptions;
+  private readonly backoff: BackoffOptions;
+  private readonly createSocket: SocketFactory;
+  private readonly random: () => number;
+  private readonly listeners = new Set<TableClientListener>();
+  private socket: SocketLike | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private pingTimer: ReturnType<typeof setInterval> | null = null;
+  private lastHeard = 0;
+  private stopped = true;
+  private closedByUser = false;
+  private awaitingResync = false;
+  private snapshot: TableClientSnapshot = {
+    status: "idle",
+    view: null,
+    clock: null,
+    cause: null,
+    seq: null,
+    clockOffset: 0,
+    welcome: null,
+    attempts: 0,
+    retryAt: null,
+    fatal: null,
+  };
+
+  constructor(options: TableClientOptions) {
+    this.options = options;
+    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.createSocket = options.createSocket ?? defaultSocketFactory;
+    this.random = options.random ?? Math.random;
+  }
+
+  // ------------------------------------------------------------ public API
+
+  getSnapshot = (): TableClientSnapshot => this.snapshot;
+
+  subscribe = (listener: TableClientListener): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  connect(): void {
+    if (!this.stopped) return;
+    this.closedByUser = false;
+    this.stopped = false;
+    this.open();
+  }
+
+  /** Close for good (leaving the page); no reconnect. */
+  close(): void {
+    this.closedByUser = true;
+    this.stopped = true;
+    this.clearRetry();
+    this.stopHeartbeat();
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      this.detach(socket);
+      socket.close(1000, "bye");
+    }
+    this.update({ status: "closed", retryAt: null });
+  }
+
+  /**
+   * Skip the backoff wait (the browser came back online, or the user asked).
+   * `force` also reconnects after a fatal close (e.g. "take this table back" after 4000).
+   */
+  reconnectNow(force = false): void {
+    if (this.closedByUser) return;
+    if (this.snapshot.fatal && !force) return;
+    if (this.snapshot.fatal) this.update({ fatal: null });
+    this.stopped = false;
+    if (this.socket && this.socket.readyState === OPEN) return;
+    this.clearRetry();
+    this.stopHeartbeat();
+    if (this.socket) {
+      this.detach(this.socket);
+      this.socket.close(1000, "reconnect");
+      this.socket = null;
+    }
+    this.open();
+  }
+
+  /**
+   * Send a command. Returns its ref, or null when not connected (an error
+   * event explains why; commands are never queued: they would be stale).
+   */
+  send(command: ClientCommand): string | null {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== OPEN || this.snapshot.status !== "open") {
+      this.emit({
+        type: "error",
+        error: { code: "not_connected", message: "Not connected to the table: reconnecting…" },
+      });
+      return null;
+    }
+    const ref = nextRef();
+    socket.send(encode({ ...command, ref } as OutgoingMessage));
+    return ref;
+  }
+
+  /** Server time now, by the offset measured on the last state. */
+  serverNow(): number {
+    return Date.now() + this.snapshot.clockOffset;
+  }
+
+  // ------------------------------------------------------------ internals
+
+  private open(): void {
+    this.clearRetry();
+    this.update({
+      status: this.snapshot.view === null && this.snapshot.attempts === 0 ? "connecting" : "reconnecting",
+      retryAt: null,
+    });
+    let socket: SocketLike;
+    try {
+      socket = this.createSocket(this.urlWithToken());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      if (this.socket !== socket) return;
+      this.awaitingResync = true;
+      this.lastHeard = Date.now();
+      this.startHeartbeat();
+      this.update({ status: "open", attempts: 0, retryAt: null, fatal: null });
+    };
+    socket.onmessage = (event) => {
+      if (this.socket !== socket) return;
+      this.lastHeard = Date.now();
+      if (typeof event.data === "string") this.handle(event.data);
+    };
+    socket.onerror = () => {
+      /* a close event follows; nothing to do here */
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.detach(socket);
+      this.stopHeartbeat();
+      if (this.stopped) return;
+      if (FATAL_CLOSE_CODES.has(event.code)) {
+        const error: ServerError = {
+          code: `closed_${event.code}`,
+          message: event.reason || closeCodeMessage(event.code),
+        };
+        this.stopped = true;
+        this.update({ status: "closed", fatal: error, retryAt: null });
+        this.emit({ type: "error", error });
+        return;
+      }
+      this.scheduleReconnect();
+    };
+  }
+
+  /** The socket URL with the token and, when reconnecting, the last seq seen. */
+  private urlWithToken(): string {
+    const { url, token } = this.options;
+    const params: string[] = [];
+    if (token) params.push(`token=${encodeURIComponent(token)}`);
+    if (this.snapshot.seq !== null) params.push(`last_seq=${this.snapshot.seq}`);
+    if (!params.length) return url;
+    return `${url}${url.includes("?") ? "&" : "?"}${params.join("&")}`;
+  }
+
+  private startHeartbeat(): void {
+    this.stopHeartbeat();
+    const period = this.options.pingIntervalMs ?? 15_000;
+    if (!period) return;
+    const silence = this.options.silenceTimeoutMs ?? period * 2 + 5_000;
+    this.pingTimer = setInterval(() => {
+      const socket = this.socket;
+      if (!socket || socket.readyState !== OPEN) return;
+      if (Date.now() - this.lastHeard > silence) {
+        // Half-open connection: drop it and reconnect.
+        this.socket = null;
+        this.detach(socket);
+        this.stopHeartbeat();
+        try {
+          socket.close(4000, "silent");
+        } catch {
+          /* already gone */
+        }
+        this.scheduleReconnect();
+        return;
+      }
+      socket.send(encode({ type: "ping" }));
+    }, period);
+  }
+
+  private stopHeartbeat(): void {
+    if (this.pingTimer !== null) {
+      clearInterval(this.pingTimer);
+      this.pingTimer = null;
+    }
+  }
+
+  private scheduleReconnect(): void {
+    const attempts = this.snapshot.attempts + 1;
+    const base = Math.min(
+      this.backoff.maxMs,
+      this.backoff.initialMs * this.backoff.factor ** (attempts - 1),
+    );
+    const delay = Math.round(base * (0.5 + 0.5 * this.random()));
+    this.update({ status: "reconnecting", attempts, retryAt: Date.now() + delay });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.stopped) this.open();
+    }, delay);
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer !== null) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
+  }
+
+  private detach(socket: SocketLike): void {
+    socket.onopen = null;
+    socket.onmessage = null;
+    socket.onclose = null;
+    socket.onerror = null;
+  }
+
+  private handle(text: string): void {
+    const message = decode(text);
+    switch (message.kind) {
+      case "welcome":
+        this.update({ welcome: message.welcome });
+        this.emit({ type: "welcome", welcome: message.welcome });
+        return;
+      case "state": {
+        const { state } = message;
+        const last = this.snapshot.seq;
+        const resync = this.awaitingResync;
+        if (!resync && last !== null && state.seq <= last) return; // duplicate or stale
+        this.awaitingResync = false;
+        const previous = this.snapshot.view;
+        this.update({
+          view: state.view,
+          clock: state.clock,
+          cause: state.cause,
+          seq: state.seq,
+          clockOffset: state.at !== null ? state.at - Date.now() : this.snapshot.clockOffset,
+        });
+        this.emit({ type: "state", view: state.view, previous, cause: state.cause, resync });
+        return;
+      }
+      case "error":
+        this.emit({ type: "error", error: message.error });
+        return;
+      case "advice":
+        this.emit({ type: "advice", report: message.report });
+        return;
+      case "chat":
+        this.emit({ type: "chat", message: message.message });
+        return;
+      default:
+        return;
+    }
+  }
+
+  private update(patch: Partial<TableClientSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    this.emit({ type: "snapshot", snapshot: this.snapshot });
+  }
+
+  private emit(event: TableClientEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+}
+
+export function closeCodeMessage(code: number): string {
+  switch (code) {
+    case CLOSE_POLICY:
+      return "The server refused this connection (sign-in expired or not allowed).";
+    case CLOSE_REPLACED:
+      return "This table was opened in another tab or window.";
+    case CLOSE_UNKNOWN_TABLE:
+      return "This table does not exist (any more).";
+    default:
+      return `The connection was closed (${code}).`;
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The table WebSocket's messages (docs/protocol.md, holdem/protocol.py):
+ * commands the client sends, and the decoder that turns what the server sends
+ * into one small internal union. Every message is JSON discriminated by "type".
+ */
+import type {
+  ActionKind,
+  Advice,
+  AdviceReport,
+  Change,
+  ChatMessage,
+  ServerError,
+  TableView,
+  TurnClock,
+  Welcome,
+} from "./types";
+
+// ---------------------------------------------------------------- client -> server
+
+export type ClientCommand =
+  | { type: "sit"; seat: number; buy_in: number }
+  | { type: "stand" }
+  | { type: "sit_out" }
+  | { type: "sit_back" }
+  | { type: "rebuy"; amount: number }
+  /** amount: for bet/raise, the street total "to" */
+  | { type: "act"; action: ActionKind; amount?: number | null; seat?: number; hand_no?: number }
+  | { type: "advice" }
+  | { type: "ai_decide" }
+  | { type: "chat"; text: string }
+  | { type: "sync"; last_seq?: number | null }
+  | { type: "ping" };
+
+/** Every command may carry `ref` (<= 64 chars), echoed in the error or advice it causes. */
+export type OutgoingMessage = ClientCommand & { ref?: string };
+
+export function encode(message: OutgoingMessage): string {
+  return JSON.stringify(message);
+}
+
+// ---------------------------------------------------------------- server -> client
+
+export interface StateUpdate {
+  seq: number;
+  /** server epoch ms of the change */
+  at: number | null;
+  view: TableView;
+  clock: TurnClock | null;
+  cause: Change | null;
+}
+
+export type Incoming =
+  | { kind: "welcome"; welcome: Welcome }
+  | { kind: "state"; state: StateUpdate }
+  | { kind: "error"; error: ServerError }
+  | { kind: "chat"; message: ChatMessage }
+  | { kind: "advice"; report: AdviceReport }
+  | { kind: "pong"; at: number | null }
+  | { kind: "unknown"; raw: unknown };
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+function looksLikeView(value: unknown): value is TableView {
+  return isObject(value) && Array.isArray(value.seats) && isObject(value.config) && "table_id" in value;
+}
+
+/** Normalise a view: optional tuples may be missing or null. */
+export function normaliseView(view: TableView): TableView {
+  return {
+    ...view,
+    board: view.board ?? [],
+    pots: view.pots ?? [],
+    seats: (view.seats ?? []).map((seat) => ({ ...seat, hole_cards: seat.hole_cards ?? null })),
+    events: view.events ?? [],
+    legal_actions: view.legal_actions ?? null,
+    last_result: view.last_result ?? null,
+  };
+}
+
+export function normaliseAdvice(advice: Advice): Advice {
+  return {
+    ...advice,
+    values: advice.values ?? [],
+    opponents: advice.opponents ?? [],
+    equity: advice.equity ?? null,
+    reason: advice.reason ?? "",
+  };
+}
+
+/** Decode one text frame. Never throws: anything unexpected becomes "unknown". */
+export function decode(text: string): Incoming {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { kind: "unknown", raw: text };
+  }
+  if (!isObject(raw)) return { kind: "unknown", raw };
+  switch (raw.type) {
+    case "welcome":
+      return { kind: "welcome", welcome: raw as unknown as Welcome };
+    case "state": {
+      const seq = numberOrNull(raw.seq);
+      if (seq === null || !looksLikeView(raw.view)) return { kind: "unknown", raw };
+      return {
+        kind: "state",
+        state: {
+          seq,
+          at: numberOrNull(raw.at),
+          view: normaliseView(raw.view),
+          clock: isObject(raw.clock) ? (raw.clock as unknown as TurnClock) : null,
+          cause: isObject(raw.cause) ? (raw.cause as unknown as Change) : null,
+        },
+      };
+    }
+    case "error":
+      return {
+        kind: "error",
+        error: {
+          code: stringOrNull(raw.code) ?? "error",
+          message: stringOrNull(raw.message) ?? "The server refused that.",
+          ref: stringOrNull(raw.ref),
+        },
+      };
+    case "chat":
+      return {
+        kind: "chat",
+        message: {
+          seq: numberOrNull(raw.seq) ?? undefined,
+          at: numberOrNull(raw.at) ?? undefined,
+          player_id: stringOrNull(raw.player_id) ?? "",
+          name: stringOrNull(raw.name) ?? "?",
+          seat: numberOrNull(raw.seat),
+          text: stringOrNull(raw.text) ?? "",
+        } as ChatMessage,
+      };
+    case "advice": {
+      if (!isObject(raw.advice)) return { kind: "unknown", raw };
+      const report = raw as unknown as AdviceReport;
+      return { kind: "advice", report: { ...report, advice: normaliseAdvice(report.advice) } };
+    }
+    case "pong":
+      return { kind: "pong", at: numberOrNull(raw.at) };
+    default:
+      return { kind: "unknown", raw };
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * REST endpoints of the server (docs/protocol.md, all under /api/) and the
+ * decoders of their bodies. Paths live here so a protocol change stays inside
+ * src/protocol/. Decoders are lenient: unknown fields are kept, missing ones
+ * get safe defaults.
+ */
+import { normaliseView } from "./messages";
+import type {
+  GuestSession,
+  HandPage,
+  HandRecord,
+  HandSummary,
+  TableConfig,
+  TableDetail,
+  TableSummary,
+  TableView,
+} from "./types";
+
+export const endpoints = {
+  guest: () => "/api/auth/guest",
+  me: () => "/api/me",
+  tables: () => "/api/tables",
+  table: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}`,
+  hands: (limit = 20, offset = 0) => `/api/hands?limit=${limit}&offset=${offset}`,
+  hand: (handId: string) => `/api/hands/${encodeURIComponent(handId)}`,
+  handPhh: (handId: string) => `/api/hands/${encodeURIComponent(handId)}/phh`,
+  health: () => "/healthz",
+};
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const num = (v: unknown, fallback = 0): number => (typeof v === "number" && Number.isFinite(v) ? v : fallback);
+
+function listFrom(body: unknown, ...keys: string[]): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (isObject(body)) {
+    for (const key of keys) {
+      const value = body[key];
+      if (Array.isArray(value)) return value;
+    }
+  }
+  return [];
+}
+
+export function decodeGuest(body: unknown): GuestSession {
+  const b = isObject(body) ? body : {};
+  const token = b.token ?? b.access_token;
+  if (typeof token !== "string" || !token) throw new Error("the server sent no token");
+  return {
+    token,
+    player_id: String(b.player_id ?? ""),
+    name: String(b.name ?? ""),
+    expires_at: (b.expires_at as string | number | undefined) ?? null,
+  };
+}
+
+function configOf(t: Json): TableConfig {
+  const view = isObject(t.view) ? t.view : null;
+  const c = (isObject(t.config) ? t.config : view && isObject(view.config) ? view.config : t) as Json;
+  return {
+    variant: c.variant === "limit" ? "limit" : "no-limit",
+    seats: num(c.seats, 6),
+    small_blind: num(c.small_blind, 1),
+    big_blind: num(c.big_blind, 2),
+    ante: num(c.ante),
+    small_bet: num(c.small_bet),
+    big_bet: num(c.big_bet),
+    raise_cap: typeof c.raise_cap === "number" ? c.raise_cap : null,
+    min_buy_in: num(c.min_buy_in),
+    max_buy_in: num(c.max_buy_in),
+    chip_unit: c.chip_unit === undefined || c.chip_unit === null ? "1" : String(c.chip_unit),
+  };
+}
+
+export function decodeTableSummary(raw: unknown): TableSummary {
+  const outer = isObject(raw) ? raw : {};
+  // TableDetail may nest the summary: {summary: {...}, config, view}.
+  const t: Json = isObject(outer.summary) ? { ...outer.summary, ...outer } : outer;
+  const view = isObject(t.view) ? (t.view as unknown as TableView) : null;
+  const seatsList = Array.isArray(t.seats) ? t.seats : view?.seats;
+  const seated =
+    typeof t.seats_taken === "number" ? t.seats_taken
+    : typeof t.seated === "number" ? t.seated
+    : typeof t.occupied === "number" ? t.occupied
+    : Array.isArray(seatsList) ? seatsList.length
+    : 0;
+  const bots =
+    typeof t.bots === "number" ? t.bots
+    : Array.isArray(seatsList) ? seatsList.filter((s) => isObject(s) && s.is_bot === true).length
+    : 0;
+  const tableId = String(t.table_id ?? t.id ?? "");
+  return {
+    ...(t as unknown as TableSummary),
+    table_id: tableId,
+    name: typeof t.name === "string" && t.name ? t.name : `Table ${tableId}`,
+    config: configOf(t),
+    seated,
+    bots,
+  };
+}
+
+export function decodeTableDetail(raw: unknown): TableDetail {
+  const summary = decodeTableSummary(raw);
+  const b = isObject(raw) ? raw : {};
+  const view = isObject(b.view) ? normaliseView(b.view as unknown as TableView) : null;
+  return { ...summary, view };
+}
+
+export function decodeTables(body: unknown): TableSummary[] {
+  return listFrom(body, "tables", "items").map(decodeTableSummary);
+}
+
+export function decodeHandPage(body: unknown): HandPage {
+  const b = isObject(body) ? body : {};
+  const items = listFrom(body, "items", "hands").map((raw) => {
+    const h = (isObject(raw) ? raw : {}) as Json;
+    const handNo = num(h.hand_no);
+    const tableId = String(h.table_id ?? "");
+    return {
+      ...(h as unknown as HandSummary),
+      hand_id: String(h.hand_id ?? h.id ?? `${tableId}-${handNo}`),
+      table_id: tableId,
+      hand_no: handNo,
+    };
+  });
+  return { items, total: num(b.total, items.length), limit: num(b.limit, items.length), offset: num(b.offset) };
+}
+
+export function decodeHand(body: unknown): HandRecord {
+  const b = isObject(body) ? body : {};
+  const record = (isObject(b.record) ? b.record : isObject(b.hand) ? b.hand : b) as unknown as HandRecord;
+  return {
+    ...record,
+    hand_id: typeof b.hand_id === "string" ? b.hand_id : record.hand_id,
+    config: configOf(record as unknown as Json),
+    events: record.events ?? [],
+    board: record.board ?? [],
+    seats: (record.seats ?? []).map((s) => ({
+      ...s,
+      // "??" marks a card you may not see.
+      hole_cards: s.hole_cards && s.hole_cards.every((c) => c && c !== "??") ? s.hole_cards : null,
+    })),
+  };
+}

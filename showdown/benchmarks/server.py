@@ -1,0 +1,188 @@
+"""The server under load: N tables of fast bots and M spectator clients over loopback.
+
+Starts `showdown serve` (embedded database, no AI worker: the built-in fallback
+policy plays the bots) in a child process, creates the tables, connects the
+spectators and measures for a fixed time:
+
+- hands/s over all tables,
+- messages/s received by the spectators,
+- action-to-broadcast latency: from the moment the server applied a change
+  (the state's `at`) to the moment a spectator received it, p50 and p99.
+
+Figures are printed, not asserted. Optional attributes on `args`: tables (100),
+clients (500), bot_delay_ms (50), hand_pause_ms (200), seconds (from `bench`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_AT = re.compile(rb'"at":([0-9.]+)')
+
+
+@dataclass
+class Tally:
+    messages: int = 0
+    latencies: list[float] = field(default_factory=list)
+    measuring: bool = False
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _start_server(
+    data_dir: Path, port: int, env: dict[str, str]
+) -> asyncio.subprocess.Process:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "showdown.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+        "--no-worker",
+        env={**os.environ, **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    assert process.stdout is not None
+    async with asyncio.timeout(60):
+        while True:
+            line = await process.stdout.readline()
+            if not line:
+                raise RuntimeError("showdown serve exited during start-up")
+            if b"running at" in line:
+                return process
+
+
+async def _spectate(url: str, tally: Tally, stop: asyncio.Event) -> None:
+    import websockets
+
+    async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(decode=False), 0.5)
+            except TimeoutError:
+                continue
+            received = time.time() * 1000
+            if not tally.measuring:
+                continue
+            tally.messages += 1
+            if raw.startswith(b'{"type":"state"'):
+                match = _AT.search(raw)
+                if match:
+                    tally.latencies.append(received - float(match.group(1)))
+
+
+async def _bench(args: argparse.Namespace) -> int:
+    import httpx
+
+    from backend.db.embedded import free_port
+
+    tables = int(getattr(args, "tables", 100))
+    clients = int(getattr(args, "clients", 500))
+    seconds = float(getattr(args, "seconds", 10.0))
+    env = {
+        "SHOWDOWN_BOTS_PLAY_ALONE": "1",
+        "SHOWDOWN_BOT_DELAY_MS": str(getattr(args, "bot_delay_ms", 50)),
+        "SHOWDOWN_HAND_PAUSE_MS": str(getattr(args, "hand_pause_ms", 200)),
+        "SHOWDOWN_LOG_LEVEL": "WARNING",
+        "SHOWDOWN_SEND_QUEUE_SIZE": "4096",
+    }
+    env.pop("MONGODB_URL", None)
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="showdown-bench-") as tmp:
+        process = await _start_server(Path(tmp), port, env)
+        stop = asyncio.Event()
+        tally = Tally()
+        tasks: list[asyncio.Task[None]] = []
+        try:
+            base = f"http://127.0.0.1:{port}"
+            async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+                login = (await http.post("/api/auth/guest", json={"name": "bench"})).json()
+                headers = {"Authorization": f"Bearer {login['token']}"}
+                limit = asyncio.Semaphore(16)
+
+                async def post(path: str, body: dict[str, object], auth: bool) -> str:
+                    async with limit:
+                        response = await http.post(path, json=body, headers=headers if auth else {})
+                        response.raise_for_status()
+                        value: str = response.json()["table_id" if auth else "token"]
+                        return value
+
+                table: dict[str, object] = {
+                    "seats": 6,
+                    "bots": 5,
+                    "small_blind": 5,
+                    "big_blind": 10,
+                }
+                table_ids = await asyncio.gather(
+                    *(post("/api/tables", table, True) for _ in range(tables))
+                )
+                viewers = await asyncio.gather(
+                    *(post("/api/auth/guest", {"name": f"v{i}"}, False) for i in range(clients))
+                )
+                for i, token in enumerate(viewers):
+                    table_id = table_ids[i % len(table_ids)]
+                    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?token={token}"
+                    tasks.append(asyncio.create_task(_spectate(url, tally, stop)))
+                await asyncio.sleep(2.0)  # warm-up: connections settle, hands under way
+                hands_before = sum(t["hand_no"] for t in (await http.get("/api/tables")).json())
+                tally.measuring = True
+                started = time.perf_counter()
+                await asyncio.sleep(seconds)  # the measurement window
+                tally.measuring = False
+                elapsed = time.perf_counter() - started
+                listing = (await http.get("/api/tables")).json()
+                hands_after = sum(t["hand_no"] for t in listing)
+                stats = (await http.get("/api/stats")).json()
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            process.terminate()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), 30)
+    hands = hands_after - hands_before
+    lat = tally.latencies
+    print(
+        f"server: {tables} tables of 5 bots, {clients} spectators, {elapsed:.1f} s "
+        f"({stats['connections']} connected)"
+    )
+    print(f"  hands/s             {hands / elapsed:10.1f}")
+    print(f"  messages/s          {tally.messages / elapsed:10.1f}  (received by spectators)")
+    print(
+        f"  action->broadcast   p50 {_percentile(lat, 0.5):.1f} ms   "
+        f"p99 {_percentile(lat, 0.99):.1f} ms   mean {statistics.fmean(lat) if lat else 0:.1f} ms"
+        f"   (n={len(lat)}, target p99 < 50 ms)"
+    )
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    return asyncio.run(_bench(args))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--clients", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--bot-delay-ms", type=int, default=50)
+    parser.add_argument("--hand-pause-ms", type=int, default=200)
+    sys.exit(run(parser.parse_args()))

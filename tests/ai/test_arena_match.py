@@ -1,0 +1,122 @@
+"""The arena: seeded, zero-sum, duplicate seat rotation, the command's JSON and chart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ai.arena import MatchConfig, play_match, win_rates
+from ai.arena.match import Match, display_names
+from holdem.config import Variant
+from showdown.cli import main
+
+SIMPLE = ("rational", "aggressive", "cautious", "calling-station", "always-raise", "random")
+
+
+def test_same_seed_same_match_and_another_seed_differs() -> None:
+    config = MatchConfig(Variant.LIMIT, SIMPLE, hands=150, seed=4)
+    first = play_match(config)
+    again = play_match(config)
+    other = play_match(MatchConfig(Variant.LIMIT, SIMPLE, hands=150, seed=5))
+    assert np.array_equal(first.net_bb, again.net_bb)
+    assert not np.array_equal(first.net_bb, other.net_bb)
+
+
+@pytest.mark.parametrize("game", [Variant.LIMIT, Variant.NO_LIMIT])
+def test_chips_sum_to_zero_every_hand(game: Variant) -> None:
+    result = play_match(MatchConfig(game, (*SIMPLE, "always-fold", "loki"), hands=60, seed=1))
+    assert result.net_bb.shape == (60, 8)
+    assert np.allclose(result.net_bb.sum(axis=1), 0.0)
+    assert any(abs(r.bb_per_100) > 0 for r in win_rates(result))
+
+
+def test_duplicate_rotates_every_bot_through_every_seat() -> None:
+    """Two identical deterministic bots: each deal's rotations mirror, so both net zero."""
+    config = MatchConfig(
+        Variant.LIMIT, ("calling-station", "calling-station"), hands=40, seed=2, duplicate=True
+    )
+    result = play_match(config)
+    assert result.rotations == 2 and result.hands == 40
+    per_deal = result.net_bb.reshape(20, 2, 2).sum(axis=1)
+    assert np.allclose(per_deal, 0.0)
+    assert np.any(result.net_bb != 0)  # the single hands do win and lose
+
+
+def test_duplicate_gives_every_bot_each_seats_cards() -> None:
+    match = Match(
+        MatchConfig(Variant.NO_LIMIT, ("rational", "random", "cautious"), hands=3, duplicate=True)
+    )
+    seen: list[list[int]] = []
+    original = match.play_hand
+
+    def spy(seat_of_bot: list[int], *args: object, **kwargs: object) -> list[int]:
+        seen.append(list(seat_of_bot))
+        return original(seat_of_bot, *args, **kwargs)  # type: ignore[arg-type]
+
+    match.play_hand = spy  # type: ignore[method-assign]
+    match.play()
+    assert seen == [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+
+
+def test_parallel_jobs_are_reproducible() -> None:
+    config = MatchConfig(Variant.LIMIT, SIMPLE[:4], hands=80, seed=3)
+    first = play_match(config, jobs=2)
+    again = play_match(config, jobs=2)
+    assert first.hands == 80
+    assert np.array_equal(first.net_bb, again.net_bb)
+
+
+def test_display_names_keep_repeated_styles_apart() -> None:
+    assert display_names(["loki", "loki", "poki"]) == ("loki", "loki#2", "poki")
+
+
+def test_arena_command_json_and_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chart = tmp_path / "arena.png"
+    args = ["arena", "--game", "no-limit", "--bots", "rational,calling,random", "--hands", "90"]
+    assert main([*args, "--seed", "7", "--duplicate", "--json", "--chart", str(chart)]) == 0
+    captured = capsys.readouterr()
+    payload = json.loads(captured.out)
+    assert payload["hands"] == 90
+    assert [b["name"] for b in payload["bots"]] == ["rational", "calling-station", "random"]
+    for bot in payload["bots"]:
+        lo, hi = bot["ci95"]
+        assert lo <= bot["bb_per_100"] <= hi
+    assert abs(sum(b["bb_per_100"] for b in payload["bots"])) < 1e-6 * 90 + 0.01
+    assert chart.stat().st_size > 5_000 and chart.read_bytes()[:4] == b"\x89PNG"
+    assert "hands/s" in captured.err
+
+
+def test_arena_command_table_and_bad_style(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--bots", "loki,always-fold", "--hands", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "bb/100" in out and "loki" in out and "always-fold" in out
+    assert main(["arena", "--bots", "loki,nobody", "--hands", "5"]) == 2
+    assert "unknown bot style" in capsys.readouterr().err
+
+
+def test_round_robin_heads_up_matrix_is_antisymmetric() -> None:
+    from ai.arena.roundrobin import lineups, play_round_robin
+
+    assert lineups(4, 2) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert lineups(5, 3)[-1] == (4, 0, 1)
+    config = MatchConfig(
+        Variant.LIMIT, ("rational", "calling-station", "cautious"), hands=40, duplicate=True
+    )
+    result = play_round_robin(config, 2)
+    matrix = result.matrix()
+    assert np.allclose(matrix + matrix.T, 0.0, equal_nan=True) or np.allclose(
+        np.nan_to_num(matrix + matrix.T), 0.0
+    )
+    assert len(result.tables) == 3
+    assert abs(sum(r.total_bb for r in result.overall)) < 1e-9
+
+
+def test_arena_command_round_robin(capsys: pytest.CaptureFixture[str]) -> None:
+    bots = "rational,aggressive,cautious,calling,random"
+    assert main(["arena", "--bots", bots, "--table-size", "3", "--hands", "30", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["hands"] == 5 * 30 and len(payload["tables"]) == 5
+    assert all(len(t["bots"]) == 3 for t in payload["tables"])

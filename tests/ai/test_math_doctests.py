@@ -1,0 +1,31 @@
+"""The examples in ai.math's docstrings are part of the test suite."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "ai.math.cardsets",
+    "ai.math.combos",
+    "ai.math.equity",
+    "ai.math.evaluator",
+    "ai.math.fastrng",
+    "ai.math.multiway",
+    "ai.math.odds",
+    "ai.math.opponent_stats",
+    "ai.math.postflop_rank",
+    "ai.math.potential",
+    "ai.math.ranges",
+    "ai.math.tables",
+    "ai.math.weights",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0
+    assert result.attempted > 0

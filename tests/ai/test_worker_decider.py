@@ -1,0 +1,126 @@
+"""The worker's decision side on real tables: views in, legal answers (and advice) out."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from ai.bots.from_view import ReplayError, observation_from_view
+from ai.worker import Decider, ai_socket_url
+from ai.worker.client import Backoff
+from holdem.actions import Action
+from holdem.config import TableConfig, Variant
+from holdem.protocol import DecisionQuery, QueryPurpose
+from holdem.table import Table
+from holdem.views import observe
+
+STYLES = ["random", "rational", "loki", "always-raise", "aggressive", "poki", "calling"]
+
+
+def seated_table(variant: Variant, players: int, seed: int) -> Table:
+    rng = random.Random(seed)
+    config = TableConfig(
+        variant=variant, seats=players, small_blind=1, big_blind=2, ante=rng.choice([0, 1])
+    )
+    table = Table("t-test", config, seed=seed)
+    for seat in range(1, players + 1):
+        table.sit(seat, f"p{seat}", f"P{seat}", rng.randint(config.min_buy_in, config.max_buy_in))
+    return table
+
+
+def query_for(table: Table, style: str | None, purpose: QueryPurpose, n: int) -> DecisionQuery:
+    hand = table.hand
+    assert hand is not None and hand.actor is not None
+    view = observe(table, hand.actor)
+    assert view.legal_actions is not None
+    return DecisionQuery(
+        request_id=f"r{n}",
+        purpose=purpose,
+        table_id=table.table_id,
+        hand_no=table.hand_no,
+        seat=hand.actor,
+        style=style,
+        view=view,
+        legal=view.legal_actions,
+        deadline=time.time() * 1000 + 2000,
+        timeout_ms=2000,
+        want_advice=purpose is not QueryPurpose.BOT,
+    )
+
+
+@pytest.mark.parametrize("variant", [Variant.LIMIT, Variant.NO_LIMIT])
+def test_views_replay_exactly_and_every_answer_is_accepted_by_the_table(variant: Variant) -> None:
+    decider = Decider()
+    asked = 0
+    for players in (2, 4, 7):
+        table = seated_table(variant, players, seed=players)
+        styles = {seat: STYLES[(seat + players) % len(STYLES)] for seat in range(1, players + 1)}
+        for _ in range(4):
+            if not table.can_start_hand():
+                break
+            table.start_hand()
+            while table.hand is not None and not table.hand.is_over:
+                actor = table.hand.actor
+                assert actor is not None
+                view = observe(table, actor)
+                obs = observation_from_view(view)
+                assert obs.legal.to_legal_actions() == view.legal_actions
+                query = query_for(table, styles[actor], QueryPurpose.BOT, asked)
+                answer = decider.answer(query, budget=0.3)
+                asked += 1
+                assert answer.request_id == query.request_id and answer.advice is None
+                table.act(actor, Action(kind=answer.action, amount=answer.amount))
+            for seat in list(table.seats.values()):
+                if seat.stack == 0:
+                    table.rebuy(seat.player_id, table.config.min_buy_in)
+    assert asked > 40
+
+
+def test_advice_has_values_equity_reads_and_a_reason() -> None:
+    decider = Decider()
+    table = seated_table(Variant.NO_LIMIT, 4, seed=11)
+    table.start_hand()
+    advised = 0
+    while table.hand is not None and not table.hand.is_over and advised < 6:
+        query = query_for(table, None, QueryPurpose.ADVICE, advised)
+        answer = decider.answer(query, budget=0.5)
+        advice = answer.advice
+        assert advice is not None
+        assert advice.action == answer.action and advice.amount == answer.amount
+        assert advice.reason and advice.reason[0].isupper()
+        assert advice.values and advice.action in {v.action for v in advice.values}
+        assert advice.equity is not None and 0 <= advice.equity <= 1
+        assert {o.seat for o in advice.opponents} <= set(table.seats) - {query.seat}
+        table.act(query.seat, Action(kind=answer.action, amount=answer.amount))
+        advised += 1
+    assert advised >= 2
+
+
+def test_a_view_without_the_turn_is_not_replayed() -> None:
+    table = seated_table(Variant.LIMIT, 3, seed=1)
+    table.start_hand()
+    assert table.hand is not None and table.hand.actor is not None
+    other = next(s for s in table.seats if s != table.hand.actor)
+    with pytest.raises(ReplayError):
+        observation_from_view(observe(table, other))
+
+
+def test_unknown_style_plays_rational_and_a_tight_deadline_still_answers() -> None:
+    decider = Decider()
+    table = seated_table(Variant.LIMIT, 3, seed=2)
+    table.start_hand()
+    query = query_for(table, "no-such-style", QueryPurpose.BOT, 0)
+    assert decider.answer(query, budget=0.001).action in {k for k in query.legal.kinds}
+
+
+def test_urls_and_backoff() -> None:
+    assert ai_socket_url("127.0.0.1:8000") == "ws://127.0.0.1:8000/ws/ai"
+    assert ai_socket_url("https://x.example") == "wss://x.example/ws/ai"
+    backoff = Backoff(initial=0.5, maximum=4.0)
+    rng = random.Random(1)
+    delays = [backoff.next_delay(rng) for _ in range(6)]
+    assert delays[0] < 0.7 and all(d <= 5.0 for d in delays) and delays[-1] >= 3.0
+    backoff.reset()
+    assert backoff.next_delay(rng) < 0.7

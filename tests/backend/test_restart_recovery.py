@@ -1,0 +1,143 @@
+"""Restart recovery: SIGKILL a real `showdown serve` mid-hand, restart it: same seats and stacks."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from backend_testlib import TIMEOUT, WsClient
+
+from backend.db.embedded import free_port
+
+pytestmark = pytest.mark.slow
+
+
+class ServeProcess:
+    def __init__(self, data_dir: Path, port: int, log: Path, **env: str) -> None:
+        self.data_dir, self.port, self.log, self.env = data_dir, port, log, env
+        self.process: asyncio.subprocess.Process | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self) -> ServeProcess:
+        env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URL", "SECRET_KEY")}
+        env.update(self.env)
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "showdown.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+            "--no-worker",
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=self.log.open("ab"),
+        )
+        assert self.process.stdout is not None
+        async with asyncio.timeout(60):
+            while True:  # the URL is printed once the server accepts connections
+                line = (await self.process.stdout.readline()).decode()
+                assert line, f"showdown serve exited; see {self.log}"
+                if "running at" in line:
+                    return self
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        await asyncio.wait_for(self.process.wait(), TIMEOUT)
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.terminate()
+            await asyncio.wait_for(self.process.wait(), 30)
+
+
+@pytest.fixture
+async def serve_dir(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
+    running: list[ServeProcess] = []
+    yield {"dir": tmp_path / "data", "log": tmp_path / "serve.log", "running": running}
+    for process in running:
+        await process.stop()
+
+
+def by_seat(view: dict[str, Any]) -> dict[int, int]:
+    return {s["seat"]: s["stack"] for s in view["seats"]}
+
+
+async def test_kill_9_and_restart_keeps_every_seat_and_chip(serve_dir: dict[str, Any]) -> None:
+    port = free_port()
+    fast = {"SHOWDOWN_HAND_PAUSE_MS": "0", "BOT_DELAY_MS": "0", "ACTION_TIMEOUT": "60"}
+    first = await ServeProcess(serve_dir["dir"], port, serve_dir["log"], **fast).start()
+    serve_dir["running"].append(first)
+    async with httpx.AsyncClient(base_url=first.http) as http:
+        login = (await http.post("/api/auth/guest", json={"name": "Alice"})).json()
+        auth = {"Authorization": f"Bearer {login['token']}"}
+        table = (
+            await http.post(
+                "/api/tables",
+                json={"seats": 3, "bots": 2, "small_blind": 5, "big_blind": 10},
+                headers=auth,
+            )
+        ).json()
+        quiet = (await http.post("/api/tables", json={"seats": 6}, headers=auth)).json()
+    alice = await WsClient.connect(
+        f"ws://127.0.0.1:{port}/ws/tables/{table['table_id']}?token={login['token']}"
+    )
+    await alice.send({"type": "sit", "seat": 3, "buy_in": 500})
+    # Play (check or fold) until a hand is over and the next one waits for Alice with
+    # chips in the pot: that is when the server is killed.
+    last_over: dict[str, Any] | None = None
+    while True:
+        state = await alice.wait_state(lambda s: True)
+        view = state["view"]
+        if not view["hand_in_progress"] and view["hand_no"] >= 1:
+            last_over = state
+        elif view["actor"] == 3:
+            if last_over is not None and view["hand_no"] == last_over["view"]["hand_no"] + 1:
+                break
+            legal = view["legal_actions"]
+            await alice.send({"type": "act", "action": "check" if legal["can_check"] else "fold"})
+    assert last_over is not None
+    expected = by_seat(last_over["view"])
+    assert sum(expected.values()) == 500 + 2 * table["max_buy_in"]
+    assert view["total_pot"] > 0
+    killed_hand = view["hand_no"]
+    await first.kill()
+    with pytest.raises(Exception):  # noqa: B017, PT011 - the socket is gone, however it says so
+        await alice.wait_type("never", within=TIMEOUT)
+
+    slow = {"SHOWDOWN_HAND_PAUSE_MS": "600000"}  # keep the restored table still for the checks
+    second = await ServeProcess(serve_dir["dir"], port, serve_dir["log"], **slow).start()
+    serve_dir["running"].append(second)
+    async with httpx.AsyncClient(base_url=second.http) as http:
+        restored = (await http.get(f"/api/tables/{table['table_id']}")).json()
+        assert by_seat(restored["view"]) == expected  # the voided hand gave every chip back
+        assert restored["hand_in_progress"] is False
+        assert restored["hand_no"] == killed_hand
+        names = {s["seat"]: s["name"] for s in restored["view"]["seats"]}
+        assert names[3] == "Alice"
+        other = (await http.get(f"/api/tables/{quiet['table_id']}")).json()
+        assert other["seats"] == 6 and other["seats_taken"] == 0
+        # The finished hand was kept, the voided one was not; the token still works.
+        hands = (await http.get("/api/hands", headers=auth)).json()
+        filed = sorted(h["hand_no"] for h in hands["items"])
+        assert filed == list(range(1, killed_hand)), filed
+    # The player reconnects to the restored table with the same token.
+    again = await WsClient.connect(
+        f"ws://127.0.0.1:{port}/ws/tables/{table['table_id']}?token={login['token']}&last_seq=5"
+    )
+    welcome = await again.wait_type("welcome")
+    assert welcome["seat"] == 3 and welcome["resync"] is True
+    await again.close()
