@@ -60,7 +60,7 @@ frontend-test: $(STAMPS)/npm
 e2e: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/chromium
 	cd frontend && CHROMIUM_PATH=$$(command -v chromium) SHOWDOWN_BIN=$(CURDIR)/$(BIN)/showdown npm run e2e
 
-test: lint typecheck pytest frontend-test
+test: lint typecheck pytest frontend-test e2e
 
 bench: install
 	$(BIN)/showdown bench all

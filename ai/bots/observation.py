@@ -13,7 +13,7 @@ button, the button is last (heads-up index 0 is the big blind). Cards are ints
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from ai.sim.rules import BET, CALL, CHECK, FOLD, KIND_TO_ACTION_KIND, RAISE, SimLegal
@@ -110,7 +110,7 @@ class Observation:
         return self.players[index] if self.players else f"seat{self.seats[index]}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built once per decision, frozen init costs more
 class Decision:
     """A bot's answer: an action kind of ai.sim.rules and, for bet/raise, the street total.
 
@@ -121,7 +121,7 @@ class Decision:
     kind: int
     to: int = 0
     reason: str = ""
-    values: dict[str, float] = field(default_factory=dict)
+    values: dict[str, float] | None = None
     equity: float | None = None
     ehs: float | None = None
 

@@ -214,7 +214,7 @@ class PokiBot(LokiBot):
                     state = base.clone()
                     state.set_cards(hole_list, runout)
                     state.step(candidate.kind, candidate.to)
-                    self._play_out(state, strength, thresholds, rng)
+                    self._play_out(state, strength, thresholds, rng, me)
                     row[c] = state.payoffs()[me] - start
             done = batch_end
             if done < count and self.deadline is not None and time.monotonic() > self.deadline:
@@ -245,7 +245,7 @@ class PokiBot(LokiBot):
 
     def _thresholds(self, obs: Observation) -> list[list[list[tuple[float, float]]]]:
         """Per index, street, cost: (raise above, continue above) strengths of its model."""
-        generic = PlayerStats()
+        generic = PlayerStats()  # our own row is unused: we follow the rule in _play_out
         out = []
         for i in range(obs.n):
             stats = generic if i == obs.index else self.book.get(obs.player_id(i))
@@ -265,7 +265,9 @@ class PokiBot(LokiBot):
         strength: FloatArray,
         thresholds: list[list[list[tuple[float, float]]]],
         rng: random.Random,
+        me: int,
     ) -> None:
+        """Play to the end: opponents by their model's triple, us by a simple expert rule."""
         units = state.rules.min_increment
         limit = state.rules.is_limit
         while not state.over:
@@ -274,12 +276,23 @@ class PokiBot(LokiBot):
             i = legal.player
             street = state.street
             s = strength[i, street]
-            cost = cost_bucket(legal.call_amount, units[street], state.pot, limit)
-            mu_raise, mu_continue = thresholds[i][street][cost]
-            p_raise = min(1.0, max(0.0, (s - mu_raise + SIGMA) / (2 * SIGMA)))
-            p_continue = (
-                1.0 if cost == 0 else min(1.0, max(0.0, (s - mu_continue + SIGMA) / (2 * SIGMA)))
-            )
+            if i == me:
+                # Our later actions: value-raise strong hands, call on pot odds (with a margin
+                # for playing against ranges), else give up. A fixed rule, not our generic
+                # model, so that against maniacs we do not fold the hands worth a call.
+                call = legal.call_amount
+                odds = call / (call + state.pot) if call else 0.0
+                p_raise = 1.0 if s >= (0.8 if call else 0.65) else 0.0
+                p_continue = 1.0 if not call or s >= odds + 0.15 else 0.0
+            else:
+                cost = cost_bucket(legal.call_amount, units[street], state.pot, limit)
+                mu_raise, mu_continue = thresholds[i][street][cost]
+                p_raise = min(1.0, max(0.0, (s - mu_raise + SIGMA) / (2 * SIGMA)))
+                p_continue = (
+                    1.0
+                    if cost == 0
+                    else min(1.0, max(0.0, (s - mu_continue + SIGMA) / (2 * SIGMA)))
+                )
             u = rng.random()
             if u < p_raise and legal.raise_kind is not None:
                 if limit:

@@ -62,7 +62,7 @@ from holdem.protocol import (
     WelcomeMessage,
 )
 from holdem.table import Seat, Table
-from holdem.views import TableView, observe
+from holdem.views import observe
 
 log = logging.getLogger(__name__)
 
@@ -718,9 +718,6 @@ class TableRuntime:
             if text is None:
                 text = texts[number] = self._state_text(number, cause, at)
             self._send(client, text)
-
-    def view_for(self, seat: int | None) -> TableView:
-        return observe(self.table, seat)
 
     # -- background tasks ---------------------------------------------------------------
 

@@ -6,6 +6,7 @@ import { expect, test } from "@playwright/test";
 import { createTable, handNo, playHands, shot, signIn, sitDown, waitForTurn } from "./helpers";
 
 test("a ten-seat Limit table with nine bots of different styles", async ({ browser }) => {
+  test.setTimeout(240_000); // ten players, nine of them bots thinking in turn
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   try {

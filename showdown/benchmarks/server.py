@@ -114,7 +114,7 @@ async def _bench(args: argparse.Namespace) -> int:
         tasks: list[asyncio.Task[None]] = []
         try:
             base = f"http://127.0.0.1:{port}"
-            async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            async with httpx.AsyncClient(base_url=base, timeout=300) as http:
                 login = (await http.post("/api/auth/guest", json={"name": "bench"})).json()
                 headers = {"Authorization": f"Bearer {login['token']}"}
                 limit = asyncio.Semaphore(16)
@@ -126,6 +126,10 @@ async def _bench(args: argparse.Namespace) -> int:
                         value: str = response.json()["table_id" if auth else "token"]
                         return value
 
+                # Viewers sign in first: once the tables run, the server is busy.
+                viewers = await asyncio.gather(
+                    *(post("/api/auth/guest", {"name": f"v{i}"}, False) for i in range(clients))
+                )
                 table: dict[str, object] = {
                     "seats": 6,
                     "bots": 5,
@@ -134,9 +138,6 @@ async def _bench(args: argparse.Namespace) -> int:
                 }
                 table_ids = await asyncio.gather(
                     *(post("/api/tables", table, True) for _ in range(tables))
-                )
-                viewers = await asyncio.gather(
-                    *(post("/api/auth/guest", {"name": f"v{i}"}, False) for i in range(clients))
                 )
                 for i, token in enumerate(viewers):
                     table_id = table_ids[i % len(table_ids)]

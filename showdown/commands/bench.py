@@ -10,14 +10,23 @@ from showdown.commands import Subparsers, parser_for
 # target name -> "module:function" taking the parsed args and printing its figures
 TARGETS: dict[str, str] = {
     "engine": "showdown.benchmarks.engine:run",
+    "ai": "showdown.benchmarks.ai:run",
+    "server": "showdown.benchmarks.server:run",
 }
 
 
 def add_parser(subparsers: Subparsers) -> None:
-    parser = parser_for(subparsers, "bench", "Measure speed: the rules engine, the server, the AI.")
+    parser = parser_for(
+        subparsers, "bench", "Measure speed: the rules engine, the server, the AI (prints figures)."
+    )
     parser.add_argument("target", choices=[*TARGETS, "all"], help="what to measure")
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     parser.add_argument("--seed", type=int, default=1)
+    server = parser.add_argument_group("server")
+    server.add_argument("--tables", type=int, default=100, help="tables of fast bots")
+    server.add_argument("--clients", type=int, default=500, help="connected spectator clients")
+    server.add_argument("--bot-delay-ms", type=int, default=50, help="bot thinking delay")
+    server.add_argument("--hand-pause-ms", type=int, default=200, help="pause between hands")
     parser.set_defaults(run=run)
 
 

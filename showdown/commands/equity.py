@@ -29,7 +29,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "--trials",
         type=int,
         default=None,
-        help="Monte Carlo deals (default 200000; forces sampling)",
+        help="Monte Carlo deals when exact enumeration is too large (default 200000)",
     )
     parser.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     parser.set_defaults(run=run)
@@ -56,7 +56,6 @@ def run(args: argparse.Namespace) -> int:
             dead,
             trials=args.trials or DEFAULT_TRIALS,
             seed=args.seed,
-            exact=False if args.trials else None,
         )
     except ValueError as exc:  # CardError and RangeError are ValueErrors
         print(f"showdown equity: {exc}", file=sys.stderr)
