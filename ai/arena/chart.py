@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ai.arena.match import MatchResult
+from ai.arena.match import MatchConfig, MatchResult
+from ai.arena.roundrobin import RoundRobinResult
 
 
 def write_chart(result: MatchResult, path: Path) -> None:
@@ -23,6 +24,37 @@ def write_chart(result: MatchResult, path: Path) -> None:
         mode = ", duplicate" if config.duplicate else ""
         ax.set_title(f"Arena: {config.game.value}, {len(result.names)} players{mode}")
         ax.set_xlabel("hands")
+        ax.set_ylabel("cumulative winnings (big blinds)")
+        ax.axhline(0, color="grey", linewidth=0.6)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper left", fontsize="small")
+        fig.tight_layout()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path)
+    finally:
+        plt.close(fig)
+
+
+def write_round_robin_chart(result: RoundRobinResult, config: MatchConfig, path: Path) -> None:
+    """Each bot's cumulative winnings over its own hands, table after table."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, ax = plt.subplots(figsize=(9, 5), dpi=100)
+    try:
+        for k, name in enumerate(result.names):
+            series = [
+                match.net_bb[:, lineup.index(k)] for lineup, match in result.tables if k in lineup
+            ]
+            if series:
+                cumulative = np.concatenate(series).cumsum()
+                ax.plot(range(1, len(cumulative) + 1), cumulative, label=name, linewidth=1.2)
+        size = max(len(lineup) for lineup, _ in result.tables)
+        ax.set_title(f"Arena round robin: {config.game.value}, {size}-handed tables")
+        ax.set_xlabel("hands played by the bot (its tables one after another)")
         ax.set_ylabel("cumulative winnings (big blinds)")
         ax.axhline(0, color="grey", linewidth=0.6)
         ax.grid(alpha=0.3)

@@ -9,7 +9,9 @@
 """
 
 from ai.bots.base import Bot, HandSummary
+from ai.bots.from_view import ReplayError, observation_from_view
 from ai.bots.observation import ActionRecord, Decision, Observation
+from ai.bots.observe import apply, observe
 from ai.bots.registry import ADVISOR_STYLE, SIMPLE_STYLES, STYLES, canonical_style, make_bot
 
 __all__ = [
@@ -21,6 +23,10 @@ __all__ = [
     "Decision",
     "HandSummary",
     "Observation",
+    "ReplayError",
+    "apply",
     "canonical_style",
     "make_bot",
+    "observation_from_view",
+    "observe",
 ]

@@ -26,11 +26,11 @@ import numpy as np
 from ai.bots.base import Bot, HandSummary
 from ai.bots.evaluator import hand_value_of
 from ai.bots.observation import Decision, Observation
-from ai.bots.opponents import PlayerStats, RangeTracker, StatsBook
+from ai.bots.opponents import PRIOR_PFR, PlayerStats, RangeTracker, StatsBook
 from ai.bots.preflop import hand_percentile
 from ai.bots.sizing import ALL_IN, HALF_POT, POT, aggressive, fold, passive
 from ai.bots.strength import FloatArray, combo_values, hand_strength, potential
-from ai.sim.rules import PREFLOP, RIVER
+from ai.sim.rules import BET, PREFLOP, RIVER
 
 
 def _pct(x: float) -> str:
@@ -149,17 +149,28 @@ class LokiBot(Bot):
             if top <= play_share or cheap:
                 return passive(legal, f"Call: playable hand ({where})", strength)
             return fold(legal, f"Fold: too weak to enter the pot ({where})", strength)
-        # Facing a raise: continue with raising hands, re-raise the best of them.
+        # Facing a raise: continue with raising hands, re-raise the best of them. A raiser
+        # who raises far more often than usual (the specific model) widens both.
+        loose = self.raiser_looseness(obs)
         if bets == 2:
-            if top <= 0.4 * raise_share:
+            if top <= 0.4 * raise_share * loose:
                 return aggressive(obs, POT, f"Re-raise: strong hand ({where})", strength)
             odds = obs.pot_odds
-            if top <= raise_share or (odds < 0.3 and top <= 0.8 * play_share):
+            if top <= raise_share * loose or (odds < 0.3 and top <= 0.8 * play_share):
                 return passive(legal, f"Call the raise: {where}", strength)
             return fold(legal, f"Fold to the raise: {where}", strength)
-        if top <= 2.5 * cap_share or (top <= 0.5 * raise_share and obs.pot_odds < 0.2):
+        calls = top <= 2.5 * cap_share * loose or (top <= 0.5 * raise_share and obs.pot_odds < 0.2)
+        if calls:
             return passive(legal, f"Call: strong enough for a re-raised pot ({where})", strength)
         return fold(legal, f"Fold: the pot was re-raised ({where})", strength)
+
+    def raiser_looseness(self, obs: Observation) -> float:
+        """How much more often than a typical player the last raiser raises preflop (1..4)."""
+        raisers = [a.player for a in obs.history if a.street == PREFLOP and a.kind >= BET]
+        if not raisers:
+            return 1.0
+        pfr = self.book.get(obs.player_id(raisers[-1])).pfr
+        return min(4.0, max(1.0, pfr / PRIOR_PFR))
 
     def postflop(self, obs: Observation, read: Read) -> Decision:
         legal = obs.legal

@@ -21,7 +21,7 @@ from ai.bots.poki import PokiBot
 from ai.sim.rules import CALL, CHECK
 from ai.worker.advice import build_advice
 from holdem.actions import ActionKind, LegalActions
-from holdem.protocol import DecisionAnswer, DecisionQuery, QueryPurpose
+from holdem.protocol import Advice, DecisionAnswer, DecisionQuery, QueryPurpose
 
 log = logging.getLogger("showdown.worker")
 
@@ -98,8 +98,6 @@ def safe_answer(query: DecisionQuery, why: str) -> DecisionAnswer:
     kind = ActionKind.CHECK if legal.can_check else ActionKind.FOLD
     advice = None
     if query.want_advice:
-        from holdem.protocol import Advice
-
         advice = Advice(action=kind, reason=f"{kind.value.capitalize()}: {why}")
     return DecisionAnswer(request_id=query.request_id, action=kind, advice=advice)
 
@@ -113,7 +111,7 @@ def init_process() -> None:
     """Load tables and compile the numba kernels before the first query arrives."""
     global _DECIDER
     _DECIDER = Decider()
-    warm_up(_DECIDER)
+    warm_up()
 
 
 def answer_json(query_json: str, budget: float) -> str:
@@ -124,7 +122,7 @@ def answer_json(query_json: str, budget: float) -> str:
     return _DECIDER.answer(query, budget).model_dump_json()
 
 
-def warm_up(decider: Decider) -> None:
+def warm_up() -> None:
     """One quick decision per code path (preflop table, Monte Carlo, ranges, rollouts)."""
     from ai.bots.observation import ActionRecord
     from ai.bots.observe import apply, observe

@@ -130,9 +130,10 @@ def bench_strength(seconds: float, rng: random.Random) -> None:
     weights = np.random.default_rng(rng.getrandbits(32)).random(1326)
     spots = [rng.sample(range(52), 5) for _ in range(8)]
     # Every holding: "22+" and each high card with any kicker, suited and offsuit.
-    everything = eval7.HandRange(
-        ",".join(["22+"] + [f"{high}2{s}+" for high in "AKQJT98765432"[:-1] for s in "so"])
-    )
+    text = ",".join(["22+"] + [f"{high}2{s}+" for high in "AKQJT98765432"[:-1] for s in "so"])
+    with warnings.catch_warnings():  # deprecated pyparsing calls inside eval7
+        warnings.simplefilter("ignore", DeprecationWarning)
+        everything = eval7.HandRange(text)
     k = 0
 
     def next_spot() -> tuple[tuple[int, int], tuple[int, int, int]]:
@@ -241,12 +242,26 @@ def bench_arena(seconds: float, seed: int) -> None:
     _line("arena, one process", f"{wall:8.0f} hands/s", f"CPU time: {per_cpu:6.0f} hands/s")
 
 
+def bench_agreement(hands: int, seed: int) -> None:
+    """Our batched evaluator against pkrbot: every pair of hands must order the same way."""
+    from ai.math.bench import agreement_with_pkrbot
+
+    start = time.perf_counter()
+    result = agreement_with_pkrbot(hands=hands, seed=seed)
+    _line(
+        f"agreement with pkrbot, {hands:,} random hands",
+        f"{int(result['disagreements'])} disagreements",
+        f"({time.perf_counter() - start:.1f} s)",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     seconds = float(getattr(args, "seconds", 5.0))
     seed = int(getattr(args, "seed", 1))
     rng = random.Random(seed)
     print(f"ai: {seconds:.0f} s per section", flush=True)
     bench_evaluator(seconds, rng)
+    bench_agreement(int(getattr(args, "agreement_hands", 1_000_000)), seed)
     bench_simulator(seconds, seed)
     bench_strength(seconds, rng)
     bench_poki(seconds, seed)

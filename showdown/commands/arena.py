@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from showdown.commands import Subparsers, parser_for
+
+if TYPE_CHECKING:  # heavy imports stay inside run (fast --help)
+    from ai.arena import MatchConfig, WinRate
+    from ai.arena.progress import ProgressLine
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -43,11 +48,9 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
     import sys
-    from pathlib import Path
 
-    from ai.arena import MatchConfig, format_table, play_match, win_rates
+    from ai.arena import MatchConfig
     from ai.arena.progress import ProgressLine
     from ai.bots import canonical_style
     from holdem.config import Variant
@@ -75,76 +78,89 @@ def run(args: argparse.Namespace) -> int:
     progress = ProgressLine()
     if size < len(styles):
         return _round_robin(args, config, size, progress)
+    return _match(args, config, progress)
+
+
+def _match(args: argparse.Namespace, config: MatchConfig, progress: ProgressLine) -> int:
+    import json
+    from pathlib import Path
+
+    from ai.arena import format_table, play_match, win_rates
+
     result = play_match(config, progress, jobs=args.jobs)
     rates = win_rates(result)
-    print(
-        f"arena: {result.hands} hands in {progress.elapsed:.2f} s "
-        f"({result.hands / max(progress.elapsed, 1e-9):.0f} hands/s)",
-        file=sys.stderr,
-    )
+    _done(result.hands, progress)
     if args.chart:
         from ai.arena.chart import write_chart
 
         write_chart(result, Path(args.chart))
-        print(f"arena: chart written to {args.chart}", file=sys.stderr)
+        _note(f"chart written to {args.chart}")
     if args.json:
-        payload = {
-            "hands": result.hands,
-            "game": config.game.value,
-            "seed": config.seed,
-            "duplicate": config.duplicate,
-            "bots": [
-                {
-                    "name": r.name,
-                    "bb_per_100": round(r.bb_per_100, 3),
-                    "ci95": [round(r.ci95[0], 3), round(r.ci95[1], 3)],
-                }
-                for r in rates
-            ],
-        }
-        print(json.dumps(payload))
+        print(json.dumps({**_header(result.hands, config), "bots": _rates_json(rates)}))
     else:
         print(format_table(result, rates))
     return 0
 
 
-def _round_robin(args: argparse.Namespace, config: object, size: int, progress: object) -> int:
+def _round_robin(
+    args: argparse.Namespace, config: MatchConfig, size: int, progress: ProgressLine
+) -> int:
     import json
-    import sys
+    from pathlib import Path
 
-    from ai.arena import MatchConfig
-    from ai.arena.progress import ProgressLine
     from ai.arena.roundrobin import format_round_robin, play_round_robin
 
-    assert isinstance(config, MatchConfig) and isinstance(progress, ProgressLine)
     result = play_round_robin(config, size, progress, jobs=args.jobs)
     hands = sum(match.hands for _, match in result.tables)
-    print(
-        f"arena: {hands} hands in {progress.elapsed:.1f} s "
-        f"({hands / max(progress.elapsed, 1e-9):.0f} hands/s)",
-        file=sys.stderr,
-    )
+    _done(hands, progress)
+    if args.chart:
+        from ai.arena.chart import write_round_robin_chart
+
+        write_round_robin_chart(result, config, Path(args.chart))
+        _note(f"chart written to {args.chart}")
     if args.json:
+        tables = [
+            {"bots": [result.names[k] for k in lineup], "hands": match.hands}
+            for lineup, match in result.tables
+        ]
         payload = {
-            "hands": hands,
-            "game": config.game.value,
-            "seed": config.seed,
-            "duplicate": config.duplicate,
+            **_header(hands, config),
             "table_size": size,
-            "bots": [
-                {
-                    "name": r.name,
-                    "bb_per_100": round(r.bb_per_100, 3),
-                    "ci95": [round(r.ci95[0], 3), round(r.ci95[1], 3)],
-                }
-                for r in result.overall
-            ],
-            "tables": [
-                {"bots": [result.names[k] for k in lineup], "hands": match.hands}
-                for lineup, match in result.tables
-            ],
+            "bots": _rates_json(result.overall),
+            "tables": tables,
         }
         print(json.dumps(payload))
     else:
         print(format_round_robin(result, config, size))
     return 0
+
+
+def _header(hands: int, config: MatchConfig) -> dict[str, object]:
+    return {
+        "hands": hands,
+        "game": config.game.value,
+        "seed": config.seed,
+        "duplicate": config.duplicate,
+    }
+
+
+def _rates_json(rates: list[WinRate]) -> list[dict[str, object]]:
+    return [
+        {
+            "name": r.name,
+            "bb_per_100": round(r.bb_per_100, 3),
+            "ci95": [round(r.ci95[0], 3), round(r.ci95[1], 3)],
+        }
+        for r in rates
+    ]
+
+
+def _done(hands: int, progress: ProgressLine) -> None:
+    elapsed = max(progress.elapsed, 1e-9)
+    _note(f"{hands} hands in {elapsed:.2f} s ({hands / elapsed:.0f} hands/s)")
+
+
+def _note(text: str) -> None:
+    import sys
+
+    print(f"arena: {text}", file=sys.stderr)

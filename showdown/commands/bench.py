@@ -22,6 +22,12 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("target", choices=[*TARGETS, "all"], help="what to measure")
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--agreement-hands",
+        type=int,
+        default=1_000_000,
+        help="ai: random hands compared with pkrbot",
+    )
     server = parser.add_argument_group("server")
     server.add_argument("--tables", type=int, default=100, help="tables of fast bots")
     server.add_argument("--clients", type=int, default=500, help="connected spectator clients")

@@ -13,7 +13,7 @@ from showdown.benchmarks.ai import run
 def test_bench_ai_prints_every_figure_next_to_its_reference(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert run(argparse.Namespace(seconds=0.2, seed=1)) == 0
+    assert run(argparse.Namespace(seconds=0.2, seed=1, agreement_hands=20_000)) == 0
     out = capsys.readouterr().out
     for expected in (
         "M evals/s",
@@ -24,6 +24,7 @@ def test_bench_ai_prints_every_figure_next_to_its_reference(
         "HS + PPot2",
         "ms/decision",
         "arena, one process",
+        "0 disagreements",
         "hands/s",
     ):
         assert expected in out, expected

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -52,9 +53,15 @@ def test_duplicate_gives_every_bot_each_seats_cards() -> None:
     seen: list[list[int]] = []
     original = match.play_hand
 
-    def spy(seat_of_bot: list[int], *args: object, **kwargs: object) -> list[int]:
+    def spy(
+        seat_of_bot: Sequence[int],
+        holes: Sequence[tuple[int, int]],
+        runout: Sequence[int],
+        button: int,
+        hand_key: int = 0,
+    ) -> list[int]:
         seen.append(list(seat_of_bot))
-        return original(seat_of_bot, *args, **kwargs)  # type: ignore[arg-type]
+        return original(seat_of_bot, holes, runout, button, hand_key)
 
     match.play_hand = spy  # type: ignore[method-assign]
     match.play()

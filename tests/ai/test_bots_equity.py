@@ -28,6 +28,11 @@ def cards(text: str) -> tuple[int, ...]:
     return tuple(card_index(c) for c in parse_cards(text))
 
 
+def two(text: str) -> tuple[int, int]:
+    first, second = cards(text)
+    return first, second
+
+
 def test_evaluator_orders_hands_like_ai_math() -> None:
     rng = np.random.default_rng(1)
     hands = np.array([rng.permutation(52)[:7] for _ in range(20_000)], dtype=np.int64)
@@ -53,7 +58,7 @@ def test_lookup_table_kernel_matches_the_reference_kernel() -> None:
 
 
 def test_preflop_table_knows_the_classics() -> None:
-    aa, kk, seven_deuce = cards("AsAh"), cards("KsKh"), cards("7c2d")
+    aa, kk, seven_deuce = two("AsAh"), two("KsKh"), two("7c2d")
     assert abs(preflop_equity(*aa, 1) - 0.852) < 0.01  # AA vs one random hand
     assert abs(preflop_equity(*seven_deuce, 1) - 0.346) < 0.01
     assert preflop_equity(*aa, 5) > preflop_equity(*kk, 5) > preflop_equity(*seven_deuce, 5)
@@ -62,11 +67,11 @@ def test_preflop_table_knows_the_classics() -> None:
 
 def test_win_probability_is_reproducible_and_sane() -> None:
     p = WinProbability(seed=3)
-    royal = p(cards("AhKh"), cards("QhJhTh"), 3)
+    royal = p(two("AhKh"), cards("QhJhTh"), 3)
     assert royal == 1.0
-    air = p(cards("7c2d"), cards("AhKsQd"), 1)
+    air = p(two("7c2d"), cards("AhKsQd"), 1)
     assert air < 0.2
-    assert WinProbability(seed=3)(cards("7c2d"), cards("AhKsQd"), 1) == air
+    assert WinProbability(seed=3)(two("7c2d"), cards("AhKsQd"), 1) == air
 
 
 def test_strength_and_potential_agree_with_exact_enumeration() -> None:
@@ -77,7 +82,7 @@ def test_strength_and_potential_agree_with_exact_enumeration() -> None:
     theirs = np.zeros(1326)
     theirs[colex] = weights
     for hole, board in (("AhKh", "QhJh2c"), ("9s8s", "7s6d2c"), ("Td9d", "8d7c2h")):
-        h, b = cards(hole), cards(board)
+        h, b = two(hole), cards(board)
         exact = analyse([FULL_DECK[c] for c in h], [FULL_DECK[c] for c in b], theirs, lookahead=2)
         values = combo_values(b)
         w = weights.copy()

@@ -129,7 +129,9 @@ def test_poki_raises_the_nuts_on_the_river() -> None:
     assert river.legal.raise_kind == RAISE
     decision = bot.decide(river)
     assert decision.kind == RAISE
-    assert decision.values["raise"] > decision.values["call"] > decision.values["fold"] == 0.0
+    values = decision.values
+    assert values is not None
+    assert values["raise"] > values["call"] > values["fold"] == 0.0
     assert decision.reason.startswith("Raise")
 
 

@@ -124,3 +124,41 @@ def test_urls_and_backoff() -> None:
     assert delays[0] < 0.7 and all(d <= 5.0 for d in delays) and delays[-1] >= 3.0
     backoff.reset()
     assert backoff.next_delay(rng) < 0.7
+
+
+async def test_an_answer_that_would_miss_its_deadline_becomes_a_decline() -> None:
+    """The client never lets the server wait for the deadline: it declines in time."""
+    import asyncio
+    import json
+    from collections.abc import Callable
+    from typing import Any
+
+    from ai.worker import WorkerClient
+
+    table = seated_table(Variant.LIMIT, 3, seed=4)
+    table.start_hand()
+    query = query_for(table, "rational", QueryPurpose.BOT, 0).model_copy(update={"timeout_ms": 200})
+    client = WorkerClient("ws://127.0.0.1:9/ws/ai", "s", concurrency=1, threads=True)
+
+    def slow(table_id: str, query_json: str, budget: float) -> Callable[[], str]:
+        def run() -> str:
+            time.sleep(1.0)
+            return "{}"
+
+        return run
+
+    client.lanes.call = slow  # type: ignore[method-assign]
+    sent: list[str] = []
+
+    class Socket:
+        async def send(self, text: str) -> None:
+            sent.append(text)
+
+    started = time.monotonic()
+    socket: Any = Socket()
+    await client._answer(socket, query, query.model_dump_json())
+    assert time.monotonic() - started < 0.5
+    assert json.loads(sent[0]) == {"type": "decline", "request_id": "r0", "reason": "timeout"}
+    assert client.declined == 1
+    client.lanes.shutdown()
+    await asyncio.sleep(0)
