@@ -19,7 +19,6 @@ const STYLE_HELP: Record<string, string> = {
   random: "random legal actions",
   loki: "expert rules with hand strength and potential",
   poki: "simulations with opponent modelling",
-  mcts: "Monte Carlo tree search with opponent models",
 };
 
 const int = (text: string, fallback = 0) => {

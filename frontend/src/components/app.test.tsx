@@ -101,7 +101,7 @@ describe("CreateTableForm", () => {
     fireEvent.change(screen.getByTestId("ct-bb"), { target: { value: "20" } });
     fireEvent.change(screen.getByTestId("ct-seats"), { target: { value: "9" } });
     fireEvent.change(screen.getByTestId("ct-bot-count"), { target: { value: "2" } });
-    fireEvent.change(screen.getByTestId("ct-bot-style-1"), { target: { value: "mcts" } });
+    fireEvent.change(screen.getByTestId("ct-bot-style-1"), { target: { value: "poki" } });
     fireEvent.change(screen.getByTestId("ct-timeout"), { target: { value: "15" } });
     fireEvent.click(screen.getByTestId("ct-advice"));
     fireEvent.click(screen.getByTestId("ct-submit"));
@@ -118,7 +118,7 @@ describe("CreateTableForm", () => {
       action_timeout: 15,
       time_bank: 30,
       bots: 2,
-      bot_styles: ["rational", "mcts"],
+      bot_styles: ["rational", "poki"],
       advice_allowed: false,
       small_bet: 20,
       big_bet: 40,

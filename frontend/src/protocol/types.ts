@@ -42,7 +42,6 @@ export const BOT_STYLES = [
   "random",
   "loki",
   "poki",
-  "mcts",
 ] as const;
 export type BotStyle = (typeof BOT_STYLES)[number];
 

@@ -77,7 +77,7 @@ export function makeView(partial: Partial<TableView> = {}): TableView {
       seat({ seat: 1, name: "Alice", player_id: "alice", hole_cards: ["Ah", "Kd"], stack: 9950 + 50 }),
       seat({ seat: 2, name: "Ada", is_bot: true, bot_style: "aggressive", bet: 50, stack: 9950 }),
       seat({ seat: 3, name: "Bert", is_bot: true, bot_style: "cautious", bet: 100, stack: 9900 }),
-      seat({ seat: 4, name: "Cleo", is_bot: true, bot_style: "mcts", stack: 8000 }),
+      seat({ seat: 4, name: "Cleo", is_bot: true, bot_style: "poki", stack: 8000 }),
     ],
     actor: 1,
     legal_actions: legal({ seat: 1, stack: 10000, max_to: 10000 }),
