@@ -103,6 +103,16 @@ class AIGateway:
 
     # -- deciding ------------------------------------------------------------
 
+    def decide_now(self, view: TableView, legal: LegalActions) -> Decision | None:
+        """A bot's decision without a round trip when no worker could take the query.
+
+        None when a worker is connected: then `decide` asks it. Counted as `decide` does.
+        """
+        if self._pick(set()) is not None:
+            return None
+        self.counters["queries"] += 1
+        return self._fallback(view, legal, "no_worker", False)
+
     async def decide(
         self,
         *,

@@ -119,6 +119,7 @@ async def serve(settings: Settings, options: ServeOptions) -> int:
             log_config=None,
             ws="websockets-sansio",
             ws_max_size=MAX_WS_MESSAGE,
+            ws_per_message_deflate=settings.ws_compression,
             timeout_graceful_shutdown=5,
         )
         server = uvicorn.Server(config)

@@ -73,6 +73,11 @@ class Settings(BaseSettings):
     send_queue_size: int = _env(
         "SEND_QUEUE_SIZE", 256, "messages queued per client before it is dropped", ge=1
     )
+    ws_compression: bool = _env(
+        "WS_COMPRESSION",
+        False,
+        "permessage-deflate on WebSockets (costs CPU per client per message)",
+    )
     frontend_dir: Path | None = _env(
         "FRONTEND_DIR", None, "built frontend to serve at / (default: frontend/dist if present)"
     )

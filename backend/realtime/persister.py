@@ -9,6 +9,7 @@ write that fails is retried a few times, then logged and counted.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -25,6 +26,7 @@ from holdem.history import HandRecord
 log = logging.getLogger(__name__)
 
 RETRIES = 3
+EVENTS_LINGER = 1.0  # seconds a live hand's action push waits for more to merge
 
 
 @dataclass
@@ -42,6 +44,7 @@ class Persister:
         self._repos = repos
         self._ops: deque[_Op] = deque()
         self._wake = asyncio.Event()
+        self._flush = asyncio.Event()  # set when a write other than an action push is queued
         self._idle = asyncio.Event()
         self._idle.set()
         self.errors = 0
@@ -120,6 +123,8 @@ class Persister:
             op.done = asyncio.get_running_loop().create_future()
             self._durable = op.done
         self._ops.append(op)
+        if op.kind != "events":
+            self._flush.set()
         self._idle.clear()
         self._wake.set()
 
@@ -131,6 +136,17 @@ class Persister:
                     self._wake.clear()
                     await self._wake.wait()
                     continue
+                op = self._ops[0]
+                if op.kind == "events" and len(self._ops) == 1 and EVENTS_LINGER > 0:
+                    # A live hand's actions are written behind in batches: the pushes
+                    # queued meanwhile merge into this one (a crash voids the hand anyway).
+                    # Any other write (a hand's end, a seat change) ends the wait at once.
+                    self._flush.clear()
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(EVENTS_LINGER):
+                            await self._flush.wait()
+                    if not self._ops or self._ops[0] is not op:
+                        continue  # the hand's record made this write moot
                 op = self._ops.popleft()
                 superseded = op.kind == "snapshot" and any(
                     o.kind in ("snapshot", "record") for o in self._ops

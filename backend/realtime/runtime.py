@@ -224,22 +224,34 @@ class TableRuntime:
             self._grace_for_absent_players()
             self._schedule()
             if cause is not None:
-                self._publish(cause)
+                for client, text in self._publish(cause):
+                    self._send(client, text)
             while True:
                 item = await self._inbox.get()
                 if isinstance(item, _Stop):
                     return
+                if isinstance(item, TimerFired) and item.kind == "deal":
+                    # The last hand's stacks and record are stored before the next deal:
+                    # a crash from now on voids the new hand back to exactly those stacks.
+                    await self._persist.wait_durable()
                 try:
                     with log_context(hand_no=self.table.hand_no or None):
                         self._handle(item)
                 except Exception:
                     log.exception("table runtime error", extra={"item": type(item).__name__})
                 if self._unpublished:
-                    # Seats and stacks are in the database before anyone is shown them.
-                    await self._persist.wait_durable()
                     causes, self._unpublished = self._unpublished, []
+                    held: list[tuple[Client, str]] = []
                     for cause, at in causes:
-                        self._publish(cause, at)
+                        held += self._publish(cause, at)
+                    if held:
+                        # Seats and stacks are in the database before a player is shown
+                        # them (spectators, with no chips here, are not kept waiting; the
+                        # next hand is not dealt before the last one's end is stored).
+                        await self._persist.wait_durable()
+                        for client, text in held:
+                            if self._clients.get(client.player_id) is client:
+                                self._send(client, text)
                 # Let the send tasks run between items, so a burst of inbox items
                 # cannot overflow the clients' queues all by itself.
                 await asyncio.sleep(0)
@@ -439,8 +451,13 @@ class TableRuntime:
         loop = asyncio.get_running_loop()
         remaining = self._clock.started + self._clock.limit - loop.time()
         timeout = max(0.05, min(self._settings.ai_deadline_ms / 1000, remaining - 0.05))
-        self._ai_pending[(player_id, purpose)] = turn
         gateway = self._gateway
+        if purpose is QueryPurpose.BOT:
+            decision = gateway.decide_now(view, legal)
+            if decision is not None:  # no worker: the fallback policy acts at once
+                self._ai_done(AIDone(turn, purpose, player_id, ref, decision))
+                return
+        self._ai_pending[(player_id, purpose)] = turn
 
         async def ask() -> None:
             decision = await gateway.decide(
@@ -703,21 +720,28 @@ class TableRuntime:
             cause=cause,
         ).model_dump_json()
 
-    def _publish(self, cause: Change | None, at: float | None = None) -> None:
+    def _publish(self, cause: Change | None, at: float | None = None) -> list[tuple[Client, str]]:
         """Every client gets its own view; viewers of the same seat share one rendering.
 
-        `at` is when the change happened, so clients can measure the whole delay.
+        Spectators are sent theirs at once; the seated players' messages are returned
+        for the caller to send once the change is stored. `at` is when the change
+        happened, so clients can measure the whole delay.
         """
         self.seq += 1
         at = now_ms() if at is None else at
         texts: dict[int | None, str] = {}
+        held: list[tuple[Client, str]] = []
         for client in list(self._clients.values()):
             seat = self.table.find_seat(client.player_id)
             number = seat.number if seat is not None else None
             text = texts.get(number)
             if text is None:
                 text = texts[number] = self._state_text(number, cause, at)
-            self._send(client, text)
+            if number is None and (cause is None or cause.player_id != client.player_id):
+                self._send(client, text)
+            else:
+                held.append((client, text))
+        return held
 
     # -- background tasks ---------------------------------------------------------------
 

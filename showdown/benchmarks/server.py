@@ -75,11 +75,10 @@ async def _spectate(url: str, tally: Tally, stop: asyncio.Event) -> None:
     import websockets
 
     async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
+        # No timeout per message (a timer per receive is client CPU the server's
+        # figures would pay for): the task is cancelled when the measurement ends.
         while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(decode=False), 0.5)
-            except TimeoutError:
-                continue
+            raw = await ws.recv(decode=False)
             received = time.time() * 1000
             if not tally.measuring:
                 continue
@@ -155,6 +154,8 @@ async def _bench(args: argparse.Namespace) -> int:
                 stats = (await http.get("/api/stats")).json()
         finally:
             stop.set()
+            for task in tasks:
+                task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             process.terminate()
             with contextlib.suppress(TimeoutError):
