@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ai.arena.match import MatchConfig, MatchResult
 from ai.arena.roundrobin import RoundRobinResult
@@ -24,13 +25,7 @@ def write_chart(result: MatchResult, path: Path) -> None:
         mode = ", duplicate" if config.duplicate else ""
         ax.set_title(f"Arena: {config.game.value}, {len(result.names)} players{mode}")
         ax.set_xlabel("hands")
-        ax.set_ylabel("cumulative winnings (big blinds)")
-        ax.axhline(0, color="grey", linewidth=0.6)
-        ax.grid(alpha=0.3)
-        ax.legend(loc="upper left", fontsize="small")
-        fig.tight_layout()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path)
+        _finish(fig, ax, path)
     finally:
         plt.close(fig)
 
@@ -55,12 +50,17 @@ def write_round_robin_chart(result: RoundRobinResult, config: MatchConfig, path:
         size = max(len(lineup) for lineup, _ in result.tables)
         ax.set_title(f"Arena round robin: {config.game.value}, {size}-handed tables")
         ax.set_xlabel("hands played by the bot (its tables one after another)")
-        ax.set_ylabel("cumulative winnings (big blinds)")
-        ax.axhline(0, color="grey", linewidth=0.6)
-        ax.grid(alpha=0.3)
-        ax.legend(loc="upper left", fontsize="small")
-        fig.tight_layout()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path)
+        _finish(fig, ax, path)
     finally:
         plt.close(fig)
+
+
+def _finish(fig: Any, ax: Any, path: Path) -> None:
+    """The styling both charts share, then the PNG."""
+    ax.set_ylabel("cumulative winnings (big blinds)")
+    ax.axhline(0, color="grey", linewidth=0.6)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize="small")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
