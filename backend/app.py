@@ -17,6 +17,7 @@ from backend.api.routes import auth, hands, health, sockets, tables
 from backend.db.client import Mongo
 from backend.db.repositories import Repositories
 from backend.frontend import DEFAULT_DIR, mount_frontend
+from backend.realtime.loop_lag import LoopLagMonitor
 from backend.realtime.manager import TableManager
 from backend.settings import Settings
 from backend.state import AppState
@@ -37,13 +38,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         repos = Repositories.of(mongo.db)
         gateway = AIGateway(settings.ai_shared_secret, settings.send_queue_size)
         tables = TableManager(settings, repos, gateway)
-        app.state.showdown = AppState(settings, mongo, repos, gateway, tables)
+        loop_lag = LoopLagMonitor()
+        app.state.showdown = AppState(settings, mongo, repos, gateway, tables, loop_lag)
         restored = await tables.load_all()
+        loop_lag.start()
         log.info("server ready", extra={"tables_restored": restored})
         try:
             yield
         finally:
+            await loop_lag.stop()
             await tables.close()
+            await repos.writer.close()
             await gateway.close()
             await mongo.close()
 

@@ -1,7 +1,8 @@
 """The built-in policy that acts when no AI worker answers in time: simple, legal, instant.
 
 It looks only at the seat's own view (hole cards, board, legal actions):
-strong hands bet or raise the minimum, medium hands check or call a modest
+strong hands bet or raise the minimum once a street (then call, so two strong
+hands do not min-raise each other all-in), medium hands check or call a modest
 price, weak hands check or fold.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from enum import StrEnum
 
-from holdem.actions import Action, ActionKind, LegalActions
+from holdem.actions import Action, ActionKind, LegalActions, Street
 from holdem.cards import RANKS
 from holdem.protocol import Advice
 from holdem.views import TableView
@@ -55,7 +56,9 @@ def fallback_action(view: TableView, legal: LegalActions) -> Action:
     hole = seat.hole_cards if seat is not None and seat.hole_cards else ()
     strength = hand_strength(hole, view.board)
     big_blind = view.config.big_blind
-    if strength is Strength.STRONG and legal.raise_kind is not None:
+    # More in front than a blind: this seat already bet or raised on this street.
+    raised = seat is not None and seat.bet > (big_blind if view.street is Street.PREFLOP else 0)
+    if strength is Strength.STRONG and legal.raise_kind is not None and not raised:
         return Action(kind=legal.raise_kind, amount=legal.min_to)
     if legal.can_check:
         return Action.check()

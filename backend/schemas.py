@@ -7,6 +7,7 @@ from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from backend.realtime.loop_lag import LoopLag
 from holdem.config import MAX_SEATS, MIN_SEATS, Variant
 from holdem.history import HandRecord
 from holdem.protocol import BOT_STYLE_PATTERN, DEFAULT_BOT_STYLE
@@ -145,3 +146,4 @@ class StatsResponse(BaseModel):
     connections: int
     workers: int
     ai: dict[str, int]
+    loop_lag: LoopLag  # how late the server's event loop runs what is due, recently

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import uvicorn
 
+from backend import gc_policy
 from backend.app import create_app
 from backend.db.embedded import EmbeddedMongo, die_with_parent
 from backend.settings import Settings
@@ -110,8 +111,11 @@ async def serve(settings: Settings, options: ServeOptions) -> int:
         database = EmbeddedMongo(options.data_dir / "mongo").start()
         settings = settings.model_copy(update={"mongodb_url": database.url})
     worker: asyncio.Task[None] | None = None
+    collections: asyncio.Task[None] | None = None
     try:
         app = create_app(settings)
+        if gc_policy.apply(settings.gc_full_every):
+            collections = asyncio.create_task(gc_policy.full_collections(settings.gc_full_every))
         sock = _listen(options.host, options.port)
         port = sock.getsockname()[1]
         config = uvicorn.Config(
@@ -138,8 +142,9 @@ async def serve(settings: Settings, options: ServeOptions) -> int:
         await serving
         return 0
     finally:
-        if worker is not None:
-            worker.cancel()
-            await asyncio.gather(worker, return_exceptions=True)
+        for task in (worker, collections):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         if database is not None:
             database.stop()

@@ -78,6 +78,12 @@ class Settings(BaseSettings):
         False,
         "permessage-deflate on WebSockets (costs CPU per client per message)",
     )
+    gc_full_every: float = _env(
+        "GC_FULL_EVERY",
+        600.0,
+        "seconds between full garbage collections, none automatic (0: CPython's defaults)",
+        ge=0,
+    )
     frontend_dir: Path | None = _env(
         "FRONTEND_DIR", None, "built frontend to serve at / (default: frontend/dist if present)"
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from backend.ai_gateway import AIGateway
 from backend.db.client import Mongo
 from backend.db.repositories import Repositories
+from backend.realtime.loop_lag import LoopLagMonitor
 from backend.realtime.manager import TableManager
 from backend.settings import Settings
 
@@ -18,3 +19,4 @@ class AppState:
     repos: Repositories
     gateway: AIGateway
     tables: TableManager
+    loop_lag: LoopLagMonitor

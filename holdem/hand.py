@@ -22,6 +22,7 @@ Each action comes as a triple, as in pokerkit: `verify(seat, action)` raises,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +52,30 @@ _AUTOMATIONS = (
     pk.Automation.CHIPS_PULLING,
 )
 _POSTFLOP = (Street.FLOP, Street.TURN, Street.RIVER)
+
+
+class _HighHand(pk.StandardHighHand):
+    """pokerkit's high hand, ranked once per holding and board.
+
+    At a showdown pokerkit asks for every player's best hand about twenty times
+    (who can still win, who shows, whose hand is killed, who is paid), each time
+    ranking all 21 five-card combinations and looking their entry up again on
+    every comparison. The cards decide the answer, so both are memoized.
+    """
+
+    @classmethod
+    def from_game(cls, hole_cards: pk.CardsLike, board_cards: pk.CardsLike = ()) -> pk.Hand:
+        return _best_hand(tuple(pk.Card.clean(hole_cards)), tuple(pk.Card.clean(board_cards)))
+
+    @functools.cached_property
+    def entry(self) -> pk.lookups.Entry:
+        return self.lookup.get_entry(self.cards)
+
+
+@functools.lru_cache(maxsize=4096)
+def _best_hand(hole: tuple[pk.Card, ...], board: tuple[pk.Card, ...]) -> pk.Hand:
+    # pokerkit's own ranking, bound to _HighHand so the hands it builds cache their entry.
+    return super(_HighHand, _HighHand).from_game(hole, board)
 
 
 def _pokerkit_streets(config: TableConfig) -> tuple[pk.Street, ...]:
@@ -139,10 +164,13 @@ class Hand:
         # (index, chips) of the last player's matched bet when everyone else folded.
         self._uncollected_win: tuple[int, int] | None = None
         self._op_cursor = 0
+        # The actor's options, worked out once per decision (pokerkit's checks are slow
+        # and a table asks several times: its clock, the views, the bot, the action).
+        self._legal: LegalActions | None = None
         self._state = pk.State(
             _AUTOMATIONS,
             pk.Deck.STANDARD,
-            (pk.StandardHighHand,),
+            (_HighHand,),
             _pokerkit_streets(config),
             pk.BettingStructure.FIXED_LIMIT if config.is_limit else pk.BettingStructure.NO_LIMIT,
             True,
@@ -206,6 +234,11 @@ class Hand:
         seat = self.actor
         if seat is None:
             return None
+        if self._legal is None:
+            self._legal = self._work_out_legal_actions(seat)
+        return self._legal
+
+    def _work_out_legal_actions(self, seat: int) -> LegalActions:
         state = self._state
         index = self._index[seat]
         to_call = state.checking_or_calling_amount or 0
@@ -327,6 +360,7 @@ class Hand:
 
     def _advance(self) -> None:
         """Deal (burning first) until a player must act or the hand is over."""
+        self._legal = None
         state = self._state
         while state.status:
             if state.can_burn_card():

@@ -89,6 +89,10 @@ def observe(table: Table, viewer_seat: int | None) -> TableView:
     live = hand is not None and not hand.is_over
     # After the hand a seat may have changed hands: the cards stay with who was dealt them.
     dealt_to = {s.seat: s.player_id for s in table.last_record.seats} if table.last_record else {}
+    # Read once: each of these builds a fresh dict or list from pokerkit's state.
+    stacks = hand.stacks if live and hand is not None else {}
+    bets = hand.bets if live and hand is not None else {}
+    pots = hand.pots if live and hand is not None else []
     seats: list[SeatView] = []
     for number in sorted(table.seats):
         seat = table.seats[number]
@@ -104,7 +108,7 @@ def observe(table: Table, viewer_seat: int | None) -> TableView:
             elif number in hand.shown:
                 cards = hand.shown[number]
         if live and dealt and hand is not None:
-            stack, bet = hand.stacks[number], hand.bets[number]
+            stack, bet = stacks[number], bets[number]
             if not hand.in_hand(number):
                 state = SeatState.FOLDED
             elif stack == 0:
@@ -147,10 +151,8 @@ def observe(table: Table, viewer_seat: int | None) -> TableView:
         big_blind_seat=big_blind,
         street=hand.street if hand is not None else None,
         board=tuple(hand.board) if hand is not None else (),
-        pots=tuple(PotView(amount=p.amount, seats=p.seats) for p in hand.pots)
-        if live and hand
-        else (),
-        total_pot=hand.total_pot if live and hand is not None else 0,
+        pots=tuple(PotView(amount=p.amount, seats=p.seats) for p in pots),
+        total_pot=sum(p.amount for p in pots) + sum(bets.values()),
         seats=tuple(seats),
         actor=hand.actor if live and hand is not None else None,
         legal_actions=legal if legal is not None and legal.seat == viewer_seat else None,

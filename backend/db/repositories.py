@@ -4,6 +4,9 @@ Collections: players, tables (config, options and the snapshot of seats and
 stacks), live_hands (the actions of each table's hand in progress), hands
 (finished HandRecords), voided_hands (hands cut short by a restart) and ledger
 (every buy-in, rebuy and cashout). Each write is a single-document atomic update.
+
+The writes a table makes while it plays go through the shared BatchWriter, which
+sends many tables' writes in one round trip; the rest go straight to the driver.
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pymongo import DESCENDING
+from pymongo import DESCENDING, InsertOne, ReplaceOne, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 
+from backend.db.batch_writer import BatchWriter
 from backend.db.codec import Document, hand_id, record_to_doc
 from holdem.actions import HandEvent
 from holdem.history import HandRecord
@@ -38,8 +42,9 @@ class Players:
 
 
 class Tables:
-    def __init__(self, db: AsyncDatabase[Document]) -> None:
+    def __init__(self, db: AsyncDatabase[Document], writer: BatchWriter) -> None:
         self._col = db.tables
+        self._writer = writer
 
     async def insert(
         self, table_id: str, config: Document, options: Document, snapshot: Document, seq: int
@@ -78,7 +83,7 @@ class Tables:
         }
         if pending_record is not None:
             update["$set"]["pending_record"] = pending_record
-        await self._col.update_one({"_id": table_id}, update)
+        await self._writer.write(self._col.name, UpdateOne({"_id": table_id}, update))
 
     async def clear_pending(self, table_id: str, hand_no: int) -> None:
         await self._col.update_one(
@@ -88,7 +93,8 @@ class Tables:
 
 
 class Hands:
-    def __init__(self, db: AsyncDatabase[Document]) -> None:
+    def __init__(self, db: AsyncDatabase[Document], writer: BatchWriter) -> None:
+        self._writer = writer
         self._col = db.hands
         self._live = db.live_hands
         self._voided = db.voided_hands
@@ -97,7 +103,7 @@ class Hands:
         """File a finished hand (idempotent: replaying a pending record is harmless)."""
         doc = record_to_doc(record) if isinstance(record, HandRecord) else record
         played_at = doc.get("played_at")
-        await self._col.replace_one(
+        filed = ReplaceOne(
             {"_id": hand_id(doc["table_id"], doc["hand_no"])},
             {
                 "table_id": doc["table_id"],
@@ -110,6 +116,7 @@ class Hands:
             },
             upsert=True,
         )
+        await self._writer.write(self._col.name, filed)
 
     async def get(self, hand_id_: str) -> Document | None:
         return await self._col.find_one({"_id": hand_id_})
@@ -127,7 +134,7 @@ class Hands:
     async def start_live(
         self, table_id: str, hand_no: int, button: int, stacks: dict[int, int], players: Document
     ) -> None:
-        await self._live.replace_one(
+        started = ReplaceOne(
             {"_id": table_id},
             {
                 "hand_no": hand_no,
@@ -139,12 +146,14 @@ class Hands:
             },
             upsert=True,
         )
+        await self._writer.write(self._live.name, started)
 
     async def push_live(self, table_id: str, hand_no: int, events: list[HandEvent]) -> None:
-        await self._live.update_one(
+        pushed = UpdateOne(
             {"_id": table_id, "hand_no": hand_no},
             {"$push": {"events": {"$each": [e.model_dump(mode="json") for e in events]}}},
         )
+        await self._writer.write(self._live.name, pushed)
 
     async def end_live(self, table_id: str, hand_no: int) -> None:
         await self._live.delete_one({"_id": table_id, "hand_no": hand_no})
@@ -165,22 +174,22 @@ class Hands:
 class Ledger:
     """Chips entering and leaving tables; guests' buy-ins come from nowhere, but are kept."""
 
-    def __init__(self, db: AsyncDatabase[Document]) -> None:
+    def __init__(self, db: AsyncDatabase[Document], writer: BatchWriter) -> None:
         self._col = db.ledger
+        self._writer = writer
 
     async def record(
         self, player_id: str, table_id: str, kind: str, amount: int, seat: int
     ) -> None:
-        await self._col.insert_one(
-            {
-                "player_id": player_id,
-                "table_id": table_id,
-                "kind": kind,
-                "amount": amount,
-                "seat": seat,
-                "at": now(),
-            }
-        )
+        entry = {
+            "player_id": player_id,
+            "table_id": table_id,
+            "kind": kind,
+            "amount": amount,
+            "seat": seat,
+            "at": now(),
+        }
+        await self._writer.write(self._col.name, InsertOne(entry))
 
     async def entries(self, table_id: str) -> list[Document]:
         return [doc async for doc in self._col.find({"table_id": table_id}).sort("at", 1)]
@@ -192,7 +201,9 @@ class Repositories:
     tables: Tables
     hands: Hands
     ledger: Ledger
+    writer: BatchWriter
 
     @classmethod
     def of(cls, db: AsyncDatabase[Document]) -> Repositories:
-        return cls(Players(db), Tables(db), Hands(db), Ledger(db))
+        writer = BatchWriter(db)
+        return cls(Players(db), Tables(db, writer), Hands(db, writer), Ledger(db, writer), writer)

@@ -102,13 +102,14 @@ class Persister:
         if last is not None and last.kind == "events" and last.hand_no == hand_no:
             last.events.extend(events)  # merged into the push already queued
             return
-        op = _Op("events", lambda: asyncio.sleep(0), hand_no, list(events))
+        batch = list(events)  # later pushes extend this list while the op is queued
 
         async def run() -> None:
-            await self._repos.hands.push_live(self.table_id, hand_no, op.events)
+            await self._repos.hands.push_live(self.table_id, hand_no, batch)
 
-        op.run = run
-        self._push(op)
+        # The closure holds the list, not the op: an op referring to itself would be
+        # a reference cycle, freed only by the slow full garbage collection.
+        self._push(_Op("events", run, hand_no, batch))
 
     def ledger(self, player_id: str, kind: str, amount: int, seat: int) -> None:
         async def run() -> None:

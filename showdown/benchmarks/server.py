@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import re
 import statistics
@@ -28,11 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _AT = re.compile(rb'"at":([0-9.]+)')
+_SEQ = re.compile(rb'"seq":([0-9]+)')
 
 
 @dataclass
 class Tally:
     messages: int = 0
+    gaps: int = 0  # state messages a spectator never received (seq jumped)
+    per_client: list[int] = field(default_factory=list)  # messages per spectator
     latencies: list[float] = field(default_factory=list)
     measuring: bool = False
 
@@ -71,19 +75,27 @@ async def _start_server(
                 return process
 
 
-async def _spectate(url: str, tally: Tally, stop: asyncio.Event) -> None:
+async def _spectate(url: str, tally: Tally, index: int, stop: asyncio.Event) -> None:
     import websockets
 
     async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
         # No timeout per message (a timer per receive is client CPU the server's
         # figures would pay for): the task is cancelled when the measurement ends.
+        last_seq = -1
         while not stop.is_set():
             raw = await ws.recv(decode=False)
             received = time.time() * 1000
+            seq = _SEQ.search(raw) if raw.startswith(b'{"type":"state"') else None
+            if seq is not None:
+                number = int(seq.group(1))
+                if tally.measuring and last_seq >= 0 and number > last_seq + 1:
+                    tally.gaps += number - last_seq - 1
+                last_seq = number
             if not tally.measuring:
                 continue
             tally.messages += 1
-            if raw.startswith(b'{"type":"state"'):
+            tally.per_client[index] += 1
+            if seq is not None:
                 match = _AT.search(raw)
                 if match:
                     tally.latencies.append(received - float(match.group(1)))
@@ -141,13 +153,19 @@ async def _bench(args: argparse.Namespace) -> int:
                 for i, token in enumerate(viewers):
                     table_id = table_ids[i % len(table_ids)]
                     url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?token={token}"
-                    tasks.append(asyncio.create_task(_spectate(url, tally, stop)))
+                    tally.per_client.append(0)
+                    tasks.append(asyncio.create_task(_spectate(url, tally, i, stop)))
                 await asyncio.sleep(2.0)  # warm-up: connections settle, hands under way
                 hands_before = sum(t["hand_no"] for t in (await http.get("/api/tables")).json())
+                # The client's own garbage collections would pause every receive and
+                # count as server latency: none while measuring.
+                gc.collect()
+                gc.disable()
                 tally.measuring = True
                 started = time.perf_counter()
                 await asyncio.sleep(seconds)  # the measurement window
                 tally.measuring = False
+                gc.enable()
                 elapsed = time.perf_counter() - started
                 listing = (await http.get("/api/tables")).json()
                 hands_after = sum(t["hand_no"] for t in listing)
@@ -167,11 +185,21 @@ async def _bench(args: argparse.Namespace) -> int:
         f"({stats['connections']} connected)"
     )
     print(f"  hands/s             {hands / elapsed:10.1f}")
-    print(f"  messages/s          {tally.messages / elapsed:10.1f}  (received by spectators)")
+    print(
+        f"  messages/s          {tally.messages / elapsed:10.1f}  (received by spectators; "
+        f"{tally.gaps} states never arrived)"
+    )
+    silent = sum(1 for count in tally.per_client if count == 0)
+    print(f"  silent spectators   {silent:10d}  (received nothing while measuring)")
     print(
         f"  action->broadcast   p50 {_percentile(lat, 0.5):.1f} ms   "
         f"p99 {_percentile(lat, 0.99):.1f} ms   mean {statistics.fmean(lat) if lat else 0:.1f} ms"
         f"   (n={len(lat)}, target p99 < 50 ms)"
+    )
+    lag = stats["loop_lag"]
+    print(
+        f"  server loop lag     p50 {lag['p50_ms']:.1f} ms   p99 {lag['p99_ms']:.1f} ms   "
+        f"max {lag['max_ms']:.1f} ms   (its last {lag['seconds']:.0f} s)"
     )
     return 0
 

@@ -124,6 +124,7 @@ async def test_health_stats_and_openapi(server: RunningServer) -> None:
         assert ready.status_code == 200 and ready.json()["database"] == "ok"
         stats = (await http.get("/api/stats")).json()
         assert stats["tables"] == 0 and stats["workers"] == 0
+        assert set(stats["loop_lag"]) == {"p50_ms", "p99_ms", "max_ms", "ticks", "seconds"}
         paths = (await http.get("/openapi.json")).json()["paths"]
         for path in (
             "/api/auth/guest",

@@ -43,4 +43,5 @@ async def stats(state: State) -> StatsResponse:
         connections=sum(r.connections for r in runtimes),
         workers=state.gateway.worker_count,
         ai=state.gateway.stats(),
+        loop_lag=state.loop_lag.summary(),
     )
