@@ -253,8 +253,10 @@ class TableRuntime:
                             if self._clients.get(client.player_id) is client:
                                 self._send(client, text)
                 # Let the send tasks run between items, so a burst of inbox items
-                # cannot overflow the clients' queues all by itself.
-                await asyncio.sleep(0)
+                # cannot overflow the clients' queues all by itself (with none waiting,
+                # the next get() yields anyway).
+                if not self._inbox.empty():
+                    await asyncio.sleep(0)
 
     def _handle(self, item: InboxItem) -> None:
         if isinstance(item, Command):
