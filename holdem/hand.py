@@ -23,9 +23,11 @@ Each action comes as a triple, as in pokerkit: `verify(seat, action)` raises,
 from __future__ import annotations
 
 import functools
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from itertools import combinations
+from typing import Any, cast
 
 import pokerkit as pk
 
@@ -37,7 +39,7 @@ from holdem.actions import (
     LegalActions,
     Street,
 )
-from holdem.cards import Deck
+from holdem.cards import FULL_DECK, Deck
 from holdem.config import TableConfig
 from holdem.errors import HandOverError, IllegalActionError, NotYourTurnError
 
@@ -74,8 +76,22 @@ class _HighHand(pk.StandardHighHand):
 
 @functools.lru_cache(maxsize=4096)
 def _best_hand(hole: tuple[pk.Card, ...], board: tuple[pk.Card, ...]) -> pk.Hand:
-    # pokerkit's own ranking, bound to _HighHand so the hands it builds cache their entry.
-    return super(_HighHand, _HighHand).from_game(hole, board)
+    cards = hole + board
+    if len(cards) < _HighHand.card_count:
+        return super(_HighHand, _HighHand).from_game(hole, board)
+    # pokerkit builds a hand object per combination and compares them, looking each
+    # entry up again every time; looking each up once and building only the best one
+    # picks the same hand (max keeps the first of equals, as pokerkit does).
+    lookup = _HighHand.lookup
+    best = max(combinations(cards, _HighHand.card_count), key=lookup.get_entry)
+    return _HighHand(best)
+
+
+# pokerkit's card objects, parsed once: it re-parses strings on every deal.
+_PK_CARD: dict[str, pk.Card] = {text: next(iter(pk.Card.parse(text))) for text in FULL_DECK}
+# The most cards a hold'em hand deals besides hole cards (three burns and the board),
+# plus one that is never dealt: pokerkit warns when asked about a burn with none left.
+_BURNS_BOARD_AND_SPARE = 9
 
 
 def _pokerkit_streets(config: TableConfig) -> tuple[pk.Street, ...]:
@@ -152,7 +168,9 @@ class Hand:
         self.seats = seats_in_pokerkit_order(list(stacks), button, config.seats)
         self._index = {seat: i for i, seat in enumerate(self.seats)}
         self.starting_stacks: dict[int, int] = {s: stacks[s] for s in self.seats}
-        self._deck = deck
+        # Every card this hand can deal, in dealing order; pokerkit's deck holds just
+        # these, as its membership checks on every deal scan the whole deck.
+        self._cards = deque(deck.draw(min(len(deck), 2 * len(self.seats) + _BURNS_BOARD_AND_SPARE)))
         self.hole_cards: dict[int, tuple[str, ...]] = {}
         self.board: list[str] = []
         self.events: list[HandEvent] = []
@@ -169,7 +187,8 @@ class Hand:
         self._legal: LegalActions | None = None
         self._state = pk.State(
             _AUTOMATIONS,
-            pk.Deck.STANDARD,
+            # pokerkit only iterates its deck, so any sequence of its cards will do.
+            cast(pk.Deck, tuple(_PK_CARD[card] for card in self._cards)),
             (_HighHand,),
             _pokerkit_streets(config),
             pk.BettingStructure.FIXED_LIMIT if config.is_limit else pk.BettingStructure.NO_LIMIT,
@@ -242,7 +261,11 @@ class Hand:
         state = self._state
         index = self._index[seat]
         to_call = state.checking_or_calling_amount or 0
-        can_raise = state.can_complete_bet_or_raise_to()
+        # pokerkit's minimum is None exactly when no bet or raise is allowed; asking for
+        # it (and the maximum) once skips can_complete_bet_or_raise_to's repeated checks.
+        min_to = state.min_completion_betting_or_raising_to_amount
+        max_to = state.max_completion_betting_or_raising_to_amount if min_to is not None else None
+        can_raise = min_to is not None
         facing_bet = max(state.bets) > 0 or self.street is Street.PREFLOP
         return LegalActions(
             seat=seat,
@@ -251,8 +274,8 @@ class Hand:
             call_amount=to_call,
             can_call=to_call > 0,
             raise_kind=(ActionKind.RAISE if facing_bet else ActionKind.BET) if can_raise else None,
-            min_to=state.min_completion_betting_or_raising_to_amount if can_raise else None,
-            max_to=state.max_completion_betting_or_raising_to_amount if can_raise else None,
+            min_to=min_to,
+            max_to=max_to,
             committed=state.bets[index],
             stack=state.stacks[index],
         )
@@ -352,11 +375,14 @@ class Hand:
     def _deal_hole_cards(self) -> None:
         """One card at a time round the table from the left of the button, twice."""
         count = len(self.seats)
-        cards = self._deck.draw(2 * count)
+        cards = self._draw(2 * count)
         for i, seat in enumerate(self.seats):
             self.hole_cards[seat] = (cards[i], cards[i + count])
         for seat in self.seats:
-            self._state.deal_hole("".join(self.hole_cards[seat]))
+            self._state.deal_hole(tuple(_PK_CARD[card] for card in self.hole_cards[seat]))
+
+    def _draw(self, count: int) -> tuple[str, ...]:
+        return tuple(self._cards.popleft() for _ in range(count))
 
     def _advance(self) -> None:
         """Deal (burning first) until a player must act or the hand is over."""
@@ -364,10 +390,10 @@ class Hand:
         state = self._state
         while state.status:
             if state.can_burn_card():
-                state.burn_card(self._deck.draw(1)[0])
+                state.burn_card(_PK_CARD[self._draw(1)[0]])
             elif state.can_deal_board():
                 count = state.street.board_dealing_count if state.street is not None else 0
-                state.deal_board("".join(self._deck.draw(count)))
+                state.deal_board(tuple(_PK_CARD[card] for card in self._draw(count)))
             else:
                 break
         self._record_operations()

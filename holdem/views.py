@@ -85,10 +85,53 @@ class TableView(BaseModel):
 
 def observe(table: Table, viewer_seat: int | None) -> TableView:
     """The table as `viewer_seat` sees it; None gives the spectator view."""
+    public = _public_view(table)
+    return public if viewer_seat is None else as_seen_by(public, table, viewer_seat)
+
+
+def as_seen_by(public: TableView, table: Table, seat: int) -> TableView:
+    """`public`, the spectator view of `table` as it is now, as `seat` sees it.
+
+    A seat sees what a spectator sees plus its own hole cards and, on its turn, its
+    options; so a table that already rendered the spectator view need not do it again.
+    """
+    hand = table.hand
+    legal = hand.legal_actions() if public.hand_in_progress and hand is not None else None
+    seats = public.seats
+    if hand is not None and seat in table.seats and _was_dealt(table, seat):
+        seats = tuple(
+            view.model_copy(update={"hole_cards": hand.hole_cards[seat]})
+            if view.seat == seat
+            else view
+            for view in seats
+        )
+    return public.model_copy(
+        update={
+            "viewer_seat": seat,
+            "seats": seats,
+            "legal_actions": legal if legal is not None and legal.seat == seat else None,
+        }
+    )
+
+
+def _was_dealt(table: Table, number: int) -> bool:
+    """The seat's player holds (or, after the hand, held) cards in the current hand.
+
+    After the hand a seat may have changed hands: the cards stay with who was dealt them.
+    """
+    hand = table.hand
+    if hand is None or number not in hand.seats:
+        return False
+    if not hand.is_over:
+        return True
+    record = table.last_record
+    dealt_to = {s.seat: s.player_id for s in record.seats} if record is not None else {}
+    return dealt_to.get(number) == table.seats[number].player_id
+
+
+def _public_view(table: Table) -> TableView:
     hand = table.hand
     live = hand is not None and not hand.is_over
-    # After the hand a seat may have changed hands: the cards stay with who was dealt them.
-    dealt_to = {s.seat: s.player_id for s in table.last_record.seats} if table.last_record else {}
     # Read once: each of these builds a fresh dict or list from pokerkit's state.
     stacks = hand.stacks if live and hand is not None else {}
     bets = hand.bets if live and hand is not None else {}
@@ -96,17 +139,8 @@ def observe(table: Table, viewer_seat: int | None) -> TableView:
     seats: list[SeatView] = []
     for number in sorted(table.seats):
         seat = table.seats[number]
-        dealt = (
-            hand is not None
-            and number in hand.seats
-            and (live or dealt_to.get(number) == seat.player_id)
-        )
-        cards: tuple[str, ...] | None = None
-        if dealt and hand is not None:
-            if number == viewer_seat:
-                cards = hand.hole_cards[number]
-            elif number in hand.shown:
-                cards = hand.shown[number]
+        dealt = _was_dealt(table, number)
+        cards = hand.shown.get(number) if dealt and hand is not None else None
         if live and dealt and hand is not None:
             stack, bet = stacks[number], bets[number]
             if not hand.in_hand(number):
@@ -138,12 +172,11 @@ def observe(table: Table, viewer_seat: int | None) -> TableView:
     if hand is not None:
         order = hand.seats
         small_blind, big_blind = (order[1], order[0]) if len(order) == 2 else (order[0], order[1])
-    legal = hand.legal_actions() if live and hand is not None else None
     result = table.last_result if not live else None
     return TableView(
         table_id=table.table_id,
         config=table.config,
-        viewer_seat=viewer_seat,
+        viewer_seat=None,
         hand_no=table.hand_no,
         hand_in_progress=live,
         button=table.button,
@@ -155,7 +188,7 @@ def observe(table: Table, viewer_seat: int | None) -> TableView:
         total_pot=sum(p.amount for p in pots) + sum(bets.values()),
         seats=tuple(seats),
         actor=hand.actor if live and hand is not None else None,
-        legal_actions=legal if legal is not None and legal.seat == viewer_seat else None,
+        legal_actions=None,
         events=tuple(hand.events) if hand is not None else (),
         last_result=ResultView(
             hand_no=table.hand_no,

@@ -11,6 +11,10 @@ from holdem.table import Seat, TableSnapshot
 
 Document = dict[str, Any]
 
+# A seat's fields are all plain values: read directly, not through dataclasses.asdict,
+# which deep-copies each one (a snapshot is written at the end of every hand).
+_SEAT_FIELDS = tuple(f.name for f in dataclasses.fields(Seat))
+
 
 def hand_id(table_id: str, hand_no: int) -> str:
     return f"{table_id}-{hand_no}"
@@ -27,15 +31,14 @@ def config_from_doc(doc: Document) -> TableConfig:
 def snapshot_to_doc(snapshot: TableSnapshot) -> Document:
     """Seats, stacks and the button; the config is stored once, beside it."""
     return {
-        "seats": [dataclasses.asdict(seat) for seat in snapshot.seats],
+        "seats": [{name: getattr(seat, name) for name in _SEAT_FIELDS} for seat in snapshot.seats],
         "button": snapshot.button,
         "hand_no": snapshot.hand_no,
     }
 
 
 def snapshot_from_doc(table_id: str, config: TableConfig, doc: Document) -> TableSnapshot:
-    fields = {f.name for f in dataclasses.fields(Seat)}
-    seats = [Seat(**{k: v for k, v in seat.items() if k in fields}) for seat in doc["seats"]]
+    seats = [Seat(**{k: v for k, v in seat.items() if k in _SEAT_FIELDS}) for seat in doc["seats"]]
     return TableSnapshot(table_id, config, seats, doc.get("button"), int(doc.get("hand_no", 0)))
 
 

@@ -62,7 +62,7 @@ from holdem.protocol import (
     WelcomeMessage,
 )
 from holdem.table import Seat, Table
-from holdem.views import observe
+from holdem.views import TableView, as_seen_by, observe
 
 log = logging.getLogger(__name__)
 
@@ -154,6 +154,10 @@ class TableRuntime:
         self._cashouts_seen = len(table.cashouts)
         self._task: asyncio.Task[None] | None = None
         self._unpublished: list[tuple[Change, float]] = []
+        # The spectator view, rendered once per change: every seat's view, the bots'
+        # queries and each cause published for that change start from it.
+        self._changes = 0
+        self._public: tuple[int, TableView] | None = None
         self.messages_sent = 0
         self.hands_played = 0
 
@@ -448,7 +452,7 @@ class TableRuntime:
         legal = hand.legal_actions() if hand is not None else None
         if legal is None or self._clock is None:
             return
-        view = observe(self.table, turn.seat)
+        view = self._view(turn.seat)
         seat = self.table.seats[turn.seat]
         loop = asyncio.get_running_loop()
         remaining = self._clock.started + self._clock.limit - loop.time()
@@ -513,7 +517,7 @@ class TableRuntime:
         legal = hand.legal_actions() if hand is not None else None
         if legal is None:
             return self.table.default_action()
-        return fallback_action(observe(self.table, seat), legal)
+        return fallback_action(self._view(seat), legal)
 
     def _send_advice(self, done: AIDone, applied: bool) -> None:
         client = self._clients.get(done.player_id)
@@ -657,6 +661,7 @@ class TableRuntime:
             if seats_changed:
                 self._persist.save_state(snapshot_to_doc(table.snapshot()), self.seq + 1)
         self._schedule()
+        self._changes += 1
         self._unpublished.append((cause, now_ms()))
 
     def _settle_cashouts(self) -> None:
@@ -717,10 +722,17 @@ class TableRuntime:
             seq=self.seq,
             at=at,
             table_id=self.table_id,
-            view=observe(self.table, seat),
+            view=self._view(seat),
             clock=self._clock.view() if self._clock is not None else None,
             cause=cause,
         ).model_dump_json()
+
+    def _view(self, seat: int | None) -> TableView:
+        """The table as `seat` (None: a spectator) sees it now."""
+        if self._public is None or self._public[0] != self._changes:
+            self._public = (self._changes, observe(self.table, None))
+        public = self._public[1]
+        return public if seat is None else as_seen_by(public, self.table, seat)
 
     def _publish(self, cause: Change | None, at: float | None = None) -> list[tuple[Client, str]]:
         """Every client gets its own view; viewers of the same seat share one rendering.

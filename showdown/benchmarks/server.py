@@ -11,7 +11,10 @@ spectators and measures for a fixed time:
 - states a spectator never received (sequence gaps) and spectators that
   received nothing, so a fast figure cannot hide lost or stalled sockets;
 - the server's own event-loop lag (from /api/stats), which separates time lost
-  in the server from time lost in the kernel or in this client.
+  in the server from time lost in the kernel or in this client;
+- CPU used while measuring by the server, its database and this client (Linux
+  /proc), and the server's CPU per hand: the figure that shows a change made the
+  server cheaper even when the latency moves with the host's load.
 
 The client is measurement, not the thing measured: it runs on uvloop and keeps
 its garbage collector off while measuring, so its own pauses add little.
@@ -46,6 +49,43 @@ class Tally:
     per_client: list[int] = field(default_factory=list)  # messages per spectator
     latencies: list[float] = field(default_factory=list)
     measuring: bool = False
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far, from /proc (None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@dataclass
+class CpuMeter:
+    """CPU seconds used by the server, its child processes and this client over a window."""
+
+    server: int
+    start: dict[str, float] = field(default_factory=dict)
+    used: dict[str, float] = field(default_factory=dict)
+
+    def _read(self) -> dict[str, float]:
+        children = [c for c in (_cpu_seconds(p) for p in _children(self.server)) if c is not None]
+        readings = {"server": _cpu_seconds(self.server), "database": sum(children)}
+        found = {name: value for name, value in readings.items() if value is not None}
+        return {**found, "client": time.process_time()}
+
+    def begin(self) -> None:
+        self.start = self._read()
+
+    def end(self) -> None:
+        self.used = {name: value - self.start[name] for name, value in self._read().items()}
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -129,6 +169,7 @@ async def _bench(args: argparse.Namespace) -> int:
         process = await _start_server(Path(tmp), port, env)
         stop = asyncio.Event()
         tally = Tally()
+        cpu = CpuMeter(process.pid)
         tasks: list[asyncio.Task[None]] = []
         try:
             base = f"http://127.0.0.1:{port}"
@@ -169,8 +210,10 @@ async def _bench(args: argparse.Namespace) -> int:
                 gc.collect()
                 gc.disable()
                 tally.measuring = True
+                cpu.begin()
                 started = time.perf_counter()
                 await asyncio.sleep(seconds)  # the measurement window
+                cpu.end()
                 tally.measuring = False
                 gc.enable()
                 elapsed = time.perf_counter() - started
@@ -203,11 +246,20 @@ async def _bench(args: argparse.Namespace) -> int:
         f"p99 {_percentile(lat, 0.99):.1f} ms   mean {statistics.fmean(lat) if lat else 0:.1f} ms"
         f"   (n={len(lat)}, target p99 < 50 ms)"
     )
+    print(
+        f"                      p90 {_percentile(lat, 0.9):.1f} ms   "
+        f"p95 {_percentile(lat, 0.95):.1f} ms   p99.9 {_percentile(lat, 0.999):.1f} ms   "
+        f"max {max(lat, default=float('nan')):.1f} ms"
+    )
     lag = stats["loop_lag"]
     print(
         f"  server loop lag     p50 {lag['p50_ms']:.1f} ms   p99 {lag['p99_ms']:.1f} ms   "
         f"max {lag['max_ms']:.1f} ms   (its last {lag['seconds']:.0f} s)"
     )
+    if "server" in cpu.used:
+        share = "   ".join(f"{name} {100 * used / elapsed:.0f}%" for name, used in cpu.used.items())
+        per_hand = 1000 * cpu.used["server"] / hands if hands else float("nan")
+        print(f"  CPU (of one core)   {share}   server {per_hand:.2f} ms per hand")
     return 0
 
 

@@ -9,14 +9,15 @@ from backend_testlib import RunningServer, create_table, guest, join, play_until
 from backend import gc_policy
 
 
-def test_apply_freezes_the_heap_and_turns_automatic_full_collections_off() -> None:
+def test_apply_freezes_the_heap_and_collects_young_objects_less_and_never_fully() -> None:
     before = gc.get_threshold()
     try:
         assert gc_policy.apply(0) is False
         assert gc.get_threshold() == before
         assert gc_policy.apply(600) is True
         assert gc.get_freeze_count() > 0
-        assert gc.get_threshold()[:2] == before[:2]
+        assert gc.get_threshold()[0] == gc_policy.YOUNG_THRESHOLD > before[0]
+        assert gc.get_threshold()[1] == before[1]
         assert gc.get_threshold()[2] >= 1 << 30
     finally:
         gc.unfreeze()

@@ -6,10 +6,13 @@ of the button, twice round; then burn + three, burn + one, burn + one.
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 from holdem_testlib import check_down, deck, event_ledger, fl, nl, play
 
 from holdem.actions import Action, ActionKind, EventKind, HandEvent, Street
+from holdem.cards import FULL_DECK
 from holdem.errors import BuyInError, IllegalActionError
 from holdem.hand import Hand
 from holdem.table import Table
@@ -459,6 +462,20 @@ def test_showdown_without_bet_starts_left_of_button_and_losers_muck() -> None:
     assert hand.stacks == {1: 98, 2: 98, 3: 104}
     muck = next(e for e in hand.events if e.kind is EventKind.MUCK)
     assert muck.cards == ()
+
+
+def test_ten_handed_hand_to_the_river_deals_from_the_deck_without_warnings() -> None:
+    # pokerkit is given only the cards a hand can deal; with none to spare it warns on
+    # every river action ("returning reserved cards as dealable").
+    order = list(range(1, 11))
+    holes = {seat: FULL_DECK[2 * seat] + FULL_DECK[2 * seat + 1] for seat in order}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hand = Hand(nl(seats=10), dict.fromkeys(order, 100), 10, deck(order, holes, "AhKhQhJhTh"))
+        check_down(hand)
+    assert [str(w.message) for w in caught] == []
+    assert hand.board == ["Ah", "Kh", "Qh", "Jh", "Th"]
+    assert hand.stacks == dict.fromkeys(order, 100)  # the board plays: ten ways split
 
 
 def test_last_aggressor_shows_first_and_beaten_hands_are_mucked() -> None:
