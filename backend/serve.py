@@ -8,9 +8,12 @@ import json
 import logging
 import os
 import secrets
+import signal
 import socket
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +28,30 @@ log = logging.getLogger(__name__)
 
 WORKER_HEALTHY_AFTER = 10.0  # a worker that ran this long is restarted when it exits
 MAX_WS_MESSAGE = 256 * 1024  # the app enforces its own smaller limit on table sockets
+
+
+class _Server(uvicorn.Server):
+    """uvicorn, minus re-raising SIGINT/SIGTERM once it has shut down.
+
+    uvicorn raises the signal again after its graceful shutdown, so the default
+    handler ends the process there, before `serve` stops the worker and the
+    database. The database was then left to its parent-death signal, with no
+    one waiting for it to exit (and a second signal could hang its shutdown).
+    Here the signal only asks uvicorn to exit, and `serve` returns normally.
+    """
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield  # signals reach the main thread only
+            return
+        handled = (signal.SIGINT, signal.SIGTERM)
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
 
 @dataclass(frozen=True)
@@ -126,7 +153,7 @@ async def serve(settings: Settings, options: ServeOptions) -> int:
             ws_per_message_deflate=settings.ws_compression,
             timeout_graceful_shutdown=5,
         )
-        server = uvicorn.Server(config)
+        server = _Server(config)
         serving = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not serving.done():  # noqa: ASYNC110
             await asyncio.sleep(0.05)  # uvicorn offers no start-up event to wait on

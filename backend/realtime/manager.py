@@ -6,6 +6,7 @@ import asyncio
 import logging
 import secrets
 import time
+from dataclasses import replace
 
 from backend.ai_gateway import AIGateway
 from backend.db.codec import (
@@ -134,7 +135,7 @@ class TableManager:
         assert isinstance(config_doc, dict) and isinstance(options_doc, dict)
         assert isinstance(snapshot_doc, dict)
         config = config_from_doc(config_doc)
-        table = Table.restore(snapshot_from_doc(table_id, config, snapshot_doc))
+        snapshot = snapshot_from_doc(table_id, config, snapshot_doc)
         live = await repos.hands.get_live(table_id)
         if live is not None:
             hand_no = int(live["hand_no"])
@@ -146,6 +147,11 @@ class TableManager:
                     "hand in progress voided by the restart: every chip returned",
                     extra={"hand_no": hand_no, "stacks": live.get("starting_stacks")},
                 )
+            # The stored seats are those from before the deal (a deal writes only the
+            # live hand): the table deals again from there, and the voided hand's
+            # number is not given to another hand.
+            snapshot = replace(snapshot, hand_no=max(snapshot.hand_no, hand_no))
+        table = Table.restore(snapshot)
         saved_seq = doc.get("seq", 0)
         runtime = self._runtime(
             table,

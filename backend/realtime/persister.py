@@ -59,9 +59,8 @@ class Persister:
         snapshot: Document,
         seq: int,
         record: HandRecord | None = None,
-        *,
-        durable: bool = True,
     ) -> None:
+        """Seats and stacks (with a finished hand's record): the table waits for this."""
         pending = record.model_dump(mode="json") if record is not None else None
         table_id = self.table_id
 
@@ -76,7 +75,7 @@ class Persister:
                 for op in self._ops
                 if not (op.kind in ("start", "events") and op.hand_no == record.hand_no)
             )
-        self._push(_Op("record" if record is not None else "snapshot", run), durable=durable)
+        self._push(_Op("record" if record is not None else "snapshot", run), durable=True)
         if record is None:
             return
 

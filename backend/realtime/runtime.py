@@ -629,8 +629,9 @@ class TableRuntime:
             str(n): {"player_id": table.seats[n].player_id, "name": table.seats[n].name}
             for n in hand.seats
         }
-        # Not waited for: the stacks are those already stored at the last hand's end.
-        self._persist.save_state(snapshot_to_doc(table.snapshot()), self.seq + 1, durable=False)
+        # The seats and stacks stored at the last hand's end (or seat change) stay as
+        # they are: a restart voids this hand back to them, so only the live hand is
+        # written. Its hand number is what recovery carries over.
         self._persist.start_hand(table.hand_no, hand.button, dict(hand.starting_stacks), players)
         self._events_persisted = 0
         self._changed(Change(kind=ChangeKind.HAND_START, by=ActedBy.TABLE), False)

@@ -25,6 +25,9 @@ async def test_hands_and_the_hand_in_progress_are_stored(server: RunningServer) 
     assert player_id in hands[0]["player_ids"] and len(record["seats"]) == 3
     assert all(len(s["hole_cards"]) == 2 for s in record["seats"])  # complete, server-side
     assert sum(s["final_stack"] - s["starting_stack"] for s in record["seats"]) == 0
+    # Filing a hand again (a restart replays its pending record) keeps the first copy.
+    await server.state.repos.hands.insert(record)
+    assert await db.hands.count_documents({"table_id": table_id, "hand_no": 1}) == 1
     indexes = [ix["key"] async for ix in await db.hands.list_indexes()]
     assert {"player_ids": 1, "played_at": -1} in [dict(k) for k in indexes]
     doc = await db.tables.find_one({"_id": table_id})

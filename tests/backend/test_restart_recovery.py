@@ -141,3 +141,17 @@ async def test_kill_9_and_restart_keeps_every_seat_and_chip(serve_dir: dict[str,
     welcome = await again.wait_type("welcome")
     assert welcome["seat"] == 3 and welcome["resync"] is True
     await again.close()
+
+
+async def test_sigterm_stops_the_database_before_serve_exits(serve_dir: dict[str, Any]) -> None:
+    served = await ServeProcess(serve_dir["dir"], free_port(), serve_dir["log"]).start()
+    serve_dir["running"].append(served)
+    pid_file = serve_dir["dir"] / "mongo" / "secantusd.pid"
+    database_pid = int(pid_file.read_text())
+    assert served.process is not None
+    await served.stop()  # SIGTERM, as a service manager or Ctrl-C would send
+    assert served.process.returncode == 0
+    # serve waited for its database: no orphan left shutting down (or hung) on its own.
+    assert not pid_file.exists()
+    with pytest.raises(ProcessLookupError):
+        os.kill(database_pid, 0)
