@@ -10,10 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from backend.realtime.loop_lag import LoopLag
 from holdem.config import MAX_SEATS, MIN_SEATS, Variant
 from holdem.history import HandRecord
-from holdem.protocol import BOT_STYLE_PATTERN, DEFAULT_BOT_STYLE
+from holdem.protocol import DEFAULT_BOT_STYLE, BotStyle
 from holdem.views import TableView
-
-BotStyle = str
 
 
 class TableOptions(BaseModel):
@@ -78,13 +76,8 @@ class CreateTableRequest(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        import re
-
         if self.bots >= self.seats:
             raise ValueError("leave at least one seat for a human: bots must be fewer than seats")
-        for style in self.bot_styles:
-            if not re.fullmatch(BOT_STYLE_PATTERN, style):
-                raise ValueError(f"bad bot style {style!r}: lowercase letters, digits, - and _")
         if self.bots and not self.bot_styles:
             raise ValueError("name at least one bot style")
         return self

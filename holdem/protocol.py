@@ -26,7 +26,7 @@ import json
 import sys
 from enum import IntEnum, StrEnum
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
@@ -36,9 +36,21 @@ from holdem.views import TableView
 
 PROTOCOL_VERSION = 1
 
-# Bot styles are names the AI worker understands; the server only checks the shape.
-BOT_STYLE_PATTERN = r"^[a-z][a-z0-9_-]{0,31}$"
-DEFAULT_BOT_STYLE = "rational"
+# The bot styles a table may seat. The AI worker plays exactly these
+# (ai/bots/registry.py; a test keeps the lists equal, and the web client's too).
+BotStyle = Literal[
+    "aggressive",
+    "cautious",
+    "rational",
+    "always-raise",
+    "calling-station",
+    "always-fold",
+    "random",
+    "loki",
+    "poki",
+]
+BOT_STYLES: tuple[BotStyle, ...] = get_args(BotStyle)
+DEFAULT_BOT_STYLE: BotStyle = "rational"
 
 Ref = Annotated[
     str | None, Field(max_length=64, description="Client-chosen id echoed in the reply")

@@ -133,7 +133,7 @@ async def running_worker(url: str, secret: str = SECRET) -> AsyncIterator[Worker
 
 async def test_worker_plays_every_bot_seat_of_a_real_table(server: Server) -> None:
     async with running_worker(server.ai_url) as worker:
-        styles = ["loki", "poki", "rational", "calling", "aggressive"]
+        styles = ["loki", "poki", "rational", "calling-station", "aggressive"]
         await server.guest_and_table(
             variant="limit", seats=6, bots=5, bot_styles=styles, small_blind=1, big_blind=2
         )

@@ -42,6 +42,11 @@ async def test_lobby(server: RunningServer) -> None:
         assert bad.status_code == 422 and "small blind cannot exceed" in bad.text
         bad = await http.post("/api/tables", json={"seats": 11}, headers=bearer(token))
         assert bad.status_code == 422
+        bad = await http.post(
+            "/api/tables", json={"bots": 1, "bot_styles": ["shark"]}, headers=bearer(token)
+        )
+        assert bad.status_code == 422 and "'loki'" in bad.text  # the error names the choices
+        assert (await http.get("/api/tables")).json() == []  # nothing was created
     table = await create_table(
         server,
         token,
