@@ -38,6 +38,7 @@ class BatchWriter:
     def __init__(self, db: AsyncDatabase[Document]) -> None:
         self._db = db
         self._queued: dict[str, list[_Queued]] = defaultdict(list)
+        self._sending: dict[str, list[_Queued]] = {}  # the batch in flight
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
@@ -56,18 +57,22 @@ class BatchWriter:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        for queued in self._queued.values():
-            for item in queued:
-                if not item.done.done():
-                    item.done.set_exception(PyMongoError("the server is shutting down"))
-        self._queued.clear()
+        # Whether the batch in flight was stored is unknown: its writers are told it failed.
+        for batch in (self._sending, self._queued):
+            for items in batch.values():
+                for item in items:
+                    if not item.done.done():
+                        item.done.set_exception(PyMongoError("the server is shutting down"))
+        self._sending, self._queued = {}, defaultdict(list)
 
     async def _run(self) -> None:
         while True:
             await self._wake.wait()
             self._wake.clear()
             batch, self._queued = self._queued, defaultdict(list)
+            self._sending = batch
             await asyncio.gather(*(self._send(name, items) for name, items in batch.items()))
+            self._sending = {}
 
     async def _send(self, collection: str, items: list[_Queued]) -> None:
         self.batches += 1

@@ -76,3 +76,24 @@ async def test_a_failed_round_trip_fails_every_op_in_it(mongo_url: str, db) -> N
         await admin.admin.command("configureFailPoint", "failCommand", mode="off")
         await admin.close()
     assert [doc["_id"] async for doc in db.ledger.find({})] == ["after"]
+
+
+async def test_closing_mid_batch_answers_its_writers(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
+    admin: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url)
+    await admin.admin.command(
+        "configureFailPoint",
+        "failCommand",
+        mode={"times": 1},
+        data={"failCommands": ["insert"], "blockConnection": True, "blockTimeMS": 5000},
+    )
+    writer = BatchWriter(db)
+    try:
+        write = asyncio.create_task(writer.write("ledger", InsertOne({"_id": 1})))
+        while writer.batches == 0:  # noqa: ASYNC110 - until the batch is sent (and held)
+            await asyncio.sleep(0)
+        await writer.close()
+        with pytest.raises(PyMongoError, match="shutting down"):
+            await asyncio.wait_for(write, 1)
+    finally:
+        await admin.admin.command("configureFailPoint", "failCommand", mode="off")
+        await admin.close()
