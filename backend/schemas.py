@@ -139,4 +139,7 @@ class StatsResponse(BaseModel):
     connections: int
     workers: int
     ai: dict[str, int]
+    database: dict[str, int] = Field(
+        description="writes sent, round trips (batches) they took, retried and failed writes"
+    )
     loop_lag: LoopLag  # how late the server's event loop runs what is due, recently

@@ -205,6 +205,7 @@ async def _bench(args: argparse.Namespace) -> int:
                     tasks.append(asyncio.create_task(_spectate(url, tally, i, stop)))
                 await asyncio.sleep(2.0)  # warm-up: connections settle, hands under way
                 hands_before = sum(t["hand_no"] for t in (await http.get("/api/tables")).json())
+                database_before = (await http.get("/api/stats")).json()["database"]
                 # The client's own garbage collections would pause every receive and
                 # count as server latency: none while measuring.
                 gc.collect()
@@ -260,6 +261,13 @@ async def _bench(args: argparse.Namespace) -> int:
         share = "   ".join(f"{name} {100 * used / elapsed:.0f}%" for name, used in cpu.used.items())
         per_hand = 1000 * cpu.used["server"] / hands if hands else float("nan")
         print(f"  CPU (of one core)   {share}   server {per_hand:.2f} ms per hand")
+    database = {k: v - database_before.get(k, 0) for k, v in stats["database"].items()}
+    if hands and database["batches"]:
+        print(
+            f"  database writes     {database['writes'] / hands:.2f} per hand   "
+            f"{database['writes'] / database['batches']:.1f} per round trip   "
+            f"{database['failed']} failed"
+        )
     return 0
 
 

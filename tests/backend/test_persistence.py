@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 from backend_testlib import RunningServer, create_table, guest, join, play_until_hand_over
 
 
@@ -73,3 +74,7 @@ async def test_a_failing_write_is_retried_and_the_table_goes_on(server: RunningS
     shown = {s.number: s.stack for s in runtime.table.snapshot().seats}
     assert stored == shown and runtime.persister.errors == 0
     assert runtime.persister.retries == 2  # the injected failures happened and were retried
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        database = (await http.get("/api/stats")).json()["database"]
+    assert database["retries"] == 2 and database["failed"] == 0
+    assert database["writes"] >= 4 and 1 <= database["batches"] <= database["writes"]

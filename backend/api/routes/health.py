@@ -43,5 +43,11 @@ async def stats(state: State) -> StatsResponse:
         connections=sum(r.connections for r in runtimes),
         workers=state.gateway.worker_count,
         ai=state.gateway.stats(),
+        database={
+            "writes": state.repos.writer.writes,
+            "batches": state.repos.writer.batches,
+            "retries": sum(r.persister.retries for r in runtimes),
+            "failed": sum(r.persister.errors for r in runtimes),
+        },
         loop_lag=state.loop_lag.summary(),
     )
