@@ -46,6 +46,9 @@ class Settings(BaseSettings):
         "ACTION_TIMEOUT", 20.0, "default seconds per decision before the time bank", gt=0
     )
     time_bank: float = _env("TIME_BANK", 30.0, "default time bank per player per table, s", ge=0)
+    time_bank_refill: float = _env(
+        "TIME_BANK_REFILL", 1.0, "seconds a time bank regains per hand played, up to full", ge=0
+    )
     max_timeouts: int = _env(
         "MAX_TIMEOUTS", 2, "timeouts in a row before a player is sat out", ge=1
     )

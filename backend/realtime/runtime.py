@@ -142,7 +142,7 @@ class TableRuntime:
         self._settings = settings
         self._gateway = gateway
         self._persist = Persister(table.table_id, repos)
-        self._banks = TimeBanks(options.time_bank)
+        self._banks = TimeBanks(options.time_bank, settings.time_bank_refill)
         self._inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
         self._clients: dict[str, Client] = {}
         self._clock: Clock | None = None
@@ -646,6 +646,7 @@ class TableRuntime:
         if record is not None and record.hand_no > self._recorded_hand_no:
             self._recorded_hand_no = record.hand_no
             self.hands_played += 1
+            self._banks.hand_played(seat.player_id for seat in record.seats)
             self._rebuy_bots()
             self._settle_cashouts()
             with log_context(hand_no=record.hand_no):

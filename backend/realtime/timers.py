@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from holdem.protocol import TurnClock
@@ -44,8 +45,9 @@ class Clock:
 class TimeBanks:
     """Each player's remaining time bank and consecutive timeouts at one table."""
 
-    def __init__(self, initial: float) -> None:
+    def __init__(self, initial: float, refill: float = 0.0) -> None:
         self.initial = initial
+        self.refill = refill  # regained per hand played, up to `initial`
         self._banks: dict[str, float] = {}
         self._timeouts: dict[str, int] = {}
 
@@ -65,6 +67,13 @@ class TimeBanks:
         count = self._timeouts.get(clock.player_id, 0) + 1
         self._timeouts[clock.player_id] = count
         return count
+
+    def hand_played(self, player_ids: Iterable[str]) -> None:
+        """A hand was played: the banks of those dealt in refill a little, up to full."""
+        for player_id in player_ids:
+            left = self._banks.get(player_id)
+            if left is not None:
+                self._banks[player_id] = min(self.initial, left + self.refill)
 
     def reset_timeouts(self, player_id: str) -> None:
         self._timeouts[player_id] = 0

@@ -28,8 +28,22 @@ def test_time_bank_accounting() -> None:
     assert banks.timed_out(clock) == 1  # acting resets the count of timeouts in a row
 
 
+def test_time_banks_refill_per_hand_played_up_to_full() -> None:
+    banks = TimeBanks(initial=10.0, refill=4.0)
+    clock = Clock(Turn(1, 0, 1), "p", started=0.0, limit=15.0, action_timeout=5.0, bank=10.0)
+    banks.spent(clock, elapsed=14.0)
+    assert banks.bank("p") == 1.0
+    banks.hand_played(["p", "q"])
+    assert banks.bank("p") == 5.0 and banks.bank("q") == 10.0
+    banks.hand_played(["p"])
+    banks.hand_played(["p"])
+    assert banks.bank("p") == 10.0  # never above the table's time bank
+
+
 async def test_timeouts_use_the_bank_then_act_then_sit_out(server_factory: Any) -> None:
-    server = await server_factory(action_timeout=0.25, time_bank=0.25, max_timeouts=2)
+    server = await server_factory(
+        action_timeout=0.25, time_bank=0.25, time_bank_refill=0.0, max_timeouts=2
+    )
     token, _ = await guest(server, "Alice")
     table = await create_table(server, token, seats=2, bots=1, small_blind=5, big_blind=10)
     alice = await join(server, table["table_id"], token)
@@ -57,6 +71,24 @@ async def test_timeouts_use_the_bank_then_act_then_sit_out(server_factory: Any) 
 
     final = out if sat_out(out) else await alice.wait_state(sat_out)
     assert final["view"]["actor"] is None
+
+
+async def test_a_spent_time_bank_refills_with_the_next_hand(server_factory: Any) -> None:
+    server = await server_factory(
+        action_timeout=0.25, time_bank=0.25, time_bank_refill=0.25, max_timeouts=20
+    )
+    token, _ = await guest(server, "Alice")
+    table = await create_table(server, token, seats=2, bots=1, small_blind=5, big_blind=10)
+    alice = await join(server, table["table_id"], token)
+    await alice.send({"type": "sit", "seat": 2, "buy_in": 1000})
+    first = await alice.wait_state(lambda s: s["view"]["actor"] == 2)
+    assert first["clock"]["time_bank_ms"] == 250
+    hand_no = first["view"]["hand_no"]
+    await alice.wait_state(lambda s: (s["cause"] or {}).get("by") == "timer")  # bank spent
+    later = await alice.wait_state(
+        lambda s: s["view"]["actor"] == 2 and s["view"]["hand_no"] > hand_no
+    )
+    assert later["clock"]["time_bank_ms"] == 250
 
 
 async def test_a_disconnected_player_is_sat_out_after_the_grace_period(
