@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
+from collections.abc import AsyncIterator
 
 import pytest
 from pymongo import AsyncMongoClient, InsertOne, UpdateOne
@@ -55,45 +57,44 @@ async def test_a_failed_op_fails_alone(db) -> None:  # type: ignore[no-untyped-d
     assert sorted([doc["_id"] async for doc in db.ledger.find({})]) == ["a", "b", "taken"]
 
 
-async def test_a_failed_round_trip_fails_every_op_in_it(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
+@contextlib.asynccontextmanager
+async def next_insert_fails(mongo_url: str, **how: object) -> AsyncIterator[None]:
+    """The database's next insert command fails (or hangs) as `how` says."""
     admin: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url)
     await admin.admin.command(
         "configureFailPoint",
         "failCommand",
         mode={"times": 1},
-        data={"failCommands": ["insert"], "errorCode": 2, "errmsg": "injected"},
+        data={"failCommands": ["insert"], **how},
     )
-    writer = BatchWriter(db)
     try:
-        results = await asyncio.gather(
-            *(writer.write("ledger", InsertOne({"_id": n})) for n in range(3)),
-            return_exceptions=True,
-        )
-        assert all(isinstance(r, PyMongoError) for r in results)
-        await writer.write("ledger", InsertOne({"_id": "after"}))  # the writer goes on
+        yield
     finally:
-        await writer.close()
         await admin.admin.command("configureFailPoint", "failCommand", mode="off")
         await admin.close()
+
+
+async def test_a_failed_round_trip_fails_every_op_in_it(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
+    writer = BatchWriter(db)
+    async with next_insert_fails(mongo_url, errorCode=2, errmsg="injected"):
+        try:
+            results = await asyncio.gather(
+                *(writer.write("ledger", InsertOne({"_id": n})) for n in range(3)),
+                return_exceptions=True,
+            )
+            assert all(isinstance(r, PyMongoError) for r in results)
+            await writer.write("ledger", InsertOne({"_id": "after"}))  # the writer goes on
+        finally:
+            await writer.close()
     assert [doc["_id"] async for doc in db.ledger.find({})] == ["after"]
 
 
 async def test_closing_mid_batch_answers_its_writers(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
-    admin: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url)
-    await admin.admin.command(
-        "configureFailPoint",
-        "failCommand",
-        mode={"times": 1},
-        data={"failCommands": ["insert"], "blockConnection": True, "blockTimeMS": 5000},
-    )
     writer = BatchWriter(db)
-    try:
+    async with next_insert_fails(mongo_url, blockConnection=True, blockTimeMS=5000):
         write = asyncio.create_task(writer.write("ledger", InsertOne({"_id": 1})))
         while writer.batches == 0:  # noqa: ASYNC110 - until the batch is sent (and held)
             await asyncio.sleep(0)
         await writer.close()
         with pytest.raises(PyMongoError, match="shutting down"):
             await asyncio.wait_for(write, 1)
-    finally:
-        await admin.admin.command("configureFailPoint", "failCommand", mode="off")
-        await admin.close()

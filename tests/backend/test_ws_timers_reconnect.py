@@ -40,14 +40,18 @@ def test_time_banks_refill_per_hand_played_up_to_full() -> None:
     assert banks.bank("p") == 10.0  # never above the table's time bank
 
 
-async def test_timeouts_use_the_bank_then_act_then_sit_out(server_factory: Any) -> None:
-    server = await server_factory(
-        action_timeout=0.25, time_bank=0.25, time_bank_refill=0.0, max_timeouts=2
-    )
+async def alice_against_a_bot(server_factory: Any, **settings: Any) -> WsClient:
+    """Alice seated heads-up against a bot, with 0.25 s per decision and a 0.25 s bank."""
+    server = await server_factory(action_timeout=0.25, time_bank=0.25, **settings)
     token, _ = await guest(server, "Alice")
     table = await create_table(server, token, seats=2, bots=1, small_blind=5, big_blind=10)
     alice = await join(server, table["table_id"], token)
     await alice.send({"type": "sit", "seat": 2, "buy_in": 1000})
+    return alice
+
+
+async def test_timeouts_use_the_bank_then_act_then_sit_out(server_factory: Any) -> None:
+    alice = await alice_against_a_bot(server_factory, time_bank_refill=0.0, max_timeouts=2)
     first = await alice.wait_state(lambda s: s["view"]["actor"] == 2)
     clock = first["clock"]
     assert clock["seat"] == 2 and clock["action_timeout_ms"] == 250
@@ -74,13 +78,7 @@ async def test_timeouts_use_the_bank_then_act_then_sit_out(server_factory: Any) 
 
 
 async def test_a_spent_time_bank_refills_with_the_next_hand(server_factory: Any) -> None:
-    server = await server_factory(
-        action_timeout=0.25, time_bank=0.25, time_bank_refill=0.25, max_timeouts=20
-    )
-    token, _ = await guest(server, "Alice")
-    table = await create_table(server, token, seats=2, bots=1, small_blind=5, big_blind=10)
-    alice = await join(server, table["table_id"], token)
-    await alice.send({"type": "sit", "seat": 2, "buy_in": 1000})
+    alice = await alice_against_a_bot(server_factory, time_bank_refill=0.25, max_timeouts=20)
     first = await alice.wait_state(lambda s: s["view"]["actor"] == 2)
     assert first["clock"]["time_bank_ms"] == 250
     hand_no = first["view"]["hand_no"]
