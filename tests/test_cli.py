@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -41,3 +42,14 @@ def test_bench_engine_prints_both_rates(capsys: pytest.CaptureFixture[str]) -> N
     assert "showdown core" in out
     assert "pokerkit raw" in out
     assert "no-limit" in out and "limit" in out
+
+
+@pytest.mark.slow
+def test_bench_server_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    # A real `showdown serve` with its embedded database, two tables, four spectators.
+    assert main(["bench", "server", "--tables", "2", "--clients", "4", "--seconds", "1"]) == 0
+    out = capsys.readouterr().out
+    for figure in ("hands/s", "messages/s", "p50", "p99", "server loop lag", "database writes"):
+        assert figure in out, out
+    assert "(4 connected)" in out and "0 states never arrived" in out
+    assert re.search(r"silent spectators +0 ", out), out
