@@ -147,10 +147,15 @@ class TableManager:
                     "hand in progress voided by the restart: every chip returned",
                     extra={"hand_no": hand_no, "stacks": live.get("starting_stacks")},
                 )
-            # The stored seats are those from before the deal (a deal writes only the
-            # live hand): the table deals again from there, and the voided hand's
-            # number is not given to another hand.
-            snapshot = replace(snapshot, hand_no=max(snapshot.hand_no, hand_no))
+            if hand_no > snapshot.hand_no:
+                # The stored seats are from before this hand's deal (a deal writes only
+                # the live hand). Its number and button are restored as a snapshot taken
+                # during the hand has them: the number is not given to another hand,
+                # and the button moves on from it.
+                button = live.get("button")
+                if not isinstance(button, int):
+                    button = snapshot.button
+                snapshot = replace(snapshot, hand_no=hand_no, button=button)
         table = Table.restore(snapshot)
         saved_seq = doc.get("seq", 0)
         runtime = self._runtime(

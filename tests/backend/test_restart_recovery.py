@@ -126,6 +126,7 @@ async def test_kill_9_and_restart_keeps_every_seat_and_chip(serve_dir: dict[str,
         assert by_seat(restored["view"]) == expected  # the voided hand gave every chip back
         assert restored["hand_in_progress"] is False
         assert restored["hand_no"] == killed_hand
+        assert restored["view"]["button"] == view["button"]  # the next hand moves it on
         names = {s["seat"]: s["name"] for s in restored["view"]["seats"]}
         assert names[3] == "Alice"
         other = (await http.get(f"/api/tables/{quiet['table_id']}")).json()
