@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import {
   CLOSE_POLICY,
+  INITIAL_SNAPSHOT,
   TableClient,
   tableSocketUrl,
   type Action,
@@ -51,19 +52,6 @@ export interface TableState {
   clearAdvice: () => void;
 }
 
-const EMPTY: TableClientSnapshot = {
-  status: "idle",
-  view: null,
-  clock: null,
-  cause: null,
-  seq: null,
-  clockOffset: 0,
-  welcome: null,
-  attempts: 0,
-  retryAt: null,
-  fatal: null,
-};
-
 let noticeId = 0;
 
 export interface UseTableOptions {
@@ -88,7 +76,7 @@ export function useTable(tableId: string, token: string | null, options: UseTabl
   const snapshot = useSyncExternalStore(
     useCallback((notify: () => void) => client.subscribe((e) => e.type === "snapshot" && notify()), [client]),
     client.getSnapshot,
-    () => EMPTY,
+    () => INITIAL_SNAPSHOT,
   );
 
   const [toasts, setToasts] = useState<Toast[]>([]);

@@ -87,6 +87,20 @@ export interface TableClientSnapshot {
   fatal: ServerError | null;
 }
 
+/** Before the first connection; snapshots are replaced on every change, never mutated. */
+export const INITIAL_SNAPSHOT: TableClientSnapshot = Object.freeze({
+  status: "idle",
+  view: null,
+  clock: null,
+  cause: null,
+  seq: null,
+  clockOffset: 0,
+  welcome: null,
+  attempts: 0,
+  retryAt: null,
+  fatal: null,
+});
+
 export type TableClientEvent =
   | { type: "snapshot"; snapshot: TableClientSnapshot }
   | { type: "error"; error: ServerError }
@@ -128,18 +142,7 @@ export class TableClient {
   private stopped = true;
   private closedByUser = false;
   private awaitingResync = false;
-  private snapshot: TableClientSnapshot = {
-    status: "idle",
-    view: null,
-    clock: null,
-    cause: null,
-    seq: null,
-    clockOffset: 0,
-    welcome: null,
-    attempts: 0,
-    retryAt: null,
-    fatal: null,
-  };
+  private snapshot: TableClientSnapshot = INITIAL_SNAPSHOT;
 
   constructor(options: TableClientOptions) {
     this.options = options;
