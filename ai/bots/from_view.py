@@ -14,18 +14,10 @@ import random
 from ai.bots.observation import ActionRecord, Observation
 from ai.bots.observe import observe, step_and_record
 from ai.sim import from_view, starting_stacks
-from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE, Rules
+from ai.sim.from_view import SIM_ACTIONS
+from ai.sim.rules import Rules
 from ai.sim.state import SimState
-from holdem.actions import EventKind
 from holdem.views import TableView
-
-_ACTIONS = {
-    EventKind.FOLD: FOLD,
-    EventKind.CHECK: CHECK,
-    EventKind.CALL: CALL,
-    EventKind.BET: BET,
-    EventKind.RAISE: RAISE,
-}
 
 
 class ReplayError(ValueError):
@@ -44,7 +36,7 @@ def action_history(view: TableView, state: SimState) -> list[ActionRecord]:
     )
     history: list[ActionRecord] = []
     for event in view.events:
-        kind = _ACTIONS.get(event.kind)
+        kind = SIM_ACTIONS.get(event.kind)
         if kind is not None:
             step_and_record(fresh, kind, event.amount or 0, history)
     return history

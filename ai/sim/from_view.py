@@ -18,7 +18,8 @@ from holdem.hand import seats_in_pokerkit_order
 from holdem.views import SeatState, TableView
 
 _DEALT = (SeatState.ACTIVE, SeatState.FOLDED, SeatState.ALL_IN)
-_ACTIONS = {
+# A rules-core event as the simulator's action (blinds and deals have none).
+SIM_ACTIONS: dict[EventKind, int] = {
     EventKind.FOLD: FOLD,
     EventKind.CHECK: CHECK,
     EventKind.CALL: CALL,
@@ -95,7 +96,7 @@ def from_view(
 def replay(state: SimState, events: Sequence[HandEvent]) -> None:
     """Apply the player actions among `events` (blinds and antes are already posted)."""
     for event in events:
-        kind = _ACTIONS.get(event.kind)
+        kind = SIM_ACTIONS.get(event.kind)
         if kind is None:
             continue
         if state.actor != event.seat:
