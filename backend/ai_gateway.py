@@ -4,6 +4,15 @@
 answers before the deadline, else from the built-in fallback policy (counted
 and logged by reason). When a worker disconnects, its queries in flight are
 re-sent to another worker while time remains.
+
+A worker that misbehaves (misses the time it was given, answers an illegal
+action, a request it was not sent, or something that is not a message) is
+quarantined: it gets no queries for QUARANTINE_BASE seconds, doubling with each
+quarantine in a row up to QUARANTINE_MAX, and its queries in flight go to
+another worker at once. When the time is up it gets queries again; its first
+good answer clears its record. While another worker is available, a query
+gives its first worker only part of the time left, so a silent worker still
+leaves time to ask a healthy one.
 """
 
 from __future__ import annotations
@@ -14,7 +23,7 @@ import hmac
 import logging
 import time
 import uuid
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -48,6 +57,10 @@ log = logging.getLogger(__name__)
 HELLO_TIMEOUT = 10.0
 MAX_WORKER_MESSAGE = 256 * 1024
 MIN_RESEND_SECONDS = 0.05  # below this a re-sent query could not be answered in time
+FIRST_SHARE = 0.5  # of the time left, given to one worker while another could be asked
+QUARANTINE_BASE = 2.0  # seconds a misbehaving worker gets no queries, the first time
+QUARANTINE_MAX = 60.0
+RECENT_REQUESTS = 64  # request ids a worker may still answer late, per worker
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +86,17 @@ class _Worker:
     capacity: int
     outbox: Outbox
     inflight: set[str] = field(default_factory=set)
+    # Queries it was sent that are over (timed out, re-sent): a late answer is no fault.
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_REQUESTS))
+    quarantined_until: float = 0.0  # loop time
+    strikes: int = 0  # quarantines in a row, without a good answer since
 
     @property
     def load(self) -> float:
         return len(self.inflight) / self.capacity
+
+    def quarantined(self, now: float) -> bool:
+        return now < self.quarantined_until
 
 
 @dataclass
@@ -97,9 +117,20 @@ class AIGateway:
     def worker_count(self) -> int:
         return len(self._workers)
 
+    def quarantined_count(self) -> int:
+        now = asyncio.get_running_loop().time()
+        return sum(1 for w in self._workers.values() if w.quarantined(now))
+
     def stats(self) -> dict[str, int]:
-        keys = ("queries", "answered", "resent", "fallbacks", "invalid_answers")
-        return {**dict.fromkeys(keys, 0), **self.counters, "workers": self.worker_count}
+        """Counters since start; `workers_connected` and `workers_quarantined` are now."""
+        keys = ("queries", "answered", "resent", "fallbacks", "invalid_answers", "quarantines")
+        return {
+            **dict.fromkeys(keys, 0),
+            **self.counters,
+            "workers": self.worker_count,
+            "workers_connected": self.worker_count,
+            "workers_quarantined": self.quarantined_count(),
+        }
 
     # -- deciding ------------------------------------------------------------
 
@@ -137,7 +168,12 @@ class AIGateway:
                 if worker is None or remaining < MIN_RESEND_SECONDS:
                     reason = reason if worker is None else "timeout"
                     return self._fallback(view, legal, reason, want_advice)
+                if tried:
+                    self.counters["resent"] += 1
+                    log.info("re-sending query", extra={"reason": reason})
                 tried.add(worker.worker_id)
+                if self._pick(tried) is not None:  # leave time to ask another worker
+                    remaining = max(MIN_RESEND_SECONDS, remaining * FIRST_SHARE)
                 query = DecisionQuery(
                     request_id=request_id,
                     purpose=purpose,
@@ -153,19 +189,44 @@ class AIGateway:
                 )
                 result = await self._ask(worker, query, remaining)
                 if result is None:
-                    return self._fallback(view, legal, "timeout", want_advice)
+                    self._quarantine(worker, "missed the deadline it was given")
+                    reason = "timeout"
+                    continue
                 if isinstance(result, _Gone):
-                    self.counters["resent"] += 1
-                    log.info("re-sending query", extra={"reason": result.reason})
                     reason = result.reason
                     continue
-                return self._accept(result, worker, view, legal, want_advice)
+                decision = self._accept(result, worker, view, legal, want_advice)
+                if decision is None:
+                    reason = "invalid"
+                    continue
+                return decision
 
     def _pick(self, exclude: set[str]) -> _Worker | None:
+        now = asyncio.get_running_loop().time()
         candidates = [
-            w for w in self._workers.values() if w.worker_id not in exclude and not w.outbox.closing
+            w
+            for w in self._workers.values()
+            if w.worker_id not in exclude and not w.outbox.closing and not w.quarantined(now)
         ]
         return min(candidates, key=lambda w: w.load, default=None)
+
+    def _quarantine(self, worker: _Worker, why: str) -> None:
+        """No queries for a while (longer each time in a row); its queries go elsewhere now."""
+        now = asyncio.get_running_loop().time()
+        if worker.quarantined(now):
+            return  # one fault at a time: answers already in flight are not held against it
+        seconds = min(QUARANTINE_MAX, QUARANTINE_BASE * 2**worker.strikes)
+        worker.strikes += 1
+        worker.quarantined_until = now + seconds
+        self.counters["quarantines"] += 1
+        log.warning(
+            "AI worker quarantined",
+            extra={"worker_id": worker.worker_id, "why": why, "seconds": seconds},
+        )
+        for request_id in list(worker.inflight):
+            pending = self._pending.get(request_id)
+            if pending is not None and not pending.future.done():
+                pending.future.set_result(_Gone("worker_quarantined"))
 
     async def _ask(
         self, worker: _Worker, query: DecisionQuery, time_limit: float
@@ -178,7 +239,12 @@ class AIGateway:
             if not worker.outbox.put(query.model_dump_json()):
                 return _Gone("worker_overloaded")
             async with asyncio.timeout(time_limit):
-                return await future
+                result = await future
+            if isinstance(result, _Gone) and result.reason == "worker_quarantined":
+                worker.outbox.put(
+                    QueryCancel(request_id=request_id, reason="re-sent").model_dump_json()
+                )
+            return result
         except TimeoutError:
             worker.outbox.put(
                 QueryCancel(request_id=request_id, reason="deadline").model_dump_json()
@@ -187,6 +253,7 @@ class AIGateway:
         finally:
             self._pending.pop(request_id, None)
             worker.inflight.discard(request_id)
+            worker.recent.append(request_id)
 
     def _accept(
         self,
@@ -195,7 +262,8 @@ class AIGateway:
         view: TableView,
         legal: LegalActions,
         want_advice: bool,
-    ) -> Decision:
+    ) -> Decision | None:
+        """The worker's decision; None (and the worker quarantined) if it is not legal."""
         action = Action(kind=answer.action, amount=answer.amount)
         if not is_legal(legal, action, view.config.is_limit):
             self.counters["invalid_answers"] += 1
@@ -203,7 +271,9 @@ class AIGateway:
                 "worker answered an illegal action",
                 extra={"worker_id": worker.worker_id, "action": action.model_dump(mode="json")},
             )
-            return self._fallback(view, legal, "invalid", want_advice)
+            self._quarantine(worker, "answered an illegal action")
+            return None
+        worker.strikes = 0  # a good answer: its next fault starts the back-off again
         self.counters["answered"] += 1
         advice = answer.advice
         if advice is None and want_advice:
@@ -235,7 +305,7 @@ class AIGateway:
             outbox=Outbox(websocket, self._queue_size, "worker"),
         )
         self._workers[worker.worker_id] = worker
-        self.counters["workers_connected"] += 1
+        self.counters["worker_connections"] += 1  # accepted since start
         log.info(
             "AI worker connected",
             extra={"worker_id": worker.worker_id, "worker": hello.name, "capacity": hello.capacity},
@@ -291,6 +361,7 @@ class AIGateway:
                         code=ErrorCode.BAD_MESSAGE, message=_short(error)
                     ).model_dump_json()
                 )
+                self._quarantine(worker, "sent an invalid message")
                 continue
             if isinstance(message, WorkerPing):
                 worker.outbox.put(WorkerPong(at=time.time() * 1000).model_dump_json())
@@ -300,7 +371,10 @@ class AIGateway:
     def _resolve(self, worker: _Worker, message: DecisionAnswer | DecisionDecline) -> None:
         pending = self._pending.get(message.request_id)
         if pending is None or pending.worker is not worker or pending.future.done():
-            log.debug("late or unknown answer", extra={"request_id": message.request_id})
+            if message.request_id in worker.recent:
+                log.debug("late answer", extra={"request_id": message.request_id})
+            else:
+                self._quarantine(worker, "answered a request it was not sent")
             return
         if isinstance(message, DecisionDecline):
             pending.future.set_result(_Gone("declined"))
@@ -319,6 +393,7 @@ _REASONS = {
     "declined": "the AI declined",
     "worker_disconnected": "the AI worker disconnected",
     "worker_overloaded": "the AI worker is overloaded",
+    "worker_quarantined": "the AI worker misbehaved",
 }
 
 

@@ -357,8 +357,27 @@ class PongMessage(_Message):
     at: float
 
 
+class NoticeMessage(_Message):
+    """The table paused or resumed, sent to everyone connected when it happens."""
+
+    type: Literal["notice"] = "notice"
+    paused: bool
+    reason: str | None = Field(
+        default=None,
+        description='Why it is paused: "database" (changes cannot be stored yet); None on resuming',
+    )
+    message: str = Field(description="For people: what is happening")
+    at: float
+
+
 ServerEvent = Annotated[
-    WelcomeMessage | StateMessage | ErrorMessage | ChatMessage | AdviceMessage | PongMessage,
+    WelcomeMessage
+    | StateMessage
+    | ErrorMessage
+    | ChatMessage
+    | AdviceMessage
+    | PongMessage
+    | NoticeMessage,
     Field(discriminator="type"),
 ]
 

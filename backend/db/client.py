@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -13,6 +14,7 @@ from pymongo.uri_parser import parse_uri
 log = logging.getLogger(__name__)
 
 Document = dict[str, Any]
+PING_TIMEOUT = 0.5  # seconds a health check waits for the database
 
 
 class Mongo:
@@ -26,13 +28,26 @@ class Mongo:
         )
         self.db: AsyncDatabase[Document] = self.client[database]
 
-    async def ping(self) -> bool:
+    async def ping(self, within: float = PING_TIMEOUT) -> bool:
+        return await self.check(within) is None
+
+    async def check(self, within: float = PING_TIMEOUT) -> str | None:
+        """None if the database answers a ping within `within` seconds, else what is wrong.
+
+        Short, unlike the driver's server selection (seconds): health checks must
+        report an outage at once.
+        """
         try:
-            await self.client.admin.command("ping")
+            async with asyncio.timeout(within):
+                await self.client.admin.command("ping")
+        except TimeoutError:
+            problem = f"no answer within {within:g} s"
         except PyMongoError as error:
-            log.warning("database ping failed", extra={"error": str(error)})
-            return False
-        return True
+            problem = str(error).split(",")[0][:200]
+        else:
+            return None
+        log.warning("database ping failed", extra={"error": problem})
+        return problem
 
     async def ensure_indexes(self) -> None:
         db = self.db

@@ -154,15 +154,22 @@ class Hands:
                 "starting_stacks": {str(k): v for k, v in stacks.items()},
                 "players": players,
                 "events": [],
+                "n": 0,  # events stored: a push sent again after a lost answer is a no-op
             },
             upsert=True,
         )
         await self._writer.write(self._live.name, started)
 
-    async def push_live(self, table_id: str, hand_no: int, events: list[HandEvent]) -> None:
+    async def push_live(
+        self, table_id: str, hand_no: int, events: list[HandEvent], stored_before: int
+    ) -> None:
+        """Append `events`, which follow the first `stored_before` (idempotent)."""
         pushed = UpdateOne(
-            {"_id": table_id, "hand_no": hand_no},
-            {"$push": {"events": {"$each": [e.model_dump(mode="json") for e in events]}}},
+            {"_id": table_id, "hand_no": hand_no, "n": stored_before},
+            {
+                "$push": {"events": {"$each": [e.model_dump(mode="json") for e in events]}},
+                "$inc": {"n": len(events)},
+            },
         )
         await self._writer.write(self._live.name, pushed)
 
@@ -190,9 +197,17 @@ class Ledger:
         self._writer = writer
 
     async def record(
-        self, player_id: str, table_id: str, kind: str, amount: int, seat: int
+        self,
+        player_id: str,
+        table_id: str,
+        kind: str,
+        amount: int,
+        seat: int,
+        *,
+        entry_id: str | None = None,
     ) -> None:
-        entry = {
+        """One entry; with `entry_id`, sending it again stores it once."""
+        entry: Document = {
             "player_id": player_id,
             "table_id": table_id,
             "kind": kind,
@@ -200,7 +215,13 @@ class Ledger:
             "seat": seat,
             "at": now(),
         }
-        await self._writer.write(self._col.name, InsertOne(entry))
+        if entry_id is not None:
+            entry["_id"] = entry_id
+        try:
+            await self._writer.write(self._col.name, InsertOne(entry))
+        except WriteError as error:
+            if entry_id is None or error.code != DUPLICATE_KEY:
+                raise  # else stored already by an attempt whose answer was lost
 
     async def entries(self, table_id: str) -> list[Document]:
         return [doc async for doc in self._col.find({"table_id": table_id}).sort("at", 1)]

@@ -1,9 +1,15 @@
 """A table's database writes, applied in order by one background task.
 
-The table never waits for the database: it queues writes and goes on. Order is
-kept (a hand's start, its actions, its end), consecutive action pushes are
-merged, and a snapshot superseded by a later one still queued is skipped. A
-write that fails is retried a few times, then logged and counted.
+The table queues writes and goes on; it waits only before showing a change that
+must survive a crash (a deal, a hand's end, a seat change: the "durable" writes).
+Order is kept (a hand's start, its actions, its end), consecutive action pushes
+are merged, and a snapshot superseded by a later one still queued is skipped.
+
+A write that fails is retried until it is stored, in order, with a growing
+pause: dropping it would lose a hand players saw, or a chip. Every write is
+idempotent, so one whose outcome is unknown (the connection broke) is simply
+sent again: action pushes carry the count of events stored before them, ledger
+entries their own id, filed hands their hand number.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -25,7 +32,8 @@ from holdem.history import HandRecord
 
 log = logging.getLogger(__name__)
 
-RETRIES = 3
+RETRIES = 3  # failed attempts before a write counts as failed (it is still retried)
+MAX_BACKOFF = 1.0  # seconds between attempts at most, so play resumes soon after an outage
 EVENTS_LINGER = 1.0  # seconds a live hand's action push waits for more to merge
 
 
@@ -47,9 +55,11 @@ class Persister:
         self._flush = asyncio.Event()  # set when a write other than an action push is queued
         self._idle = asyncio.Event()
         self._idle.set()
-        self.errors = 0
+        self.errors = 0  # writes that failed RETRIES times (each is retried until stored)
         self.retries = 0
         self._durable: asyncio.Future[None] | None = None
+        self._events_queued = 0  # events of the live hand queued so far
+        self._failing_since: float | None = None
         self._task = asyncio.create_task(self._run(), name=f"persist-{table_id}")
 
     # -- what the table queues -------------------------------------------------
@@ -73,7 +83,8 @@ class Persister:
             self._ops = deque(
                 op
                 for op in self._ops
-                if not (op.kind in ("start", "events") and op.hand_no == record.hand_no)
+                if op.done is not None
+                or not (op.kind in ("start", "events") and op.hand_no == record.hand_no)
             )
         self._push(_Op("record" if record is not None else "snapshot", run), durable=True)
         if record is None:
@@ -91,12 +102,20 @@ class Persister:
     def start_hand(
         self, hand_no: int, button: int, stacks: dict[int, int], players: Document
     ) -> None:
+        """The live hand: the table waits for this before showing the deal.
+
+        Stored first, its number is never given to another hand: a restart voids it.
+        """
+
         async def run() -> None:
             await self._repos.hands.start_live(self.table_id, hand_no, button, stacks, players)
 
-        self._push(_Op("start", run, hand_no))
+        self._events_queued = 0
+        self._push(_Op("start", run, hand_no), durable=True)
 
     def push_events(self, hand_no: int, events: list[HandEvent]) -> None:
+        stored_before = self._events_queued
+        self._events_queued += len(events)
         last = self._ops[-1] if self._ops else None
         if last is not None and last.kind == "events" and last.hand_no == hand_no:
             last.events.extend(events)  # merged into the push already queued
@@ -104,15 +123,19 @@ class Persister:
         batch = list(events)  # later pushes extend this list while the op is queued
 
         async def run() -> None:
-            await self._repos.hands.push_live(self.table_id, hand_no, batch)
+            await self._repos.hands.push_live(self.table_id, hand_no, batch, stored_before)
 
         # The closure holds the list, not the op: an op referring to itself would be
         # a reference cycle, freed only by the slow full garbage collection.
         self._push(_Op("events", run, hand_no, batch))
 
     def ledger(self, player_id: str, kind: str, amount: int, seat: int) -> None:
+        entry_id = uuid.uuid4().hex  # the same entry however often it is sent
+
         async def run() -> None:
-            await self._repos.ledger.record(player_id, self.table_id, kind, amount, seat)
+            await self._repos.ledger.record(
+                player_id, self.table_id, kind, amount, seat, entry_id=entry_id
+            )
 
         self._push(_Op("ledger", run))
 
@@ -157,34 +180,45 @@ class Persister:
                     op.done.set_result(None)
 
     async def _apply(self, op: _Op) -> None:
-        for attempt in range(1, RETRIES + 1):
+        attempt = 0
+        while True:
             try:
                 await op.run()
-                return
             except PyMongoError as error:
+                attempt += 1
+                self.retries += 1
+                if self._failing_since is None:
+                    self._failing_since = asyncio.get_running_loop().time()
                 if attempt == RETRIES:
                     self.errors += 1
-                    log.error("database write failed", extra={"op": op.kind, "error": str(error)})
-                    return
-                self.retries += 1
-                log.warning("database write failed, retrying", extra={"op": op.kind})
-                await asyncio.sleep(0.1 * attempt)  # back-off before retrying the write
-
-    async def wait_durable(self, wait: float = 2.0) -> None:
-        """Wait until the last seats-and-stacks write queued so far is in the database.
-
-        The table publishes a change only after this, so what players were shown
-        survives a crash. A database that does not answer in time is logged, and
-        the table goes on (availability first; the write stays queued).
-        """
-        durable, self._durable = self._durable, None
-        if durable is None or durable.done():
+                if attempt <= RETRIES or attempt % 30 == 0:  # the log is not flooded
+                    log.warning(
+                        "database write failed, retrying",
+                        extra={"op": op.kind, "attempt": attempt, "error": str(error)[:200]},
+                    )
+                # Back-off before the write is sent again (the database may be restarting).
+                await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2**attempt))
+                continue
+            if attempt >= RETRIES:
+                log.warning("database write stored after retries", extra={"op": op.kind})
+            self._failing_since = None
             return
-        try:
-            async with asyncio.timeout(wait):
-                await asyncio.shield(durable)
-        except TimeoutError:
-            log.error("database slow: publishing before the write is confirmed")
+
+    def unconfirmed(self) -> asyncio.Future[None] | None:
+        """The last durable write queued so far, while the database has not confirmed it."""
+        durable = self._durable
+        return durable if durable is not None and not durable.done() else None
+
+    @property
+    def failing_since(self) -> float | None:
+        """Loop time of the first failed attempt of the write being retried, if any."""
+        return self._failing_since
+
+    async def wait_durable(self) -> None:
+        """Wait until the last durable write queued so far is in the database (however long)."""
+        durable = self.unconfirmed()
+        if durable is not None:
+            await asyncio.shield(durable)
 
     async def drain(self, wait: float = 10.0) -> None:
         """Wait until every queued write is done (shutdown, tests)."""

@@ -9,29 +9,55 @@ from fastapi.responses import JSONResponse
 
 from backend.api.deps import State
 from backend.schemas import StatsResponse
+from backend.state import AppState
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz", summary="Liveness: the process answers")
-async def healthz() -> dict[str, str]:
-    return {"status": "ok"}
+async def _degraded(state: AppState) -> dict[str, Any]:
+    """What does not work now: the database (a fresh ping), tables paused waiting for it."""
+    degraded: dict[str, Any] = {}
+    problem = await state.mongo.check()
+    if problem is not None:
+        degraded["database"] = problem
+    paused = [r.table_id for r in state.tables.all() if r.paused]
+    if paused:
+        degraded["paused_tables"] = paused
+    failing = sum(1 for r in state.tables.all() if r.persister.failing_since is not None)
+    if failing:
+        degraded["tables_retrying_writes"] = failing
+    return degraded
+
+
+@router.get(
+    "/healthz",
+    summary="Liveness: the process answers; `degraded` says what does not work now",
+)
+async def healthz(state: State) -> dict[str, Any]:
+    degraded = await _degraded(state)
+    if not degraded:
+        return {"status": "ok"}
+    return {"status": "degraded", "degraded": degraded}
 
 
 @router.get(
     "/readyz",
-    summary="Readiness: the database answers (503 if not)",
-    responses={503: {"description": "the database does not answer"}},
+    summary="Readiness: the database answers and confirms writes (503 if not)",
+    responses={503: {"description": "the database does not answer, or tables wait for it"}},
 )
 async def readyz(state: State) -> JSONResponse:
-    database = await state.mongo.ping()
+    degraded = await _degraded(state)
+    database = "database" not in degraded
+    ready = not degraded
     body: dict[str, Any] = {
-        "status": "ready" if database else "unavailable",
+        "status": "ready" if ready else "unavailable",
         "database": "ok" if database else "unreachable",
         "tables": len(state.tables.all()),
         "ai": state.gateway.stats(),
     }
-    return JSONResponse(body, status_code=200 if database else 503)
+    if degraded:
+        body["degraded"] = degraded
+    return JSONResponse(body, status_code=200 if ready else 503)
 
 
 @router.get("/api/stats", summary="Tables, connections, AI workers, AI queries and fallbacks")
@@ -48,6 +74,7 @@ async def stats(state: State) -> StatsResponse:
             "batches": state.repos.writer.batches,
             "retries": sum(r.persister.retries for r in runtimes),
             "failed": sum(r.persister.errors for r in runtimes),
+            "paused_tables": sum(1 for r in runtimes if r.paused),
         },
         loop_lag=state.loop_lag.summary(),
     )

@@ -275,6 +275,11 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
                 : "Connection lost: reconnecting… the table will catch up as soon as it is back."}
             </div>
           )}
+          {snapshot.status === "open" && snapshot.paused && (
+            <div className="offline-banner" role="status" data-testid="paused-banner">
+              Table paused: {snapshot.paused.message}
+            </div>
+          )}
           {latestBanner && (
             <div className="banner" data-testid="ai-banner" key={lastNotice?.id}>
               <Icon name={lastNotice?.by === "ai" ? "robot" : "clock"} size={15} /> {latestBanner}

@@ -191,6 +191,17 @@ describe("TableClient", () => {
     expect(advice.report.advice.equity).toBe(0.61);
   });
 
+  it("keeps a paused table's notice until it resumes", () => {
+    const { client, net } = setup();
+    client.connect();
+    net.last().open();
+    const message = "The database is not confirming writes: the table waits until it does.";
+    net.last().receive({ type: "notice", paused: true, reason: "database", message, at: 5 });
+    expect(client.getSnapshot().paused).toEqual({ paused: true, reason: "database", message, at: 5 });
+    net.last().receive({ type: "notice", paused: false, reason: null, message: "back", at: 6 });
+    expect(client.getSnapshot().paused).toBeNull();
+  });
+
   it("pings, and drops a socket that went silent", () => {
     const { client, net } = setup({ pingIntervalMs: 1000, silenceTimeoutMs: 2500 });
     client.connect();

@@ -20,6 +20,7 @@ import type {
   ChatMessage,
   ConnectionStatus,
   ServerError,
+  TableNotice,
   TableView,
   TurnClock,
   Welcome,
@@ -85,6 +86,8 @@ export interface TableClientSnapshot {
   retryAt: number | null;
   /** why the connection stopped for good */
   fatal: ServerError | null;
+  /** set while the table is paused (the server cannot store its changes yet) */
+  paused: TableNotice | null;
 }
 
 /** Before the first connection; snapshots are replaced on every change, never mutated. */
@@ -99,6 +102,7 @@ export const INITIAL_SNAPSHOT: TableClientSnapshot = Object.freeze({
   attempts: 0,
   retryAt: null,
   fatal: null,
+  paused: null,
 });
 
 export type TableClientEvent =
@@ -352,7 +356,8 @@ export class TableClient {
     const message = decode(text);
     switch (message.kind) {
       case "welcome":
-        this.update({ welcome: message.welcome });
+        // A paused table sends welcome only once it has resumed.
+        this.update({ welcome: message.welcome, paused: null });
         this.emit({ type: "welcome", welcome: message.welcome });
         return;
       case "state": {
@@ -380,6 +385,9 @@ export class TableClient {
         return;
       case "chat":
         this.emit({ type: "chat", message: message.message });
+        return;
+      case "notice":
+        this.update({ paused: message.notice.paused ? message.notice : null });
         return;
       default:
         return;

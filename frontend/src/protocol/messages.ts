@@ -10,6 +10,7 @@ import type {
   Change,
   ChatMessage,
   ServerError,
+  TableNotice,
   TableView,
   TurnClock,
   Welcome,
@@ -56,6 +57,7 @@ export type Incoming =
   | { kind: "chat"; message: ChatMessage }
   | { kind: "advice"; report: AdviceReport }
   | { kind: "pong"; at: number | null }
+  | { kind: "notice"; notice: TableNotice }
   | { kind: "unknown"; raw: unknown };
 
 type Json = Record<string, unknown>;
@@ -153,6 +155,17 @@ export function decode(text: string): Incoming {
     }
     case "pong":
       return { kind: "pong", at: numberOrNull(raw.at) };
+    case "notice":
+      if (typeof raw.paused !== "boolean") return { kind: "unknown", raw };
+      return {
+        kind: "notice",
+        notice: {
+          paused: raw.paused,
+          reason: stringOrNull(raw.reason),
+          message: stringOrNull(raw.message) ?? "",
+          at: numberOrNull(raw.at) ?? 0,
+        },
+      };
     default:
       return { kind: "unknown", raw };
   }

@@ -235,6 +235,15 @@ export interface ChatMessage {
   text: string;
 }
 
+/** The table paused (its changes cannot be stored yet) or resumed: docs/protocol.md. */
+export interface TableNotice {
+  paused: boolean;
+  /** "database" while paused; null on resuming */
+  reason: string | null;
+  message: string;
+  at: number;
+}
+
 export interface Limits {
   max_message_bytes: number;
   messages_per_second: number;
