@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +42,8 @@ class MatchConfig:
     seed: int = 0
     duplicate: bool = False
     stack_bb: int = DEFAULT_STACK_BB
+    # Keep every hand as a stored-hand document (Match.records), for training.
+    record: bool = False
 
     def table(self) -> TableConfig:
         return TableConfig(
@@ -56,6 +59,7 @@ class MatchResult:
     net_bb: npt.NDArray[np.float64]
     rotations: int  # hands per deal: 1, or the number of bots in duplicate format
     config: MatchConfig
+    records: list[dict[str, Any]] = field(default_factory=list)  # with config.record
 
     @property
     def hands(self) -> int:
@@ -94,6 +98,7 @@ class Match:
         ]
         self._wants_summary = [type(b).hand_over is not Bot.hand_over for b in self.bots]
         self.stack = config.stack_bb * BIG_BLIND
+        self.records: list[dict[str, Any]] = []
 
     @property
     def rotations(self) -> int:
@@ -106,7 +111,7 @@ class Match:
 
     def play(self, progress: Progress | None = None) -> MatchResult:
         net = self.play_deals(0, self.deals, progress)
-        return MatchResult(self.names, net, self.rotations, self.config)
+        return MatchResult(self.names, net, self.rotations, self.config, self.records)
 
     def play_deals(
         self, first: int, end: int, progress: Progress | None = None
@@ -160,7 +165,21 @@ class Match:
             result[k] = payoffs[index]
         if any(self._wants_summary):
             self._summarize(state, history, players, hand_key, bot_of_index)
+        if self.config.record:
+            self._record(state, history, players, hand_key)
         return result
+
+    def _record(
+        self, state: SimState, history: list[ActionRecord], players: list[str], hand_key: int
+    ) -> None:
+        from ai.arena.record import arena_record
+
+        table_id = f"arena-{self.config.seed}"
+        record = arena_record(
+            self.table, table_id, hand_key + 1, state.seats, players, state.start,
+            state.holes, state.runout, history,
+        )  # fmt: skip
+        self.records.append(record.model_dump(mode="json"))
 
     def _summarize(
         self,
@@ -189,5 +208,5 @@ def play_match(config: MatchConfig, progress: Progress | None = None, jobs: int 
         return match.play(progress)
     from ai.arena.parallel import play_in_processes
 
-    net = play_in_processes(config, match.deals, match.rotations, jobs, progress)
-    return MatchResult(match.names, net, match.rotations, config)
+    net, records = play_in_processes(config, match.deals, match.rotations, jobs, progress)
+    return MatchResult(match.names, net, match.rotations, config, records)

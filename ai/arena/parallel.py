@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 from multiprocessing.sharedctypes import Synchronized
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +22,9 @@ def _set_counter(counter: Synchronized[int]) -> None:
     _counter = counter
 
 
-def _chunk(config: MatchConfig, first: int, end: int) -> npt.NDArray[np.float64]:
+def _chunk(
+    config: MatchConfig, first: int, end: int
+) -> tuple[npt.NDArray[np.float64], list[dict[str, Any]]]:
     counter = _counter
     assert counter is not None
     pending = 0
@@ -34,12 +37,13 @@ def _chunk(config: MatchConfig, first: int, end: int) -> npt.NDArray[np.float64]
                 counter.value += pending
             pending = 0
 
-    return Match(config).play_deals(first, end, tick)
+    match = Match(config)
+    return match.play_deals(first, end, tick), match.records
 
 
 def play_in_processes(
     config: MatchConfig, deals: int, rotations: int, jobs: int, progress: Progress | None
-) -> npt.NDArray[np.float64]:
+) -> tuple[npt.NDArray[np.float64], list[dict[str, Any]]]:
     context = multiprocessing.get_context("fork")
     counter: Synchronized[int] = context.Value("i", 0)
     bounds = [deals * k // jobs for k in range(jobs + 1)]
@@ -55,4 +59,5 @@ def play_in_processes(
         parts = [p.get() for p in pending]
     if progress is not None:
         progress(total, total)
-    return np.concatenate(parts)
+    net = np.concatenate([p[0] for p in parts])
+    return net, [doc for p in parts for doc in p[1]]

@@ -62,6 +62,7 @@ def play_round_robin(
             seed=config.seed * 1009 + t,
             duplicate=config.duplicate,
             stack_bb=config.stack_bb,
+            record=config.record,
         )
         offset = t * config.hands
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from showdown.commands import Subparsers, parser_for
 
@@ -42,6 +43,12 @@ def add_parser(subparsers: Subparsers) -> None:
         help="seats per table when listing more bots: 2 plays every pair (a bb/100 matrix), "
         "more plays the bot list's cyclic windows; --hands is then per table",
     )
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write every hand as a stored-hand document, one JSON per line "
+        "(training data: showdown train --records FILE)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--chart", metavar="PATH", help="write cumulative winnings as a PNG")
     parser.set_defaults(run=run)
@@ -74,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         duplicate=args.duplicate,
         stack_bb=args.stack,
+        record=bool(args.record),
     )
     progress = ProgressLine()
     if size < len(styles):
@@ -90,6 +98,8 @@ def _match(args: argparse.Namespace, config: MatchConfig, progress: ProgressLine
     result = play_match(config, progress, jobs=args.jobs)
     rates = win_rates(result)
     _done(result.hands, progress)
+    if args.record:
+        _write_records(Path(args.record), result.records)
     if args.chart:
         from ai.arena.chart import write_chart
 
@@ -113,6 +123,8 @@ def _round_robin(
     result = play_round_robin(config, size, progress, jobs=args.jobs)
     hands = sum(match.hands for _, match in result.tables)
     _done(hands, progress)
+    if args.record:
+        _write_records(Path(args.record), [d for _, m in result.tables for d in m.records])
     if args.chart:
         from ai.arena.chart import write_round_robin_chart
 
@@ -153,6 +165,13 @@ def _rates_json(rates: list[WinRate]) -> list[dict[str, object]]:
         }
         for r in rates
     ]
+
+
+def _write_records(path: Path, records: list[dict[str, Any]]) -> None:
+    from ai.arena.record import write_records
+
+    count = write_records(path, records)
+    _note(f"{count} hands recorded to {path}")
 
 
 def _done(hands: int, progress: ProgressLine) -> None:

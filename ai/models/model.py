@@ -1,0 +1,145 @@
+"""The one opponent model: what every bot, the search and the advice ask about a player.
+
+`OpponentModel.predict(obs)` gives, for the player to act at `obs`, the
+probability of fold / check-call / bet-raise from the public context, and in
+No-Limit a distribution over bet-size buckets. The numbers come from the
+learned networks of a `ModelSet` (a population network, and per-player copies
+fine-tuned on that player's hands, blended by how much data the player has);
+a player's statistics (`StatsBook`, the frequency tables) are both an input of
+the networks and the fallback when no network has been trained yet.
+
+Conditioned on a holding's strength, the same prediction re-weights a player's
+range (`ai.models.ranges`): reads, ranges and rollouts all come from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.bots.observation import Observation
+from ai.models.features import N_SIZES, features
+from ai.models.inference import NumpyNet
+from ai.models.stats import PlayerStats, StatsBook, cost_bucket
+from ai.models.weights import NetWeights
+
+F64 = npt.NDArray[np.float64]
+# A player's own network counts fully once it was tuned on this many decisions.
+BLEND_DECISIONS = 600
+# Bet sizes when no network says otherwise: mostly half pot to pot.
+PRIOR_SIZES: F64 = np.array([0.1, 0.3, 0.2, 0.3, 0.05, 0.05])
+DEFAULT_MODEL = "generic.npz"
+
+
+@dataclass(frozen=True)
+class PlayerNet:
+    net: NumpyNet
+    decisions: int  # how many of the player's decisions it was tuned on
+
+
+@dataclass(frozen=True)
+class ModelSet:
+    """One version of the learned models, as every worker loads it."""
+
+    version: str
+    generic: NumpyNet | None
+    players: Mapping[str, PlayerNet] = field(default_factory=dict)
+    metrics: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def frequency_only(cls) -> ModelSet:
+        return cls("frequency-tables", None)
+
+
+def packaged_model() -> ModelSet:
+    """The population network shipped with the code (trained on recorded bot matches),
+    or the frequency tables alone when it is missing."""
+    source = resources.files("ai.models").joinpath("data", DEFAULT_MODEL)
+    if not source.is_file():
+        return ModelSet.frequency_only()
+    weights = NetWeights.from_bytes(source.read_bytes())
+    return ModelSet("packaged", NumpyNet(weights))
+
+
+class ActionProbs:
+    """P(fold), P(check/call), P(bet/raise), and bet-size bucket shares given a bet/raise."""
+
+    __slots__ = ("actions", "sizes")
+
+    def __init__(self, actions: F64, sizes: F64) -> None:
+        self.actions = actions
+        self.sizes = sizes
+
+    @property
+    def fold(self) -> float:
+        return float(self.actions[0])
+
+    @property
+    def call(self) -> float:
+        return float(self.actions[1])
+
+    @property
+    def raise_(self) -> float:
+        return float(self.actions[2])
+
+
+class OpponentModel:
+    """A ModelSet (shared, immutable) and the statistics one observer keeps of the players."""
+
+    def __init__(self, models: ModelSet | None = None, book: StatsBook | None = None) -> None:
+        self.models = models if models is not None else ModelSet.frequency_only()
+        self.book = book if book is not None else StatsBook()
+
+    @property
+    def learned(self) -> bool:
+        return self.models.generic is not None
+
+    def stats(self, player: str) -> PlayerStats:
+        return self.book.peek(player)
+
+    def hands_seen(self, player: str) -> int:
+        return self.book.peek(player).hands
+
+    def predict(self, obs: Observation, index: int | None = None) -> ActionProbs:
+        """The prediction for the player to act at `obs` (`index` must be that player)."""
+        i = obs.index if index is None else index
+        player = obs.player_id(i)
+        stats = self.book.peek(player)
+        generic = self.models.generic
+        if generic is None:
+            cost = cost_bucket(obs.legal.call_amount, obs.bet_unit, obs.pot, obs.limit)
+            shares = np.asarray(stats.frequencies(obs.street, cost), dtype=np.float64)
+            return ActionProbs(_legal_only(shares, obs), PRIOR_SIZES)
+        x = features(obs, stats)
+        actions, sizes = generic.both(x)
+        own = self.models.players.get(player)
+        a = actions.astype(np.float64)
+        s = sizes.astype(np.float64)
+        if own is not None:
+            weight = min(1.0, own.decisions / BLEND_DECISIONS)
+            a2, s2 = own.net.both(x)
+            a = (1 - weight) * a + weight * a2
+            s = (1 - weight) * s + weight * s2
+        return ActionProbs(_legal_only(a, obs), s)
+
+
+def _legal_only(shares: F64, obs: Observation) -> F64:
+    """No fold when checking is free, no raise when none is allowed; renormalised."""
+    out = shares.copy()
+    legal = obs.legal
+    if not legal.can_fold:
+        out[1] += out[0]
+        out[0] = 0.0
+    if legal.raise_kind is None:
+        out[1] += out[2]
+        out[2] = 0.0
+    total = out.sum()
+    return out / total if total > 0 else np.array([0.0, 1.0, 0.0])
+
+
+__all__ = ["N_SIZES", "ActionProbs", "ModelSet", "OpponentModel", "PlayerNet", "packaged_model"]
