@@ -1,4 +1,4 @@
-"""Table settings: variant, stakes, seats, buy-in range, raise cap.
+"""Table settings: variant, stakes, antes, seats, buy-in range, raise cap.
 
 Chips are integers of `chip_unit` (e.g. blinds 50/100 with chip_unit 0.01 are
 0.50/1.00); only the UI turns chips into money.
@@ -27,6 +27,13 @@ class Variant(StrEnum):
     NO_LIMIT = "no-limit"
 
 
+class AnteMode(StrEnum):
+    """Who posts the ante."""
+
+    EVERY_SEAT = "every_seat"  # every seat dealt in posts `ante` (cash games)
+    BIG_BLIND = "big_blind"  # the big blind posts `ante` for the whole table (tournaments)
+
+
 class TableConfig(BaseModel):
     """Everything the rules need to know about a table, validated on creation."""
 
@@ -37,12 +44,22 @@ class TableConfig(BaseModel):
     small_blind: int = Field(ge=1)
     big_blind: int = Field(ge=1)
     ante: int = Field(default=0, ge=0)
+    ante_mode: AnteMode = Field(
+        default=AnteMode.EVERY_SEAT,
+        description="every_seat: each seat dealt in posts the ante; big_blind: the big blind "
+        "posts it alone, before the blind",
+    )
     # Limit only: the fixed bet sizes (default: big blind preflop/flop, twice that turn/river).
     small_bet: int = Field(default=0, ge=0)
     big_bet: int = Field(default=0, ge=0)
     # Limit only: bets per street including the opening bet (the blind preflop);
     # 4 is the casino rule "a bet and three raises". None means uncapped.
-    raise_cap: int | None = Field(default=4, ge=1)
+    raise_cap: int | None = Field(
+        default=4,
+        ge=1,
+        description="limit: bets per street, the opening bet (preflop: the big blind) "
+        "included; null means no cap",
+    )
     # Buy-in range in chips; 0 means the default of 40 / 100 big blinds.
     min_buy_in: int = Field(default=0, ge=0)
     max_buy_in: int = Field(default=0, ge=0)
@@ -53,6 +70,8 @@ class TableConfig(BaseModel):
         # Frozen model: defaults derived from other fields are set through __dict__.
         if self.small_blind > self.big_blind:
             raise ValueError("the small blind cannot exceed the big blind")
+        if self.ante_mode is AnteMode.BIG_BLIND and self.ante == 0:
+            raise ValueError("a big-blind ante needs an ante amount above 0")
         if self.variant is Variant.LIMIT:
             small_bet = self.small_bet or self.big_blind
             big_bet = self.big_bet or 2 * small_bet
@@ -74,3 +93,7 @@ class TableConfig(BaseModel):
     @property
     def is_limit(self) -> bool:
         return self.variant is Variant.LIMIT
+
+    @property
+    def big_blind_ante(self) -> bool:
+        return self.ante_mode is AnteMode.BIG_BLIND

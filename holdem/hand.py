@@ -117,6 +117,18 @@ def _pokerkit_streets(config: TableConfig) -> tuple[pk.Street, ...]:
     )
 
 
+def _antes(config: TableConfig, players: int) -> tuple[bool, int | tuple[int, ...]]:
+    """pokerkit's ante trimming status and antes for this table.
+
+    A uniform ante is trimmed (nobody antes more than another could match). A
+    big-blind ante sits at index 1, which pokerkit gives to the big blind also
+    heads-up, and is never trimmed: trimming would hand a lone ante straight back.
+    """
+    if config.big_blind_ante:
+        return False, (0, config.ante) + (0,) * (players - 2)
+    return True, config.ante
+
+
 @dataclass(frozen=True, slots=True)
 class Pot:
     amount: int
@@ -192,8 +204,7 @@ class Hand:
             (_HighHand,),
             _pokerkit_streets(config),
             pk.BettingStructure.FIXED_LIMIT if config.is_limit else pk.BettingStructure.NO_LIMIT,
-            True,
-            config.ante,
+            *_antes(config, len(self.seats)),
             (config.small_blind, config.big_blind),
             0,
             tuple(self.starting_stacks[s] for s in self.seats),

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from holdem.actions import Action, EventKind, HandEvent
 from holdem.cards import FULL_DECK, CardError, ScriptedDeck, is_card
-from holdem.config import TableConfig, Variant
+from holdem.config import AnteMode, TableConfig, Variant
 from holdem.errors import RuleError
 from holdem.hand import Hand
 
@@ -130,10 +130,13 @@ def phh_actions(record: HandRecord) -> list[str]:
 def to_phh(record: HandRecord) -> str:
     cfg = record.config
     count = len(record.seats)
+    # A big-blind ante is p2's in PHH (pokerkit gives it to the big blind, heads-up too),
+    # and untrimmed: trimming would hand a lone ante back.
+    antes = [0, cfg.ante] + [0] * (count - 2) if cfg.big_blind_ante else [cfg.ante] * count
     fields: list[tuple[str, Any]] = [
         ("variant", "FT" if cfg.is_limit else "NT"),
-        ("ante_trimming_status", True),
-        ("antes", [cfg.ante] * count),
+        ("ante_trimming_status", not cfg.big_blind_ante),
+        ("antes", antes),
         ("blinds_or_straddles", [cfg.small_blind, cfg.big_blind] + [0] * (count - 2)),
     ]
     if cfg.is_limit:
@@ -204,8 +207,7 @@ def parse_phh(text: str) -> PhhHand:
     if any(blinds[2:]) or blinds[0] <= 0 or blinds[1] <= 0:
         raise PhhError("only a small and a big blind are supported (no straddles)")
     antes = _int_list(data, "antes", count) if "antes" in data else [0] * count
-    if len(set(antes)) > 1:
-        raise PhhError("only a uniform ante is supported")
+    ante, ante_mode = _ante_of(antes, data.get("ante_trimming_status", False))
     small_blind, big_blind = sorted(blinds[:2]) if count == 2 else blinds[:2]
     try:
         if variant == "FT":
@@ -215,7 +217,8 @@ def parse_phh(text: str) -> PhhHand:
                 seats=count,
                 small_blind=small_blind,
                 big_blind=big_blind,
-                ante=antes[0],
+                ante=ante,
+                ante_mode=ante_mode,
                 small_bet=int(data["small_bet"]),
                 big_bet=int(data["big_bet"]),
                 raise_cap=cap if isinstance(cap, int) else None,
@@ -230,7 +233,8 @@ def parse_phh(text: str) -> PhhHand:
                 seats=count,
                 small_blind=small_blind,
                 big_blind=big_blind,
-                ante=antes[0],
+                ante=ante,
+                ante_mode=ante_mode,
                 min_buy_in=big_blind,
                 max_buy_in=big_blind,
             )
@@ -252,6 +256,23 @@ def parse_phh(text: str) -> PhhHand:
         actions=tuple(actions),
         players=tuple(str(p) for p in players),
         finishing_stacks=tuple(finishing) if isinstance(finishing, list) else None,
+    )
+
+
+def _ante_of(antes: list[int], trimming: object) -> tuple[int, AnteMode]:
+    """The table's ante from PHH `antes`: the same for everyone, or the big blind's alone."""
+    if len(set(antes)) == 1:
+        return antes[0], AnteMode.EVERY_SEAT
+    if antes[1] > 0 and not any(antes[:1] + antes[2:]):
+        if trimming is not False:
+            raise PhhError(
+                "a big-blind ante needs ante_trimming_status = false "
+                "(trimmed, the lone ante would be handed back)"
+            )
+        return antes[1], AnteMode.BIG_BLIND
+    raise PhhError(
+        "antes must be the same for every player, or a big-blind ante "
+        "(only the second entry set: pokerkit's big blind, heads-up too)"
     )
 
 
@@ -364,8 +385,19 @@ def _action_for(hand: Hand, verb: str, rest: Sequence[str]) -> Action:
     raise PhhError(f"unknown action {verb!r}")
 
 
-def replay_text(text: str) -> list[int]:
-    """Finishing stacks, in PHH player order, of a hand given as PHH text."""
+def replay_text(text: str, *, check_recorded: bool = False) -> list[int]:
+    """Finishing stacks, in PHH player order, of a hand given as PHH text.
+
+    With `check_recorded`, stacks other than the history's own `finishing_stacks`
+    (when it has them) raise a PhhError naming both.
+    """
     phh = parse_phh(text)
     hand = replay_phh(phh)
-    return [hand.stacks[s] for s in phh.seats]
+    stacks = [hand.stacks[s] for s in phh.seats]
+    recorded = phh.finishing_stacks
+    if check_recorded and recorded is not None and list(recorded) != stacks:
+        raise PhhError(
+            f"the hand ends with stacks {' '.join(map(str, stacks))}, "
+            f"not the recorded {' '.join(map(str, recorded))}"
+        )
+    return stacks

@@ -28,7 +28,7 @@ from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, ValidationError
 from pydantic.json_schema import models_json_schema
 
 from holdem.actions import Action, ActionKind, LegalActions
@@ -52,8 +52,10 @@ BotStyle = Literal[
 BOT_STYLES: tuple[BotStyle, ...] = get_args(BotStyle)
 DEFAULT_BOT_STYLE: BotStyle = "rational"
 
+MAX_REF_LENGTH = 64
 Ref = Annotated[
-    str | None, Field(max_length=64, description="Client-chosen id echoed in the reply")
+    str | None,
+    Field(max_length=MAX_REF_LENGTH, description="Client-chosen id echoed in the reply"),
 ]
 
 
@@ -85,6 +87,7 @@ class ErrorCode(StrEnum):
     STALE = "stale"
     ADVICE_DISABLED = "advice_disabled"
     AI_BUSY = "ai_busy"
+    UNKNOWN_TABLE = "unknown_table"  # no such table: the socket is closed with 4004
     SLOW_CONSUMER = "slow_consumer"
     UNKNOWN_REQUEST = "unknown_request"
     INTERNAL = "internal"
@@ -253,10 +256,7 @@ class ChangeKind(StrEnum):
     REBUY = "rebuy"
     ACT = "act"
     HAND_START = "hand_start"
-    HAND_END = "hand_end"
-    CONNECT = "connect"
-    DISCONNECT = "disconnect"
-    RESTORE = "restore"
+    RESTORE = "restore"  # the table was loaded again after a server restart
 
 
 class ActedBy(StrEnum):
@@ -495,8 +495,61 @@ _gateway_adapter: TypeAdapter[GatewayEvent] = TypeAdapter(GatewayEvent)
 
 
 def parse_client_message(data: str | bytes) -> ClientCommand:
-    """Validate a browser message; raises pydantic.ValidationError."""
-    return _client_adapter.validate_json(data)
+    """Validate a browser message strictly; raises pydantic.ValidationError.
+
+    Strict: an integer field takes a JSON integer only, never "5000", true or 5000.0.
+    """
+    return _client_adapter.validate_json(data, strict=True)
+
+
+def read_client_message(text: str) -> ClientCommand | ErrorMessage:
+    """A browser message, or the error to answer it with: what is wrong, and its `ref`."""
+    try:
+        return parse_client_message(text)
+    except ValidationError as error:
+        return _explain(error, _ref_of(text))
+
+
+def _ref_of(text: str) -> str | None:
+    """The `ref` of a message that failed validation, if it had a usable one."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    ref = data.get("ref") if isinstance(data, dict) else None
+    return ref if isinstance(ref, str) and len(ref) <= MAX_REF_LENGTH else None
+
+
+def _explain(error: ValidationError, ref: str | None) -> ErrorMessage:
+    first = error.errors()[0]
+    kind = first["type"]
+    if kind == "json_invalid":
+        return ErrorMessage(code=ErrorCode.BAD_JSON, message=f"not valid JSON: {first['msg']}")
+    if kind == "model_attributes_type":
+        return ErrorMessage(code=ErrorCode.BAD_MESSAGE, message="a message is a JSON object")
+    if kind == "union_tag_invalid":
+        ctx = first.get("ctx", {})
+        return ErrorMessage(
+            code=ErrorCode.UNKNOWN_TYPE,
+            message=f"unknown message type {ctx.get('tag', '?')!r}; "
+            f"expected one of {ctx.get('expected_tags', '')}",
+            ref=ref,
+        )
+    if kind == "union_tag_not_found":
+        return ErrorMessage(code=ErrorCode.BAD_MESSAGE, message='a message needs a "type"', ref=ref)
+    where = ".".join(str(p) for p in first["loc"][1:])
+    what = str(first["msg"])
+    if kind == "int_type":
+        # Strict: "5000", true and 5000.0 are refused, not quietly taken for 5000.
+        what = f"must be a JSON integer (like 5000), not {_shown(first.get('input'))}"
+    return ErrorMessage(
+        code=ErrorCode.BAD_MESSAGE, message=f"{where}: {what}" if where else what, ref=ref
+    )
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value) if isinstance(value, str | bool | int | float | None) else "that"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def parse_server_message(data: str | bytes) -> ServerEvent:
@@ -504,8 +557,8 @@ def parse_server_message(data: str | bytes) -> ServerEvent:
 
 
 def parse_worker_message(data: str | bytes) -> WorkerEvent:
-    """Validate an AI worker message; raises pydantic.ValidationError."""
-    return _worker_adapter.validate_json(data)
+    """Validate an AI worker message strictly (as client messages); raises ValidationError."""
+    return _worker_adapter.validate_json(data, strict=True)
 
 
 def parse_gateway_message(data: str | bytes) -> GatewayEvent:

@@ -12,7 +12,6 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from backend.auth import AuthError, Principal, verify_token
@@ -27,7 +26,7 @@ from holdem.protocol import (
     CloseCode,
     ErrorCode,
     ErrorMessage,
-    parse_client_message,
+    read_client_message,
 )
 
 log = logging.getLogger(__name__)
@@ -40,31 +39,9 @@ async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> 
     await websocket.close(close, message[:120])
 
 
-def _parse(text: str | bytes) -> ClientCommand | ErrorMessage:
-    """The command, or the error message that names what is wrong with it."""
-    try:
-        return parse_client_message(text)
-    except ValidationError as error:
-        first = error.errors()[0]
-        kind = first["type"]
-        if kind == "json_invalid":
-            return ErrorMessage(code=ErrorCode.BAD_JSON, message=f"not valid JSON: {first['msg']}")
-        if kind == "union_tag_invalid":
-            tag = first.get("ctx", {}).get("tag", "?")
-            expected = first.get("ctx", {}).get("expected_tags", "")
-            return ErrorMessage(
-                code=ErrorCode.UNKNOWN_TYPE,
-                message=f"unknown message type {tag!r}; expected one of {expected}",
-            )
-        if kind == "union_tag_not_found":
-            return ErrorMessage(code=ErrorCode.BAD_MESSAGE, message='a message needs a "type"')
-        if kind == "model_attributes_type":
-            return ErrorMessage(code=ErrorCode.BAD_MESSAGE, message="a message is a JSON object")
-        where = ".".join(str(p) for p in first["loc"][1:])
-        return ErrorMessage(
-            code=ErrorCode.BAD_MESSAGE,
-            message=f"{where}: {first['msg']}" if where else str(first["msg"]),
-        )
+def _parse(text: str) -> ClientCommand | ErrorMessage:
+    """The command, or the error message that names what is wrong with it (and echoes `ref`)."""
+    return read_client_message(text)
 
 
 async def _authenticate(websocket: WebSocket, secret: str) -> tuple[Principal, int | None] | None:
@@ -112,7 +89,9 @@ async def serve_table_socket(websocket: WebSocket, table_id: str, state: AppStat
     await websocket.accept()
     runtime = state.tables.get(table_id)
     if runtime is None:
-        await _refuse(websocket, "unknown_table", f"no table {table_id!r}", CloseCode.UNKNOWN_TABLE)
+        await _refuse(
+            websocket, ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}", CloseCode.UNKNOWN_TABLE
+        )
         return
     signed_in = await _authenticate(websocket, settings.secret_key)
     if signed_in is None:
@@ -147,7 +126,8 @@ async def _receive_loop(
             return
         if event["type"] == "websocket.disconnect":
             return
-        data: str | bytes = event.get("text") or event.get("bytes") or b""
+        text: str | None = event.get("text")
+        data: str | bytes = text if text is not None else event.get("bytes") or b""
         size = len(data.encode()) if isinstance(data, str) else len(data)
         if size > settings.max_message_bytes:
             client.outbox.put(
@@ -176,7 +156,15 @@ async def _receive_loop(
                 ).model_dump_json()
             )
             continue
-        message = _parse(data)
+        if text is None:
+            client.outbox.put(
+                ErrorMessage(
+                    code=ErrorCode.BAD_MESSAGE,
+                    message="binary frames are not accepted: send JSON in text frames",
+                ).model_dump_json()
+            )
+            continue
+        message = _parse(text)
         if isinstance(message, ErrorMessage):
             client.outbox.put(message.model_dump_json())
             continue

@@ -475,10 +475,11 @@ class TableRuntime:
                 ErrorCode.NOT_YOUR_SEAT,
                 f"you sit in seat {seat.number}: you cannot act for seat {message.seat}",
             )
-        if message.hand_no is not None and message.hand_no != self.table.hand_no:
+        current = self.table.hand_no
+        if message.hand_no is not None and message.hand_no != current:
+            when = "is over" if message.hand_no < current else "has not been dealt"
             raise CommandError(
-                ErrorCode.STALE,
-                f"hand {message.hand_no} is over (this is hand {self.table.hand_no})",
+                ErrorCode.STALE, f"hand {message.hand_no} {when} (this is hand {current})"
             )
         action = message.to_action()
         clock = self._clock
@@ -762,9 +763,9 @@ class TableRuntime:
             self._cancel_timer("bot")
             seat = self.table.seats[turn.seat]
             timeout = self.options.action_timeout
+            # A disconnected player's time bank runs too before the timer acts for them.
             bank = 0.0 if seat.is_bot else self._banks.bank(seat.player_id)
-            connected = seat.player_id in self._clients
-            limit = timeout + (bank if connected else 0.0)
+            limit = timeout + bank
             self._clock = Clock(turn, seat.player_id, loop.time(), limit, timeout, bank)
             self._start_timer("turn", limit, TimerFired("turn", turn))
             if seat.is_bot:

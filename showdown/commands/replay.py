@@ -14,7 +14,8 @@ def add_parser(subparsers: Subparsers) -> None:
     parser = parser_for(
         subparsers,
         "replay",
-        "Play PHH hand histories through Showdown's rules core and print finishing stacks.",
+        "Play PHH hand histories through Showdown's rules core and print finishing stacks "
+        "(a history whose recorded finishing_stacks differ fails).",
     )
     parser.add_argument("files", nargs="+", metavar="FILE.phh")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     for name in args.files:
         try:
             text = Path(name).read_text(encoding="utf-8")
-            stacks = replay_text(text)
+            stacks = replay_text(text, check_recorded=True)
         except (OSError, UnicodeDecodeError, PhhError) as error:
             failed += 1
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error

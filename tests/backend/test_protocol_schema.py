@@ -10,12 +10,17 @@ from pydantic import ValidationError
 
 from holdem.protocol import (
     ActCommand,
+    ChangeKind,
     DecisionAnswer,
+    ErrorCode,
+    ErrorMessage,
+    RebuyCommand,
     WorkerHello,
     main,
     parse_client_message,
     parse_worker_message,
     protocol_schema,
+    read_client_message,
     schema_text,
 )
 
@@ -76,3 +81,52 @@ def test_every_setting_is_documented() -> None:
     text = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
     for name in Settings.model_fields:
         assert f"`{name.upper()}`" in text, f"docs/settings.md does not describe {name.upper()}"
+
+
+@pytest.mark.parametrize("amount", ['"5000"', "true", "5000.0", "5e3"])
+def test_integer_fields_take_json_integers_only(amount: str) -> None:
+    """Strict types: a string, a boolean or a float is refused, naming the field, with the ref."""
+    error = read_client_message(f'{{"type": "rebuy", "amount": {amount}, "ref": "r7"}}')
+    assert isinstance(error, ErrorMessage)
+    assert error.code == ErrorCode.BAD_MESSAGE and error.ref == "r7"
+    shown = json.dumps(json.loads(amount))  # 5e3 is the float 5000.0
+    assert error.message == f"amount: must be a JSON integer (like 5000), not {shown}"
+    with pytest.raises(ValidationError):
+        parse_worker_message(f'{{"type": "hello", "secret": "s", "capacity": {amount}}}')
+    ok = read_client_message('{"type": "rebuy", "amount": 5000}')
+    assert isinstance(ok, RebuyCommand) and ok.amount == 5000
+
+
+def test_refusals_echo_a_valid_ref_only() -> None:
+    cases = {
+        '{"type": "dance", "ref": "a"}': (ErrorCode.UNKNOWN_TYPE, "a"),
+        '{"ref": "b"}': (ErrorCode.BAD_MESSAGE, "b"),
+        '{"type": "sit", "seat": 1, "ref": "c"}': (ErrorCode.BAD_MESSAGE, "c"),
+        '{"type": "ping", "ref": 5}': (ErrorCode.BAD_MESSAGE, None),
+        '{"type": "stand", "ref": "' + "x" * 65 + '"}': (ErrorCode.BAD_MESSAGE, None),
+        '{"type": "stand", "ref": "d"': (ErrorCode.BAD_JSON, None),
+        '["ref"]': (ErrorCode.BAD_MESSAGE, None),
+    }
+    for text, (code, ref) in cases.items():
+        error = read_client_message(text)
+        assert isinstance(error, ErrorMessage), text
+        assert (error.code, error.ref) == (code, ref), (text, error)
+
+
+def test_the_document_lists_what_the_server_sends() -> None:
+    """Every error code, change kind and message field the models have is in docs/protocol.md."""
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    for code in ErrorCode:
+        assert f"`{code.value}`" in text, f"error code {code.value} is not documented"
+    kinds = text.split("`cause` says what changed: `kind` (", 1)[1].split(")", 1)[0]
+    assert set(kinds.replace("`", "").replace(",", " ").split()) == {k.value for k in ChangeKind}
+    defs = protocol_schema()["$defs"]
+    server_to_browser = text.split("### Server to browser", 1)[1]
+    for name, message in (("welcome", "WelcomeMessage"), ("state", "StateMessage"),
+                          ("error", "ErrorMessage"), ("chat", "ChatMessage"),
+                          ("advice", "AdviceMessage"), ("pong", "PongMessage")):  # fmt: skip
+        rows = server_to_browser.splitlines()
+        row = next(line for line in rows if line.startswith(f"| `{name}` | "))
+        fields = set(defs[message]["properties"]) - {"type"}
+        missing = {f for f in fields if f"`{f}`" not in row.split("|")[3]}
+        assert not missing, f"docs/protocol.md: {name} does not list {missing}"

@@ -74,7 +74,18 @@ async def test_bad_commands_are_refused_and_change_nothing(server: RunningServer
             "illegal_action",
             lambda m: "maximum raise" in m,
         ),
-        (actor, {"type": "act", "action": "call", "hand_no": 99}, "stale", lambda m: "99" in m),
+        (
+            actor,
+            {"type": "act", "action": "call", "hand_no": 99},
+            "stale",
+            lambda m: "hand 99 has not been dealt" in m,
+        ),
+        (
+            actor,
+            {"type": "act", "action": "call", "hand_no": 0},
+            "stale",
+            lambda m: "hand 0 is over" in m,
+        ),
         (alice, {"type": "sit", "seat": 2, "buy_in": 5000}, "seat", lambda m: "taken" in m),
         (alice, {"type": "auth", "token": "x"}, "bad_message", lambda m: "already" in m),
     ]
@@ -156,6 +167,7 @@ async def test_handshake_checks(server_factory: Any) -> None:
         await bad.wait_type("never")
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     lost = await WsClient.connect(server.ws_url(f"/ws/tables/nope?token={token}"))
+    assert (await lost.wait_type("error"))["code"] == "unknown_table"
     with pytest.raises(ConnectionClosed) as closed:
         await lost.wait_type("never")
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4004
@@ -166,3 +178,42 @@ async def test_handshake_checks(server_factory: Any) -> None:
     await again.send({"type": "auth", "token": token})
     assert (await again.wait_type("welcome"))["name"] == "Alice"
     await again.close()
+
+
+async def test_integers_are_strict_and_refusals_echo_ref(server: RunningServer) -> None:
+    """ "5000", true and 5000.0 are not 5000: each is refused naming the field, with its ref."""
+    alice, _, _ = await seated_pair(server)
+    before = await current_seq(alice)
+    for amount in ("5000", True, 5000.0):
+        error = await error_after(alice, {"type": "rebuy", "amount": amount, "ref": "r-1"})
+        assert error["code"] == "bad_message", error
+        assert error["message"].startswith("amount: must be a JSON integer"), error
+        assert error["ref"] == "r-1"
+    error = await error_after(alice, {"type": "sit", "seat": "3", "buy_in": 5000, "ref": "r-2"})
+    assert (error["code"], error["ref"]) == ("bad_message", "r-2")
+    assert error["message"].startswith("seat: must be a JSON integer")
+    error = await error_after(alice, {"type": "dance", "ref": "r-3"})
+    assert (error["code"], error["ref"]) == ("unknown_type", "r-3")
+    error = await error_after(alice, {"type": "chat", "text": "", "ref": "x" * 65})
+    assert error["code"] == "bad_message" and error["ref"] is None  # not a valid ref: not echoed
+    await alice.conn.send(b'{"type": "ping"}')  # a binary frame
+    error = await alice.wait_type("error")
+    assert error["code"] == "bad_message" and "binary frames are not accepted" in error["message"]
+    assert await current_seq(alice) == before  # nothing changed
+    await alice.send({"type": "ping", "ref": "still-here"})
+    assert (await alice.wait_type("pong"))["ref"] == "still-here"
+
+
+async def test_a_disconnected_players_time_bank_is_used(server_factory: Any) -> None:
+    """The clock of a player who is away includes the time bank, as for everyone else."""
+    server = await server_factory(action_timeout=30, time_bank=20, disconnect_grace=60)
+    alice, bob, _ = await seated_pair(server)
+    view = alice.last_state()["view"]
+    actor, away = (alice, bob) if view["actor"] == 1 else (bob, alice)
+    away_seat = 2 if actor is alice else 1
+    await away.close()
+    await actor.send({"type": "act", "action": "call"})  # heads-up: the big blind is next
+    state = await actor.wait_state(lambda s: s["view"]["actor"] == away_seat)
+    clock = state["clock"]
+    assert clock["seat"] == away_seat and clock["time_bank_ms"] == 20_000
+    assert clock["deadline"] - clock["started_at"] == pytest.approx(50_000, abs=1)

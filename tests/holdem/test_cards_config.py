@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from holdem.actions import Action
 from holdem.cards import FULL_DECK, CardError, Deck, ScriptedDeck, card_index, parse_cards
-from holdem.config import TableConfig, Variant
+from holdem.config import AnteMode, TableConfig, Variant
 from holdem.hand import Hand, seats_in_pokerkit_order
 
 
@@ -88,6 +88,7 @@ def test_a_hand_needs_two_players_with_chips() -> None:
 def test_config_defaults() -> None:
     nl = TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=50, big_blind=100)
     assert (nl.min_buy_in, nl.max_buy_in, nl.raise_cap, nl.ante) == (4000, 10000, 4, 0)
+    assert nl.ante_mode is AnteMode.EVERY_SEAT and not nl.big_blind_ante
     assert not nl.is_limit
     limit = TableConfig(variant=Variant.LIMIT, seats=10, small_blind=1, big_blind=2)
     assert (limit.small_bet, limit.big_bet, limit.min_buy_in, limit.max_buy_in) == (2, 4, 80, 200)
@@ -110,6 +111,8 @@ def test_config_defaults() -> None:
         ({"raise_cap": 0}, "greater than or equal to 1"),
         ({"variant": "limit", "small_bet": 4, "big_bet": 2}, "the big bet cannot be smaller"),
         ({"unknown": 1}, "Extra inputs are not permitted"),
+        ({"ante_mode": "big_blind"}, "a big-blind ante needs an ante amount above 0"),
+        ({"ante_mode": "button", "ante": 2}, "'every_seat' or 'big_blind'"),
     ],
 )
 def test_config_validation(fields: dict[str, object], message: str) -> None:

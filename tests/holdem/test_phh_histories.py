@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import subprocess
+import sys
 import tomllib
 import warnings
 from pathlib import Path
@@ -12,8 +15,8 @@ import pokerkit as pk
 import pytest
 from holdem_testlib import deck, nl, play, random_action, seated_table
 
-from holdem.actions import Action
-from holdem.config import TableConfig, Variant
+from holdem.actions import Action, EventKind
+from holdem.config import AnteMode, TableConfig, Variant
 from holdem.history import PhhError, parse_phh, replay_phh, replay_text, to_phh
 from holdem.table import Table
 from showdown.cli import main
@@ -24,7 +27,14 @@ SAMPLES = {
     "six_max_fl.phh": [99, 96, 88, 100, 117, 100],
     "side_pots.phh": [400, 0, 0, 1500],
     "split_pot_odd_chip.phh": [99, 101, 100],
-}
+    # Big-blind antes as in the WSOP 2023 histories; stacks worked out by hand (see each file).
+    "wsop_bb_ante_8max_showdown.phh": [
+        1230000, 1680000, 915000, 3910000, 1675000, 760000, 2140000, 1490000,
+    ],
+    "wsop_bb_ante_side_pot.phh": [2400000, 1650000, 3100000, 1400000, 3550000],
+    "wsop_bb_ante_heads_up.phh": [19200000, 5200000],
+}  # fmt: skip
+BB_ANTE_SAMPLES = sorted(name for name in SAMPLES if name.startswith("wsop_bb_ante"))
 
 
 def pokerkit_finishing_stacks(text: str) -> list[int]:
@@ -83,6 +93,30 @@ def test_sample_heads_up_history_maps_the_blinds_to_the_button() -> None:
     assert blinds == {"small_blind": 2, "big_blind": 1}
 
 
+@pytest.mark.parametrize("name", BB_ANTE_SAMPLES)
+def test_big_blind_ante_histories_post_one_ante_from_the_big_blind(name: str) -> None:
+    text = (DATA / name).read_text()
+    data = tomllib.loads(text)
+    phh = parse_phh(text)
+    assert phh.config.ante_mode is AnteMode.BIG_BLIND
+    assert phh.config.ante == data["antes"][1] > 0
+    hand = replay_phh(phh)
+    blinds = {e.kind: e.seat for e in hand.events if e.kind.value.endswith("blind")}
+    antes = [(e.seat, e.amount) for e in hand.events if e.kind is EventKind.ANTE]
+    assert antes == [(blinds[EventKind.BIG_BLIND], phh.config.ante)]
+    # Untrimmed: nothing of the ante comes back when it is collected, before the blinds.
+    kinds = [e.kind for e in hand.events]
+    assert EventKind.RETURN not in kinds[: kinds.index(EventKind.SMALL_BLIND)]
+    assert sum(hand.stacks.values()) == sum(phh.starting_stacks)
+
+
+def test_a_trimmed_big_blind_ante_is_refused() -> None:
+    text = (DATA / "wsop_bb_ante_heads_up.phh").read_text()
+    trimmed = text.replace("ante_trimming_status = false", "ante_trimming_status = true")
+    with pytest.raises(PhhError, match="a big-blind ante needs ante_trimming_status = false"):
+        replay_text(trimmed)
+
+
 # -- export and round trip ------------------------------------------------------------------
 
 
@@ -127,14 +161,31 @@ def test_export_of_a_finished_hand() -> None:
         TableConfig(variant=Variant.LIMIT, seats=6, small_blind=1, big_blind=2),
         TableConfig(variant=Variant.LIMIT, seats=2, small_blind=2, big_blind=4),
         TableConfig(variant=Variant.LIMIT, seats=8, small_blind=1, big_blind=2, ante=1),
+        *(
+            TableConfig(
+                variant=variant,
+                seats=seats,
+                small_blind=1,
+                big_blind=2,
+                ante=ante,
+                ante_mode=AnteMode.BIG_BLIND,
+                min_buy_in=2,
+            )
+            for variant, seats, ante in (
+                (Variant.NO_LIMIT, 9, 2),
+                (Variant.NO_LIMIT, 2, 3),
+                (Variant.LIMIT, 6, 2),
+            )
+        ),
     ],
-    ids=lambda c: f"{c.variant.value}-{c.seats}max-ante{c.ante}",
+    ids=lambda c: f"{c.variant.value}-{c.seats}max-ante{c.ante}-{c.ante_mode.value}",
 )
 def test_exported_hands_replay_the_same_here_and_in_pokerkit(config: TableConfig) -> None:
     for number, text in enumerate(random_table_hands(config, seed=config.seats, hands=25)):
         expected = tomllib.loads(text)["finishing_stacks"]
         assert replay_text(text) == expected, f"hand {number}:\n{text}"
         assert pokerkit_finishing_stacks(text) == expected, f"hand {number}:\n{text}"
+        assert parse_phh(text).config.ante_mode is config.ante_mode
 
 
 @pytest.mark.parametrize("raise_cap", [None, 1, 6])
@@ -175,7 +226,7 @@ HEADS_UP = (DATA / "heads_up_nl_all_in.phh").read_text()
         (HEADS_UP.replace("[200, 150]", '["a", 150]'), "'starting_stacks' must be a list"),
         (HEADS_UP.replace("[1, 2]", "[1, 2, 4]"), "'blinds_or_straddles' has 3 entries"),
         (HEADS_UP.replace("min_bet = 2", "min_bet = 4"), "a minimum bet other than the big"),
-        (HEADS_UP.replace("[0, 0]", "[1, 2]"), "only a uniform ante"),
+        (HEADS_UP.replace("[0, 0]", "[1, 2]"), "antes must be the same for every player, or a big"),
         (HEADS_UP.replace('"p2 cbr 150"', '"p2 cbr 3"'), r"action 3 \('p2 cbr 3'\): the min"),
         (HEADS_UP.replace('"p1 cc"', '"p2 cc"'), r"action 4 \('p2 cc'\): it is not your turn"),
         (HEADS_UP.replace('"p1 cc"', '"p9 cc"'), "unknown player 'p9'"),
@@ -241,6 +292,35 @@ def test_mutated_histories_fail_only_with_phh_errors() -> None:
 
 
 # -- `showdown replay` ---------------------------------------------------------------------------
+
+
+def test_the_showdown_program_replays_wsop_big_blind_ante_hands_to_their_stacks() -> None:
+    """The installed `showdown replay`, in its own process, on the big-blind-ante histories."""
+    script = shutil.which("showdown") or str(Path(sys.executable).with_name("showdown"))
+    paths = [str(DATA / name) for name in BB_ANTE_SAMPLES]
+    result = subprocess.run(
+        [script, "replay", "--json", *paths], capture_output=True, text=True, check=False
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    recorded = [tomllib.loads(Path(path).read_text())["finishing_stacks"] for path in paths]
+    assert lines == [
+        {"file": path, "finishing_stacks": stacks}
+        for path, stacks in zip(paths, recorded, strict=True)
+    ]
+    assert [line["finishing_stacks"] for line in lines] == [SAMPLES[n] for n in BB_ANTE_SAMPLES]
+
+
+def test_cli_fails_when_a_hand_does_not_end_with_its_recorded_stacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (DATA / "wsop_bb_ante_heads_up.phh").read_text()
+    path = tmp_path / "edited.phh"
+    path.write_text(text.replace("[19200000, 5200000]", "[19000000, 5400000]"))
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert "ends with stacks 19200000 5200000, not the recorded 19000000 5400000" in out.err
 
 
 def test_cli_replays_files_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

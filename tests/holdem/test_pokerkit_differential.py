@@ -23,7 +23,7 @@ from holdem_testlib import event_ledger
 
 from holdem.actions import Action, ActionKind, LegalActions, Street
 from holdem.cards import FULL_DECK, ScriptedDeck
-from holdem.config import TableConfig, Variant
+from holdem.config import AnteMode, TableConfig, Variant
 from holdem.hand import Hand
 
 AUTOMATIONS = (
@@ -58,6 +58,10 @@ def random_deal(rng: random.Random, variant: Variant, profile: str) -> Deal:
     big_blind = rng.choice([small_blind, 2 * small_blind, 2 * small_blind, 2 * small_blind + 1])
     ante = rng.choice([0, 0, 0, 1, big_blind])
     extra: dict[str, object] = {"min_buy_in": big_blind, "max_buy_in": 500 * big_blind}
+    if profile == "bb-ante":  # tournament style: the big blind antes for everyone
+        ante = rng.choice([big_blind, big_blind, 1, 3 * big_blind // 2 or 1])
+        extra["ante_mode"] = AnteMode.BIG_BLIND
+        profile = rng.choice(["deep", "short"])
     if variant is Variant.LIMIT:
         extra["raise_cap"] = rng.choice([1, 2, 3, 4, 4])
     config = TableConfig(
@@ -84,14 +88,17 @@ def pokerkit_state(deal: Deal) -> pk.State:
     cfg = deal.config
     stacks = tuple(deal.stacks[s] for s in deal.order)
     blinds = (cfg.small_blind, cfg.big_blind)
+    # pokerkit's documented big-blind ante: {1: ante}, never trimmed.
+    bb_ante = cfg.ante_mode is AnteMode.BIG_BLIND
+    trim, antes = (False, {1: cfg.ante}) if bb_ante else (True, cfg.ante)
     if cfg.is_limit:
         state = pk.FixedLimitTexasHoldem.create_state(
-            AUTOMATIONS, True, cfg.ante, blinds, cfg.small_bet, cfg.big_bet, stacks,
+            AUTOMATIONS, trim, antes, blinds, cfg.small_bet, cfg.big_bet, stacks,
             len(stacks), mode=pk.Mode.CASH_GAME,
         )  # fmt: skip
     else:
         state = pk.NoLimitTexasHoldem.create_state(
-            AUTOMATIONS, True, cfg.ante, blinds, cfg.big_blind, stacks, len(stacks),
+            AUTOMATIONS, trim, antes, blinds, cfg.big_blind, stacks, len(stacks),
             mode=pk.Mode.CASH_GAME,
         )  # fmt: skip
     count = len(deal.order)
@@ -207,7 +214,7 @@ def play_both(deal: Deal, rng: random.Random) -> tuple[Hand, pk.State]:
     return hand, state
 
 
-@pytest.mark.parametrize("profile", ["deep", "short"])
+@pytest.mark.parametrize("profile", ["deep", "short", "bb-ante"])
 @pytest.mark.parametrize("variant", list(Variant))
 def test_random_hands_match_pokerkit_step_by_step(variant: Variant, profile: str) -> None:
     for number in range(HANDS_PER_PROFILE):
