@@ -22,16 +22,12 @@ import numpy as np
 
 from ai.bots.loki import LokiBot, Read
 from ai.bots.observation import KIND_NAMES, Decision, Observation
-from ai.bots.opponents import PlayerStats, cost_bucket
-from ai.bots.preflop import class_of_pair, income_rate_percentile, preflop_equity
+from ai.models.stats import PlayerStats, cost_bucket
 from ai.bots.sizing import HALF_POT, NL_SIZES, POT, raise_to_amount
-from ai.bots.strength import (
-    COMBO_FIRST,
-    COMBO_SECOND,
-    FloatArray,
-    sampled_strengths,
-    showdown_equity,
-)
+from ai.math.combos import class_of_pair
+from ai.math.preflop_rank import income_rate_percentile, preflop_equity
+from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND, FloatArray
+from ai.math.rollout_strength import sampled_strengths, showdown_equity
 from ai.sim.rules import CALL, CHECK, FOLD, PREFLOP, RIVER
 from ai.sim.state import SimState
 
