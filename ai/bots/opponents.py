@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ai.bots.observation import ActionRecord
-from ai.bots.preflop import class_of_pair, income_rate_percentile
-from ai.bots.strength import COMBO_FIRST, COMBO_SECOND, N_COMBOS, FloatArray, percentiles
+from ai.math.combos import N_COMBOS, class_of_pair
+from ai.math.preflop_rank import income_rate_percentile
+from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND, FloatArray, percentiles
 from ai.sim.rules import BET, CALL, CHECK, FOLD, PREFLOP
 
 FOLD_I, CALL_I, RAISE_I = 0, 1, 2

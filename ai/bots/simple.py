@@ -15,7 +15,7 @@ import random
 from ai.bots.base import Bot
 from ai.bots.observation import Decision, Observation
 from ai.bots.sizing import ALL_IN, HALF_POT, NL_SIZES, POT, aggressive, fold, passive
-from ai.bots.winprob import WinProbability
+from ai.math.random_equity import WinProbability
 
 
 def _pct(x: float) -> str:

@@ -122,6 +122,23 @@ def class_combos(index: int) -> NDArray[np.int64]:
     return _class_members()[index]
 
 
+@functools.cache
+def class_of_pair() -> NDArray[np.int64]:
+    """52x52 table: the class index of every two-card holding (0 on the diagonal).
+
+    >>> from holdem.cards import card_index
+    >>> CLASS_NAMES[int(class_of_pair()[card_index("Kh"), card_index("Ah")])]
+    'AKs'
+    """
+    table = np.zeros((52, 52), dtype=np.int64)
+    for a in range(52):
+        for b in range(52):
+            if a != b:
+                table[a, b] = _class_of_cards(a, b)
+    table.setflags(write=False)
+    return table
+
+
 def cards_mask(cards: list[int] | tuple[int, ...]) -> int:
     """Bit mask of card indices."""
     mask = 0

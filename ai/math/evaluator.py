@@ -2,6 +2,8 @@
 
 Both paths return the same *strength* 1..7462 (see `ai.math.tables`): higher is better,
 equal hands are equal, so values from either path can be compared with each other.
+The simulator's showdowns (`rank7`, `rank_hands`) skip the translation: pkrbot's raw
+values order hands the same way and are only compared with each other.
 
 Single-hand speed measured on this project's 2-core machine (AMD EPYC, Python 3.11),
 200k random 7-card hands with card objects built in advance:
@@ -13,6 +15,8 @@ pkrbot 1.1.0 2.68 M/s, eval7 0.1.11 1.05 M/s, phevaluator 0.6.0 0.74 M/s; so pkr
 >>> evaluate("7c 5d 4h 3s 2c".split())
 1
 >>> int(evaluate_batch([[48, 44, 40, 36, 32, 0, 5]])[0])  # card indices: Ac Kc Qc Jc Tc ..
+7462
+>>> strength_of([48, 44, 40, 36, 32, 0, 5])
 7462
 """
 
@@ -142,6 +146,9 @@ def evaluate_batch(cards: ArrayLike) -> NDArray[np.int32]:
 # --- the single-hand path -------------------------------------------------------------
 
 _PK_CARDS: dict[str, object] = {card: pkrbot.Card(card) for card in FULL_DECK}
+# The same cards by index (holdem.cards.card_index: rank-major, 2c=0 ... As=51).
+_PK_BY_INDEX: tuple[object, ...] = tuple(_PK_CARDS[card] for card in FULL_DECK)
+_pk_evaluate = pkrbot.evaluate
 
 
 @functools.cache
@@ -174,3 +181,21 @@ def evaluate(cards: Sequence[str]) -> int:
     if not 5 <= len(cards) <= 7:
         raise ValueError(f"need 5 to 7 cards, got {len(cards)}")
     return _strength_of_pkrbot()[pkrbot_value(cards)]
+
+
+def strength_of(cards: Sequence[int]) -> int:
+    """Strength 1..7462 of 5-7 distinct card indices (not checked: a bot's hot path)."""
+    return _strength_of_pkrbot()[rank7(cards)]
+
+
+def rank7(cards: Sequence[int]) -> int:
+    """pkrbot's raw value of 5-7 card indices: higher wins, equal ties; not a strength."""
+    pkr = _PK_BY_INDEX
+    return int(_pk_evaluate([pkr[c] for c in cards]))
+
+
+def rank_hands(board: Sequence[int], holes: Sequence[Sequence[int] | None]) -> list[int]:
+    """rank7 of each hole pair with the 5-card board; -1 where the hole is None (folded)."""
+    pkr = _PK_BY_INDEX
+    base = [pkr[c] for c in board]
+    return [-1 if h is None else int(_pk_evaluate([*base, pkr[h[0]], pkr[h[1]]])) for h in holes]

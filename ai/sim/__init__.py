@@ -24,7 +24,7 @@ from ai.sim.rules import (
     SimAction,
     SimLegal,
 )
-from ai.sim.showdown import rank7, rank_hands, settle
+from ai.sim.showdown import settle
 from ai.sim.state import SimState, to_indices
 
 __all__ = [
@@ -44,8 +44,6 @@ __all__ = [
     "SimState",
     "from_view",
     "random_playout",
-    "rank7",
-    "rank_hands",
     "settle",
     "starting_stacks",
     "to_indices",

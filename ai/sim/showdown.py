@@ -1,35 +1,12 @@
-"""Showdown: 7-card hand ranks and pokerkit's way of splitting main and side pots.
+"""Showdown: pokerkit's way of splitting main and side pots.
 
-Ranking goes through `rank7`/`rank_hands`, so the evaluator can be swapped (pkrbot
-today: C speed on card indices, ordering hands exactly as eval7 and pokerkit do). The
-values are pkrbot's raw ones, comparable with each other only; ai.math.evaluator maps
-the same pkrbot values to its 1..7462 strength scale.
+Hands are ranked by `ai.math.evaluator.rank_hands` (pkrbot: C speed on card indices,
+ordering hands exactly as eval7 and pokerkit do); `settle` only compares the ranks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import pkrbot
-
-from holdem.cards import FULL_DECK
-
-# pkrbot.Card per card index (holdem.cards.card_index: rank-major, 2c=0 ... As=51).
-_PKR_CARDS = tuple(pkrbot.Card(card) for card in FULL_DECK)
-_evaluate = pkrbot.evaluate
-
-
-def rank7(cards: Sequence[int]) -> int:
-    """Strength of the best 5 of these 7 card indices; higher wins, equal ties."""
-    pkr = _PKR_CARDS
-    return int(_evaluate([pkr[c] for c in cards]))
-
-
-def rank_hands(board: Sequence[int], holes: Sequence[Sequence[int] | None]) -> list[int]:
-    """rank7 of each hole pair with the 5-card board; -1 where the hole is None (folded)."""
-    pkr = _PKR_CARDS
-    base = [pkr[c] for c in board]
-    return [-1 if h is None else int(_evaluate([*base, pkr[h[0]], pkr[h[1]]])) for h in holes]
 
 
 def _pots(contrib: Sequence[int], eligible: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:

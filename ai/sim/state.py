@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 
+from ai.math.evaluator import rank_hands
 from ai.sim.rules import (
     BET,
     BOARD_SIZE_BY_STREET,
@@ -43,7 +44,7 @@ from ai.sim.rules import (
     SimAction,
     SimLegal,
 )
-from ai.sim.showdown import rank_hands, settle
+from ai.sim.showdown import settle
 from holdem.actions import Action
 from holdem.cards import card_index
 from holdem.config import TableConfig

@@ -1,10 +1,10 @@
 """`showdown bench ai`: the AI's hot paths, each next to a PyPI reference measured in the same run.
 
-1. 7-card evaluations/s: ai.math (numba lookup tables, batched; pkrbot single), the bots'
-   numba evaluator, against pkrbot and eval7 called one hand at a time.
+1. 7-card evaluations/s: ai.math (numba lookup tables, batched; pkrbot translated to a
+   strength, single), against pkrbot and eval7 called one hand at a time.
 2. Simulator hands/s, 6-max random actions: ai.sim against pokerkit.
 3. Flop HS + two-card potential against a weighted range, ms per call: ai.math's exact
-   enumeration and the bots' Monte Carlo, against eval7's exact equity against a range.
+   enumeration and its Monte Carlo (the bots'), against eval7's exact equity against a range.
 4. poki's decision time at 500 rollouts (flop, 6-max Limit and No-Limit).
 5. Arena hands/s, 6-max Limit, the simple personalities (wall clock and CPU time).
 """
@@ -60,14 +60,14 @@ def bench_evaluator(seconds: float, rng: random.Random) -> None:
 
     eval7: Any = _eval7()
 
-    from ai.bots.evaluator import hand_value, hand_values
+    from ai.math.evaluator import evaluate_batch, strength_of
 
     print("7-card evaluation (random hands)", flush=True)
     hands = np.array([rng.sample(range(52), 7) for _ in range(100_000)], dtype=np.int64)
     pkr_hands = [[pkrbot.Card(FULL_DECK[c]) for c in row] for row in hands[:20_000]]
     e7_hands = [[eval7.Card(FULL_DECK[c]) for c in row] for row in hands[:20_000]]
-    hand_values(hands[:10], 7)
-    hand_value(hands[0], 7)
+    rows = hands[:20_000].tolist()
+    evaluate_batch(hands[:10])
 
     def pkr() -> int:
         evaluate = pkrbot.evaluate
@@ -82,29 +82,17 @@ def bench_evaluator(seconds: float, rng: random.Random) -> None:
         return len(e7_hands)
 
     def ours_single() -> int:
-        for row in hands[:20_000]:
-            hand_value(row, 7)
-        return 20_000
-
-    def ours_batched() -> int:
-        hand_values(hands, 7)
-        return len(hands)
+        for row in rows:
+            strength_of(row)
+        return len(rows)
 
     pkr_rate = _per_second(pkr, seconds / 4)
     e7_rate = _per_second(e7, seconds / 4)
     reference = f"pkrbot {pkr_rate / 1e6:5.2f} M/s, eval7 {e7_rate / 1e6:5.2f} M/s (single)"
-    try:
-        from ai.math.evaluator import evaluate_batch
-
-        evaluate_batch(hands[:10])
-        rate = _per_second(lambda: len(evaluate_batch(hands)) or len(hands), seconds / 4)
-        _line("ai.math evaluate_batch (numba tables)", f"{rate / 1e6:7.2f} M evals/s", reference)
-    except ImportError:
-        _line("ai.math evaluate_batch", "not available", reference)
-    rate = _per_second(ours_batched, seconds / 4)
-    _line("bots' numba evaluator, batched", f"{rate / 1e6:7.2f} M evals/s", reference)
-    rate = _per_second(ours_single, seconds / 8)
-    _line("bots' numba evaluator, one call per hand", f"{rate / 1e6:7.2f} M evals/s", reference)
+    rate = _per_second(lambda: len(evaluate_batch(hands)) or len(hands), seconds / 4)
+    _line("ai.math evaluate_batch (numba tables)", f"{rate / 1e6:7.2f} M evals/s", reference)
+    rate = _per_second(ours_single, seconds / 4)
+    _line("ai.math strength_of, one call per hand", f"{rate / 1e6:7.2f} M evals/s", reference)
 
 
 def bench_simulator(seconds: float, seed: int) -> None:
@@ -123,8 +111,9 @@ def bench_simulator(seconds: float, seed: int) -> None:
 def bench_strength(seconds: float, rng: random.Random) -> None:
     eval7: Any = _eval7()
 
-    from ai.bots.evaluator import hand_value_of
-    from ai.bots.strength import combo_values, hand_strength, potential
+    from ai.math.evaluator import strength_of
+    from ai.math.potential import analyse
+    from ai.math.range_strength import combo_values, hand_strength, potential
 
     print("flop HS + two-card potential against a weighted range (random 1326 weights)", flush=True)
     weights = np.random.default_rng(rng.getrandbits(32)).random(1326)
@@ -164,30 +153,26 @@ def bench_strength(seconds: float, rng: random.Random) -> None:
     # eval7 has no potential: its exact call is HS on the current board, its Monte Carlo the
     # equity to the river; together they bracket the work of HS + PPot2.
     reference = f"eval7: HS {hs_ms:5.2f} ms, river equity (10k samples) {mc_ms:5.2f} ms"
-    try:
-        from ai.math.potential import analyse
 
-        def exact() -> None:
-            hole, board = next_spot()
-            analyse(list(hole), list(board), weights, lookahead=2)
+    def exact() -> None:
+        hole, board = next_spot()
+        analyse(list(hole), list(board), weights, lookahead=2)
 
-        exact()
-        _line(
-            "ai.math HS + PPot2 (exact enumeration)",
-            f"{_ms_per_call(exact, seconds / 3):7.2f} ms",
-            reference,
-        )
-    except ImportError:
-        _line("ai.math HS + PPot2", "not available", reference)
+    exact()
+    _line(
+        "ai.math HS + PPot2 (exact enumeration)",
+        f"{_ms_per_call(exact, seconds / 3):7.2f} ms",
+        reference,
+    )
 
     def sampled() -> None:
         hole, board = next_spot()
-        hand_strength(hand_value_of((*hole, *board)), combo_values(board), weights)
+        hand_strength(strength_of((*hole, *board)), combo_values(board), weights)
         potential(hole, board, weights, 300, seed=k)
 
     sampled()
     ms = _ms_per_call(sampled, seconds / 3)
-    _line("bots' HS exact + PPot Monte Carlo (300)", f"{ms:7.2f} ms", reference)
+    _line("ai.math HS + PPot Monte Carlo (300; bots)", f"{ms:7.2f} ms", reference)
 
 
 def bench_poki(seconds: float, seed: int) -> None:

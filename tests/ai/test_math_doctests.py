@@ -18,7 +18,11 @@ MODULES = [
     "ai.math.opponent_stats",
     "ai.math.postflop_rank",
     "ai.math.potential",
+    "ai.math.preflop_rank",
+    "ai.math.random_equity",
+    "ai.math.range_strength",
     "ai.math.ranges",
+    "ai.math.rollout_strength",
     "ai.math.tables",
     "ai.math.weights",
 ]

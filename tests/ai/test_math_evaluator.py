@@ -1,12 +1,23 @@
-"""ai.math.evaluator and ai.math.tables: both paths agree with pkrbot on every comparison."""
+"""ai.math.evaluator and ai.math.tables: every path agrees with pkrbot (and the simulator's
+showdown ranks with pokerkit) on every comparison."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
+import pokerkit as pk
 import pytest
 
 from ai.math.bench import agreement_with_pkrbot, random_hands
-from ai.math.evaluator import evaluate, evaluate_batch, pkrbot_value
+from ai.math.evaluator import (
+    evaluate,
+    evaluate_batch,
+    pkrbot_value,
+    rank7,
+    rank_hands,
+    strength_of,
+)
 from ai.math.tables import (
     CATEGORY_NAMES,
     FLUSH,
@@ -18,7 +29,7 @@ from ai.math.tables import (
     category_of,
     compute_tables,
 )
-from holdem.cards import FULL_DECK, CardError
+from holdem.cards import FULL_DECK, CardError, card_index
 
 
 def _same_order(reference: np.ndarray, ours: np.ndarray) -> bool:
@@ -44,6 +55,31 @@ def test_single_and_batched_paths_give_the_same_values() -> None:
     rows = random_hands(20_000, 7, seed=99)
     single = [evaluate([FULL_DECK[c] for c in row]) for row in rows.tolist()]
     assert single == evaluate_batch(rows).tolist()
+
+
+def test_strength_of_card_indices_matches_the_batched_path() -> None:
+    hands = random_hands(2_000, 7, seed=4)
+    assert [strength_of(row) for row in hands.tolist()] == evaluate_batch(hands).tolist()
+    assert [strength_of(row[:5]) for row in hands.tolist()] == evaluate_batch(hands[:, :5]).tolist()
+
+
+def test_rank7_orders_hands_like_pokerkit() -> None:
+    rng = random.Random(11)
+    for _ in range(400):
+        cards = rng.sample(FULL_DECK, 9)
+        board, first, second = cards[:5], cards[5:7], cards[7:]
+        theirs = [
+            pk.StandardHighHand.from_game("".join(hole), "".join(board)) for hole in (first, second)
+        ]
+        ours = [rank7([card_index(c) for c in (*hole, *board)]) for hole in (first, second)]
+        expected = (theirs[0] > theirs[1]) - (theirs[0] < theirs[1])
+        assert (ours[0] > ours[1]) - (ours[0] < ours[1]) == expected, cards
+
+
+def test_rank_hands_marks_folded_players() -> None:
+    board = [card_index(c) for c in ("As", "Ks", "Qs", "Js", "Ts")]
+    ranks = rank_hands(board, [(0, 1), None, (2, 3)])
+    assert ranks[1] == -1 and ranks[0] == ranks[2] > 0
 
 
 def test_bench_agreement_check_reports_no_disagreement() -> None:

@@ -16,13 +16,21 @@ from ai.math.combos import (
     N_COMBOS,
     class_combos,
     class_index,
+    class_of_pair,
     combo_cards,
     combo_index,
     combo_index_of,
     combo_name,
 )
 from ai.math.income_rate import OPPONENTS, load_income_rates, main, simulate_class
-from holdem.cards import FULL_DECK, CardError
+from ai.math.preflop_rank import (
+    equity_table,
+    hand_percentile,
+    income_rate_percentile,
+    preflop_equity,
+    table_order,
+)
+from holdem.cards import FULL_DECK, CardError, card_index
 
 
 def test_combo_index_is_a_bijection() -> None:
@@ -115,3 +123,31 @@ def test_every_class_member_is_an_instance_of_its_class() -> None:
             suited = (lo & 3) == (hi & 3)
             assert len(name) == 2 or suited == (name[2] == "s")
     assert np.bincount(COMBO_CLASS, minlength=169).min() == 4
+
+
+def _two(text: str) -> tuple[int, int]:
+    return card_index(text[:2]), card_index(text[2:])
+
+
+def test_class_of_pair_agrees_with_the_combo_classes() -> None:
+    table = class_of_pair()
+    for (lo, hi), cls in zip(COMBO_CARDS.tolist(), COMBO_CLASS.tolist(), strict=True):
+        assert table[lo, hi] == table[hi, lo] == cls
+
+
+def test_preflop_table_knows_the_classics() -> None:
+    aa, kk, seven_deuce = _two("AsAh"), _two("KsKh"), _two("7c2d")
+    assert abs(preflop_equity(*aa, 1) - 0.852) < 0.01  # AA vs one random hand
+    assert abs(preflop_equity(*seven_deuce, 1) - 0.346) < 0.01
+    assert preflop_equity(*aa, 5) > preflop_equity(*kk, 5) > preflop_equity(*seven_deuce, 5)
+    assert hand_percentile(*aa, 3) > 0.99 and hand_percentile(*seven_deuce, 3) < 0.05
+    assert sorted(table_order()) == sorted(CLASS_NAMES)
+    assert bool((equity_table()[:, 1:] < 1).all())
+
+
+def test_income_rate_percentile_counts_dealt_hands_below() -> None:
+    pct = income_rate_percentile(3)
+    rates = load_income_rates()
+    worst, best = rates.ranking(3)[-1], rates.ranking(3)[0]
+    assert pct[worst] == 0.0
+    assert pct[best] == (N_COMBOS - len(class_combos(int(best)))) / N_COMBOS

@@ -1,32 +1,8 @@
-"""ai.sim.showdown: hand ranks in pokerkit's order, and pokerkit's pot splitting."""
+"""ai.sim.showdown: pokerkit's pot splitting (the ranks: tests/ai/test_math_evaluator.py)."""
 
 from __future__ import annotations
 
-import random
-
-import pokerkit as pk
-
-from ai.sim.showdown import rank7, rank_hands, settle
-from holdem.cards import FULL_DECK, card_index
-
-
-def test_rank7_orders_hands_like_pokerkit() -> None:
-    rng = random.Random(11)
-    for _ in range(400):
-        cards = rng.sample(FULL_DECK, 9)
-        board, first, second = cards[:5], cards[5:7], cards[7:]
-        theirs = [
-            pk.StandardHighHand.from_game("".join(hole), "".join(board)) for hole in (first, second)
-        ]
-        ours = [rank7([card_index(c) for c in (*hole, *board)]) for hole in (first, second)]
-        expected = (theirs[0] > theirs[1]) - (theirs[0] < theirs[1])
-        assert (ours[0] > ours[1]) - (ours[0] < ours[1]) == expected, cards
-
-
-def test_rank_hands_marks_folded_players() -> None:
-    board = [card_index(c) for c in ("As", "Ks", "Qs", "Js", "Ts")]
-    ranks = rank_hands(board, [(0, 1), None, (2, 3)])
-    assert ranks[1] == -1 and ranks[0] == ranks[2] > 0
+from ai.sim.showdown import settle
 
 
 def test_settle_single_pot_with_folded_money_and_odd_chip() -> None:
