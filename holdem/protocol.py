@@ -231,6 +231,19 @@ class OpponentRead(_Message):
     aggression: float | None = None
     fold_to_bet: float | None = None
     note: str = Field(default="", max_length=200)
+    hands: int | None = Field(default=None, ge=0, description="stored hands the read rests on")
+    predicted: list[float] | None = Field(
+        default=None,
+        min_length=3,
+        max_length=3,
+        description="the opponent model's fold, check/call, bet/raise probabilities if this "
+        "opponent were to act now",
+    )
+    range_grid: list[list[float]] | None = Field(
+        default=None,
+        description="the opponent's range as 13x13 weights 0..1 (rows and columns A..2; "
+        "suited above the diagonal, offsuit below, pairs on it)",
+    )
 
 
 class Advice(_Message):
@@ -357,8 +370,27 @@ class PongMessage(_Message):
     at: float
 
 
+class NoticeMessage(_Message):
+    """The table paused or resumed, sent to everyone connected when it happens."""
+
+    type: Literal["notice"] = "notice"
+    paused: bool
+    reason: str | None = Field(
+        default=None,
+        description='Why it is paused: "database" (changes cannot be stored yet); None on resuming',
+    )
+    message: str = Field(description="For people: what is happening")
+    at: float
+
+
 ServerEvent = Annotated[
-    WelcomeMessage | StateMessage | ErrorMessage | ChatMessage | AdviceMessage | PongMessage,
+    WelcomeMessage
+    | StateMessage
+    | ErrorMessage
+    | ChatMessage
+    | AdviceMessage
+    | PongMessage
+    | NoticeMessage,
     Field(discriminator="type"),
 ]
 

@@ -25,11 +25,13 @@ import numpy as np
 
 from ai.bots.base import Bot, HandSummary
 from ai.bots.observation import Decision, Observation
-from ai.bots.opponents import PRIOR_PFR, PlayerStats, RangeTracker, StatsBook
 from ai.bots.sizing import ALL_IN, HALF_POT, POT, aggressive, fold, passive
 from ai.math.evaluator import strength_of
 from ai.math.preflop_rank import hand_percentile
 from ai.math.range_strength import FloatArray, combo_values, hand_strength, potential
+from ai.models.model import OpponentModel
+from ai.models.ranges import RangeTracker
+from ai.models.stats import PRIOR_PFR, PlayerStats, StatsBook
 from ai.sim.rules import BET, PREFLOP, RIVER
 
 
@@ -73,7 +75,9 @@ class LokiBot(Bot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.book = StatsBook()
+        # The learned opponent model (shared networks, this bot's own statistics of the
+        # players it met) and every opponent's range through the hand, re-weighted by it.
+        self.model = OpponentModel(book=StatsBook())
         self.ranges = RangeTracker()
         self._units: tuple[int, int, int, int] = (2, 2, 4, 4)  # bet sizes of the last table
         self._limit = True
@@ -84,6 +88,10 @@ class LokiBot(Bot):
         units, limit = self._units, self._limit
         self.book.ingest(summary.hand_key, summary.players, summary.history, units, limit)
 
+    @property
+    def book(self) -> StatsBook:
+        return self.model.book
+
     def stats_of(self, obs: Observation) -> list[PlayerStats]:
         return [self.book.get(obs.player_id(i)) for i in range(obs.n)]
 
@@ -91,11 +99,7 @@ class LokiBot(Bot):
         self._units, self._limit = obs.bet_units, obs.limit
         players = [obs.player_id(i) for i in range(obs.n)]
         self.book.ingest(obs.hand_key, players, obs.history, obs.bet_units, obs.limit)
-        if self.ranges.hand_key != obs.hand_key or self.ranges.seen > len(obs.history):
-            self.ranges.reset(obs.hand_key, obs.n)
-        board = obs.board
-        boards = ((), board[:3], board[:4], board[:5])
-        self.ranges.update(obs.history, boards, self.stats_of(obs), obs.bet_units, obs.n, obs.limit)
+        self.ranges.update(obs, self.model)
 
     def read(self, obs: Observation) -> Read:
         """HS against each opponent's range (multiplied), PPot/NPot against the field."""

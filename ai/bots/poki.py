@@ -22,7 +22,7 @@ import numpy as np
 
 from ai.bots.loki import LokiBot, Read
 from ai.bots.observation import KIND_NAMES, Decision, Observation
-from ai.bots.opponents import PlayerStats, cost_bucket
+from ai.models.stats import PlayerStats, cost_bucket
 from ai.bots.sizing import HALF_POT, NL_SIZES, POT, raise_to_amount
 from ai.math.combos import class_of_pair
 from ai.math.preflop_rank import income_rate_percentile, preflop_equity

@@ -59,11 +59,26 @@ class ModelSet:
 def packaged_model() -> ModelSet:
     """The population network shipped with the code (trained on recorded bot matches),
     or the frequency tables alone when it is missing."""
-    source = resources.files("ai.models").joinpath("data", DEFAULT_MODEL)
+    source = resources.files("ai.models").joinpath("data").joinpath(DEFAULT_MODEL)
     if not source.is_file():
         return ModelSet.frequency_only()
     weights = NetWeights.from_bytes(source.read_bytes())
     return ModelSet("packaged", NumpyNet(weights))
+
+
+_SHARED: list[ModelSet] = []
+
+
+def shared_models() -> ModelSet:
+    """The models this process's bots use: the packaged ones until `use_models` is called."""
+    if not _SHARED:
+        _SHARED.append(packaged_model())
+    return _SHARED[0]
+
+
+def use_models(models: ModelSet) -> None:
+    """Switch this process's bots to `models` (a worker loading a new version)."""
+    _SHARED[:] = [models]
 
 
 class ActionProbs:
@@ -92,8 +107,12 @@ class OpponentModel:
     """A ModelSet (shared, immutable) and the statistics one observer keeps of the players."""
 
     def __init__(self, models: ModelSet | None = None, book: StatsBook | None = None) -> None:
-        self.models = models if models is not None else ModelSet.frequency_only()
+        self._models = models  # None: follow the process's shared models (`use_models`)
         self.book = book if book is not None else StatsBook()
+
+    @property
+    def models(self) -> ModelSet:
+        return self._models if self._models is not None else shared_models()
 
     @property
     def learned(self) -> bool:
@@ -127,6 +146,21 @@ class OpponentModel:
             s = (1 - weight) * s + weight * s2
         return ActionProbs(_legal_only(a, obs), s)
 
+    def predict_for(self, obs: Observation, index: int) -> ActionProbs:
+        """The prediction for player `index` as if they were to act now: their statistics
+        and this spot's public context (its legal options are the actor's)."""
+        if index == obs.index:
+            return self.predict(obs)
+        stats = self.book.peek(obs.player_id(index))
+        cost = cost_bucket(obs.legal.call_amount, obs.bet_unit, obs.pot, obs.limit)
+        generic = self.models.generic
+        if generic is None:
+            shares = np.asarray(stats.frequencies(obs.street, cost), dtype=np.float64)
+            return ActionProbs(_legal_only(shares, obs), PRIOR_SIZES)
+        row = features(obs, stats)
+        actions, sizes = generic.both(row)
+        return ActionProbs(_legal_only(actions.astype(np.float64), obs), sizes.astype(np.float64))
+
 
 def _legal_only(shares: F64, obs: Observation) -> F64:
     """No fold when checking is free, no raise when none is allowed; renormalised."""
@@ -142,4 +176,13 @@ def _legal_only(shares: F64, obs: Observation) -> F64:
     return out / total if total > 0 else np.array([0.0, 1.0, 0.0])
 
 
-__all__ = ["N_SIZES", "ActionProbs", "ModelSet", "OpponentModel", "PlayerNet", "packaged_model"]
+__all__ = [
+    "N_SIZES",
+    "ActionProbs",
+    "ModelSet",
+    "OpponentModel",
+    "PlayerNet",
+    "packaged_model",
+    "shared_models",
+    "use_models",
+]

@@ -2,11 +2,9 @@
 
 Every opponent starts a hand with all 1326 holdings at weight 1. After each of
 their actions, the model's public prediction for that spot (fold f, call c,
-raise r) is turned into a probability per holding by its strength: within the
-player's current range, the strongest r share bets or raises and the next c
-share calls, each edge a linear ramp of width 2 * SIGMA (the mu-sigma
-weighting). So the range keeps the model's own frequencies: averaged over the
-range, P(raise | holding) is r. Weights are multiplied by the probability of
+raise r) is turned into a probability per holding by its strength: the
+strongest r share of holdings bets or raises and the next c share calls, each
+edge a linear ramp of width 2 * SIGMA (the mu-sigma weighting). Weights are multiplied by the probability of
 the action taken and never fall below MIN_WEIGHT**2 (nothing is ever ruled out).
 Strength is the Income Rate percentile preflop and the rank on the board after.
 """
@@ -45,29 +43,18 @@ def ramp(strength: FloatArray, mu: float, sigma: float) -> FloatArray:
     return out
 
 
-def threshold(strength: FloatArray, weights: FloatArray, share: float) -> float:
-    """The strength above which `share` of the range's weight lies."""
-    if share <= 0:
-        return 1.0 + SIGMA
-    if share >= 1:
-        return -SIGMA
-    order = np.argsort(-strength, kind="stable")
-    cumulative = np.cumsum(weights[order])
-    if cumulative[-1] <= 0:
-        return 1.0 - share
-    position = int(np.searchsorted(cumulative, share * cumulative[-1]))
-    return float(strength[order[min(position, len(order) - 1)]])
-
-
 def holding_triples(
-    shares: tuple[float, float, float], strength: FloatArray, weights: FloatArray
+    shares: tuple[float, float, float], strength: FloatArray, can_fold: bool = True
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """P(fold), P(check/call), P(bet/raise) per holding for a spot whose shares over the
-    range `weights` are `shares` (the model's public prediction)."""
+    """P(fold), P(check/call), P(bet/raise) per holding for a spot where the model predicts
+    `shares`: the top `raise` share of all holdings by strength bets or raises, the next
+    `call` share continues (mu-sigma ramps, DOMAIN.md §3)."""
     _, call, raise_ = shares
-    p_raise = ramp(strength, threshold(strength, weights, raise_), SIGMA)
-    p_continue = ramp(strength, threshold(strength, weights, raise_ + call), SIGMA)
-    p_continue = np.maximum(p_continue, p_raise)
+    p_raise = ramp(strength, 1.0 - raise_, SIGMA)
+    if can_fold:
+        p_continue = np.maximum(ramp(strength, 1.0 - raise_ - call, SIGMA), p_raise)
+    else:
+        p_continue = np.ones_like(strength)
     return 1.0 - p_continue, p_continue - p_raise, p_raise
 
 
@@ -111,9 +98,10 @@ class RangeTracker:
                 shares = model.predict(spot).actions
                 board = replay.runout[: replay.board_len] if record.street != PREFLOP else ()
                 strength = holding_strengths(board, spot.n_in_hand - 1)
-                live = self.range_of(record.player, board)
                 _, p_call, p_raise = holding_triples(
-                    (float(shares[0]), float(shares[1]), float(shares[2])), strength, live
+                    (float(shares[0]), float(shares[1]), float(shares[2])),
+                    strength,
+                    spot.legal.can_fold,
                 )
                 likelihood = p_raise if record.kind >= BET else p_call
                 weights *= np.maximum(likelihood, MIN_WEIGHT)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from ai.bots.base import Bot
 from ai.bots.loki import LokiBot
 from ai.bots.observation import KIND_NAMES, Decision, Observation
-from ai.bots.opponents import StatsBook
 from ai.bots.sizing import raise_to_amount
+from ai.models.model import OpponentModel
+from ai.models.ranges import RangeTracker
 from ai.sim.rules import BET, KIND_TO_ACTION_KIND, RAISE
 from holdem.protocol import ActionValue, Advice, OpponentRead
 
@@ -54,15 +55,23 @@ def _value_entries(values: dict[str, float]) -> list[ActionValue]:
     return entries
 
 
-def opponent_reads(obs: Observation, bot: Bot, fallback: StatsBook) -> list[OpponentRead]:
-    book = bot.book if isinstance(bot, LokiBot) else fallback
+def opponent_reads(obs: Observation, bot: Bot, model: OpponentModel) -> list[OpponentRead]:
+    """Per opponent still in the hand: statistics over every stored hand of theirs, the
+    model's prediction for them in this spot, and their range as a 13x13 grid."""
+    if isinstance(bot, LokiBot):
+        ranges = bot.ranges
+    else:
+        ranges = RangeTracker()
+        ranges.update(obs, model)
+    dead = (*obs.hole, *obs.board)
     reads = []
     for i in obs.opponents:
-        stats = book.get(obs.player_id(i))
-        note = f"{stats.hands} hands seen"
-        if isinstance(bot, LokiBot) and i in bot.ranges.weights:
-            width = float(bot.ranges.weights[i].sum()) / len(bot.ranges.weights[i])
-            note = f"range ~{100 * width:.0f}% of hands; {note}"
+        player = obs.player_id(i)
+        stats = model.stats(player)
+        predicted = model.predict_for(obs, i)
+        note = f"{stats.hands} hand{'s' if stats.hands != 1 else ''} seen"
+        if i in ranges.weights:
+            note = f"range ~{100 * ranges.width(i):.0f}% of hands; {note}"
         reads.append(
             OpponentRead(
                 seat=obs.seats[i],
@@ -72,12 +81,15 @@ def opponent_reads(obs: Observation, bot: Bot, fallback: StatsBook) -> list[Oppo
                 aggression=round(stats.aggression, 3),
                 fold_to_bet=round(stats.fold_to_bet, 3),
                 note=note[:200],
+                hands=stats.hands,
+                predicted=[round(float(p), 3) for p in predicted.actions],
+                range_grid=ranges.grid(i, dead) if i in ranges.weights else None,
             )
         )
     return reads
 
 
-def build_advice(obs: Observation, decision: Decision, bot: Bot, book: StatsBook) -> Advice:
+def build_advice(obs: Observation, decision: Decision, bot: Bot, model: OpponentModel) -> Advice:
     values = decision.values or estimated_values(obs, decision)
     equity = None if decision.equity is None else min(1.0, max(0.0, decision.equity))
     ehs = None if decision.ehs is None else min(1.0, max(0.0, decision.ehs))
@@ -87,7 +99,7 @@ def build_advice(obs: Observation, decision: Decision, bot: Bot, book: StatsBook
         values=_value_entries(values)[:16],
         equity=equity,
         ehs=ehs,
-        opponents=opponent_reads(obs, bot, book)[:10],
+        opponents=opponent_reads(obs, bot, model)[:10],
         reason=decision.reason[:300],
     )
 

@@ -8,6 +8,7 @@ Everything crosses the process boundary as JSON text.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 import zlib
@@ -15,11 +16,14 @@ from collections import OrderedDict
 
 from ai.bots import ADVISOR_STYLE, Bot, canonical_style, make_bot
 from ai.bots.from_view import ReplayError, observation_from_view
+from ai.bots.loki import LokiBot
 from ai.bots.observation import Decision
-from ai.bots.opponents import StatsBook
 from ai.bots.poki import PokiBot
+from ai.models.model import OpponentModel
+from ai.models.stats import StatsBook
 from ai.sim.rules import CALL, CHECK
 from ai.worker.advice import build_advice
+from ai.worker.model_sync import ModelSync
 from holdem.actions import ActionKind, LegalActions
 from holdem.protocol import Advice, DecisionAnswer, DecisionQuery, QueryPurpose
 
@@ -32,9 +36,13 @@ FALLBACK_STYLE = "rational"
 class Decider:
     """Keeps the bots; thread-safe (one lock: a decider serves one lane of queries)."""
 
-    def __init__(self) -> None:
+    def __init__(self, database_url: str = "") -> None:
+        self._sync = ModelSync(database_url) if database_url else None
         self._bots: OrderedDict[tuple[str, int, str], Bot] = OrderedDict()
+        # Statistics of every player met: loaded from the stored hands (ModelSync) and
+        # counted from the queries; the bots' models and the advice read them.
         self._book = StatsBook()
+        self._model = OpponentModel(book=self._book)
         self._lock = threading.Lock()
 
     def bot_for(self, table_id: str, seat: int, style: str) -> Bot:
@@ -66,8 +74,12 @@ class Decider:
             log.warning("query %s: legal actions differ from the view's", query.request_id)
             return safe_answer(query, "the legal actions did not match the view")
         players = [obs.player_id(i) for i in range(obs.n)]
+        if self._sync is not None:
+            self._sync.refresh(players, self._book.players.update)
         self._book.ingest(obs.hand_key, players, obs.history, obs.bet_units, obs.limit)
         bot = self.bot_for(query.table_id, query.seat, style)
+        if isinstance(bot, LokiBot):
+            bot.model.book = self._book  # every bot reads the statistics of every stored hand
         bot.deadline = time.monotonic() + budget
         try:
             decision = bot.decide(obs)
@@ -77,7 +89,7 @@ class Decider:
             log.error("query %s: %s proposed an illegal %s", query.request_id, style, decision)
             return safe_answer(query, "the bot proposed an illegal action")
         action = decision.to_action()
-        advice = build_advice(obs, decision, bot, self._book) if query.want_advice else None
+        advice = build_advice(obs, decision, bot, self._model) if query.want_advice else None
         return DecisionAnswer(
             request_id=query.request_id, action=action.kind, amount=action.amount, advice=advice
         )
@@ -110,14 +122,14 @@ _DECIDER: Decider | None = None
 def init_process() -> None:
     """Load tables and compile the numba kernels before the first query arrives."""
     global _DECIDER
-    _DECIDER = Decider()
+    _DECIDER = Decider(os.environ.get("MONGODB_URL", ""))
     warm_up()
 
 
 def answer_json(query_json: str, budget: float) -> str:
     global _DECIDER
     if _DECIDER is None:
-        _DECIDER = Decider()
+        _DECIDER = Decider(os.environ.get("MONGODB_URL", ""))
     query = DecisionQuery.model_validate_json(query_json)
     return _DECIDER.answer(query, budget).model_dump_json()
 

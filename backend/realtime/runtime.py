@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -49,6 +50,7 @@ from holdem.protocol import (
     ErrorCode,
     ErrorMessage,
     Limits,
+    NoticeMessage,
     PingMessage,
     PongMessage,
     QueryPurpose,
@@ -65,6 +67,9 @@ from holdem.table import Seat, Table
 from holdem.views import TableView, as_seen_by, observe
 
 log = logging.getLogger(__name__)
+
+# A durable write not confirmed within this many seconds pauses the table, visibly.
+PAUSE_NOTICE_AFTER = 0.5
 
 
 @dataclass(eq=False)
@@ -154,6 +159,8 @@ class TableRuntime:
         self._cashouts_seen = len(table.cashouts)
         self._task: asyncio.Task[None] | None = None
         self._unpublished: list[tuple[Change, float]] = []
+        self._deferred: deque[InboxItem] = deque()  # inbox items that waited out a pause
+        self.paused = False  # the database has not confirmed this table's writes for a while
         # The spectator view, rendered once per change: every seat's view, the bots'
         # queries and each cause published for that change start from it.
         self._changes = 0
@@ -231,13 +238,14 @@ class TableRuntime:
                 for client, text in self._publish(cause):
                     self._send(client, text)
             while True:
-                item = await self._inbox.get()
+                item = self._deferred.popleft() if self._deferred else await self._inbox.get()
                 if isinstance(item, _Stop):
                     return
-                if isinstance(item, TimerFired) and item.kind == "deal":
-                    # The last hand's stacks and record are stored before the next deal:
-                    # a crash from now on voids the new hand back to exactly those stacks.
-                    await self._persist.wait_durable()
+                # The last hand's stacks and record are stored before the next deal:
+                # a crash from now on voids the new hand back to exactly those stacks.
+                deal = isinstance(item, TimerFired) and item.kind == "deal"
+                if deal and not await self._await_storage():
+                    return
                 try:
                     with log_context(hand_no=self.table.hand_no or None):
                         self._handle(item)
@@ -245,22 +253,77 @@ class TableRuntime:
                     log.exception("table runtime error", extra={"item": type(item).__name__})
                 if self._unpublished:
                     causes, self._unpublished = self._unpublished, []
+                    # A deal, a hand's end or a seat change is shown to no one before it
+                    # is stored (a crash must not take back what players saw). A plain
+                    # action is: spectators get it at once, a crash voids the hand anyway.
+                    storing = self._persist.unconfirmed() is not None
                     held: list[tuple[Client, str]] = []
                     for cause, at in causes:
-                        held += self._publish(cause, at)
-                    if held:
-                        # Seats and stacks are in the database before a player is shown
-                        # them (spectators, with no chips here, are not kept waiting; the
-                        # next hand is not dealt before the last one's end is stored).
-                        await self._persist.wait_durable()
-                        for client, text in held:
-                            if self._clients.get(client.player_id) is client:
-                                self._send(client, text)
+                        held += self._publish(cause, at, hold_all=storing)
+                    if storing and not await self._await_storage():
+                        return
+                    for client, text in held:
+                        if self._clients.get(client.player_id) is client:
+                            self._send(client, text)
                 # Let the send tasks run between items, so a burst of inbox items
                 # cannot overflow the clients' queues all by itself (with none waiting,
                 # the next get() yields anyway).
                 if not self._inbox.empty():
                     await asyncio.sleep(0)
+
+    async def _await_storage(self) -> bool:
+        """Wait until the table's durable writes are stored; False if the table is stopping.
+
+        Stored within PAUSE_NOTICE_AFTER, nobody notices. Else the table is paused
+        and everyone is told why: until the database confirms, nothing is dealt or
+        shown; pings are answered and every other inbox item waits its turn.
+        """
+        durable = self._persist.unconfirmed()
+        if durable is None:
+            return True
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(PAUSE_NOTICE_AFTER):
+                await asyncio.shield(durable)
+        if durable.done():
+            return True
+        self.paused = True
+        log.warning("table paused: the database does not confirm its writes")
+        self._notify(paused=True)
+        stopping = False
+        while not durable.done() and not stopping:
+            getter = asyncio.ensure_future(self._inbox.get())
+            waits: set[asyncio.Future[Any]] = {durable, getter}
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if not getter.done():
+                getter.cancel()
+                continue
+            item = getter.result()
+            if isinstance(item, _Stop):
+                stopping = True
+            elif isinstance(item, Command) and isinstance(item.message, PingMessage):
+                self._handle(item)
+            else:
+                self._deferred.append(item)  # handled in order once the write is stored
+        if stopping:
+            return False
+        self.paused = False
+        log.info("table resumed: the database confirmed its writes")
+        self._notify(paused=False)
+        return True
+
+    def _notify(self, *, paused: bool) -> None:
+        notice = NoticeMessage(
+            paused=paused,
+            reason="database" if paused else None,
+            message=(
+                "The database is not confirming writes: the table waits until it does."
+                if paused
+                else "The database is back: play goes on."
+            ),
+            at=now_ms(),
+        ).model_dump_json()
+        for client in list(self._clients.values()):
+            self._send(client, notice)
 
     def _handle(self, item: InboxItem) -> None:
         if isinstance(item, Command):
@@ -737,12 +800,14 @@ class TableRuntime:
         public = self._public[1]
         return public if seat is None else as_seen_by(public, self.table, seat)
 
-    def _publish(self, cause: Change | None, at: float | None = None) -> list[tuple[Client, str]]:
+    def _publish(
+        self, cause: Change | None, at: float | None = None, *, hold_all: bool = False
+    ) -> list[tuple[Client, str]]:
         """Every client gets its own view; viewers of the same seat share one rendering.
 
-        Spectators are sent theirs at once; the seated players' messages are returned
-        for the caller to send once the change is stored. `at` is when the change
-        happened, so clients can measure the whole delay.
+        Spectators are sent theirs at once (unless `hold_all`); the seated players'
+        messages are returned for the caller to send once the change is stored.
+        `at` is when the change happened, so clients can measure the whole delay.
         """
         self.seq += 1
         at = now_ms() if at is None else at
@@ -754,7 +819,9 @@ class TableRuntime:
             text = texts.get(number)
             if text is None:
                 text = texts[number] = self._state_text(number, cause, at)
-            if number is None and (cause is None or cause.player_id != client.player_id):
+            if not hold_all and (
+                number is None and (cause is None or cause.player_id != client.player_id)
+            ):
                 self._send(client, text)
             else:
                 held.append((client, text))

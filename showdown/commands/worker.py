@@ -31,6 +31,13 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--threads", action="store_true", help="think in threads instead of processes (debugging)"
     )
+    parser.add_argument(
+        "--no-train",
+        action="store_true",
+        help="do not offer to train the opponent models online (by default, with MONGODB_URL "
+        "set, the worker runs `showdown train --watch` beside it; a lease in the database "
+        "lets one trainer work at a time however many workers run)",
+    )
     parser.add_argument("--verbose", "-v", action="store_true")
     parser.set_defaults(run=run)
 
@@ -64,6 +71,20 @@ def run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        return await client.run(stop)
+        trainer = None
+        if os.environ.get("MONGODB_URL") and not args.no_train:
+            import sys
+
+            # Its own process: training never takes a decision's CPU time slice in this one.
+            trainer = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "showdown.cli", "train", "--watch",
+                stdin=asyncio.subprocess.DEVNULL,
+            )  # fmt: skip
+        try:
+            return await client.run(stop)
+        finally:
+            if trainer is not None and trainer.returncode is None:
+                trainer.terminate()
+                await trainer.wait()
 
     return asyncio.run(main())

@@ -198,6 +198,9 @@ export interface OpponentRead {
   aggression?: number | null;
   fold_to_bet?: number | null;
   note?: string;
+  hands?: number | null;
+  predicted?: number[] | null;
+  range_grid?: number[][] | null;
 }
 
 export interface Advice {
@@ -265,10 +268,14 @@ export interface Welcome {
 // ---------------------------------------------------------------- REST
 
 export interface GuestSession {
+  /** the access token (minutes); renewed with refresh_token */
   token: string;
   player_id: string;
   name: string;
   expires_at?: string | number | null;
+  /** POST /api/auth/refresh: a new pair; each refresh token works once */
+  refresh_token?: string;
+  refresh_expires_at?: string | number | null;
 }
 
 /** POST /api/tables */
