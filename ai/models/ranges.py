@@ -4,8 +4,9 @@ Every opponent starts a hand with all 1326 holdings at weight 1. After each of
 their actions, the model's public prediction for that spot (fold f, call c,
 raise r) is turned into a probability per holding by its strength: the
 strongest r share of holdings bets or raises and the next c share calls, each
-edge a linear ramp of width 2 * SIGMA (the mu-sigma weighting). Weights are multiplied by the probability of
-the action taken and never fall below MIN_WEIGHT**2 (nothing is ever ruled out).
+edge a linear ramp of width 2 * SIGMA (the mu-sigma weighting). Weights are
+multiplied by the probability of the action taken and never fall below
+MIN_WEIGHT**2 (nothing is ever ruled out).
 Strength is the Income Rate percentile preflop and the rank on the board after.
 """
 

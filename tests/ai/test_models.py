@@ -1,0 +1,315 @@
+"""The learned opponent models: features, fairness, training, versions in a real database."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from pymongo import AsyncMongoClient
+
+from ai.arena import MatchConfig, play_match
+from ai.bots.observe import observe, step_and_record
+from ai.models.dataset import build_dataset
+from ai.models.features import FEATURES, features
+from ai.models.inference import NumpyNet
+from ai.models.model import ModelSet, OpponentModel, shared_models, use_models
+from ai.models.public import from_phh, from_record_doc
+from ai.models.replay import decisions
+from ai.models.stats import PlayerStats, StatsBook
+from ai.models.store import ModelStore
+from ai.models.training import TrainConfig, train
+from ai.sim.rules import BET, CALL, CHECK, RAISE
+from ai.sim.state import SimState
+from ai.worker.model_sync import ModelSync
+from backend.db.embedded import EmbeddedMongo
+from holdem.cards import card_index
+from holdem.config import TableConfig, Variant
+from holdem.history import parse_phh
+
+DATA = Path(__file__).resolve().parents[1] / "holdem" / "data"
+F = {name: k for k, name in enumerate(FEATURES)}
+
+
+@pytest.fixture(scope="module")
+def mongo_url() -> Iterator[str]:
+    with EmbeddedMongo(None, test_commands=True) as db:
+        yield db.url
+
+
+def _records(bots: tuple[str, ...], hands: int, seed: int, game: Variant) -> list[dict[str, Any]]:
+    config = MatchConfig(game=game, bots=bots, hands=hands, seed=seed, record=True)
+    return play_match(config).records
+
+
+# -- features ---------------------------------------------------------------------
+
+
+def _limit_spot() -> Any:
+    """Heads-up Limit: the button (index 1) raises, the big blind calls; flop Ah 7c 2d,
+    the big blind checks: the button to act."""
+    cfg = TableConfig(variant=Variant.LIMIT, seats=2, small_blind=1, big_blind=2)
+    board = [card_index(c) for c in ("Ah", "7c", "2d", "9s", "Kd")]
+    state = SimState(SimState.new_hand(cfg, {1: 100, 2: 100}, button=2, seed=3).rules,
+                     (1, 2), (100, 100), ((0, 1), (4, 5)), board)  # fmt: skip
+    history: list[Any] = []
+    step_and_record(state, RAISE, 4, history)  # the button (index 1) acts first preflop
+    step_and_record(state, CALL, 0, history)
+    step_and_record(state, CHECK, 0, history)
+    return state, history
+
+
+def test_features_of_a_hand_made_spot() -> None:
+    state, history = _limit_spot()
+    obs = observe(state, history)
+    assert obs.index == 1 and obs.street == 1
+    x = features(obs, PlayerStats())
+    assert x[F["flop"]] == 1.0 and x[F["preflop"]] == 0.0
+    assert x[F["cost_none"]] == 1.0 and x[F["pot_odds"]] == 0.0
+    assert x[F["raises_preflop"]] == 0.25 and x[F["own_raise_preflop"]] == 1.0
+    assert x[F["preflop_aggressor"]] == 1.0 and x[F["last_to_raise"]] == 1.0
+    assert x[F["ace_on_board"]] == 1.0 and x[F["king_on_board"]] == 0.0
+    assert x[F["board_flush_possible"]] == 0.0 and x[F["heads_up"]] == 1.0
+    assert x[F["acts_last"]] == 1.0 and x[F["acts_first"]] == 0.0
+    assert x[F["raise_allowed"]] == 1.0 and x[F["limit"]] == 1.0
+    # The big blind facing a bet: one bet to call, pot odds 2 / (2 + 10).
+    step_and_record(state, BET, 2, history)
+    x = features(observe(state, history), PlayerStats())
+    assert x[F["cost_one_bet"]] == 1.0
+    assert x[F["pot_odds"]] == pytest.approx(2 / 12)
+    assert x[F["own_call_preflop"]] == 1.0 and x[F["called_before"]] == 1.0
+
+
+def test_features_never_read_hidden_cards() -> None:
+    state, history = _limit_spot()
+    other = state.clone()
+    other.set_cards([(8, 9), (12, 13)])
+    assert (features(observe(state, history), PlayerStats())
+            == features(observe(other, history), PlayerStats())).all()  # fmt: skip
+
+
+# -- fairness -----------------------------------------------------------------------
+
+
+def test_a_folded_hand_never_reaches_a_training_example() -> None:
+    docs = _records(("loki", "calling-station", "random"), 60, 5, Variant.LIMIT)
+    folded = [d for d in docs if any(e["kind"] == "fold" for e in d["events"])]
+    assert folded
+    data, _ = build_dataset([from_record_doc(d) for d in docs])
+    # Every unshown hole card replaced, and the field removed: the examples are identical.
+    scrambled = copy.deepcopy(docs)
+    for doc in scrambled:
+        shown = {e["seat"] for e in doc["events"] if e["kind"] == "show"}
+        for seat in doc["seats"]:
+            if seat["seat"] not in shown:
+                seat["hole_cards"] = ["2c", "2d"]
+    stripped = copy.deepcopy(docs)
+    for doc in stripped:
+        for seat in doc["seats"]:
+            del seat["hole_cards"]
+    for variant in (scrambled, stripped):
+        again, _ = build_dataset([from_record_doc(d) for d in variant])
+        assert np.array_equal(again.x, data.x) and np.array_equal(again.action, data.action)
+    # Cards reach a PublicHand only from a showdown's SHOW events.
+    for doc in folded:
+        hand = from_record_doc(doc)
+        shown_seats = {e["seat"] for e in doc["events"] if e["kind"] == "show"}
+        assert {hand.seats[i] for i in hand.shown} == shown_seats
+
+
+def test_phh_hands_replay_into_public_decisions() -> None:
+    path = DATA / "six_max_fl.phh"
+    hand = from_phh(parse_phh(path.read_text()), key="phh")
+    replayed = list(decisions(hand))
+    assert len(replayed) == len(hand.actions)
+    assert all(seat in hand.seats for seat in (a.seat for a in hand.actions))
+
+
+# -- learning ----------------------------------------------------------------------------
+
+
+def test_a_synthetic_player_with_a_known_policy_is_recovered() -> None:
+    docs = _records(("calling-station", "always-raise", "random"), 240, 7, Variant.LIMIT)
+    data, book = build_dataset([from_record_doc(d) for d in docs])
+    net = NumpyNet(train(data, TrainConfig(epochs=25, seed=1)))
+    probs = net.actions(data.x)
+    for name, column in (("always-raise", 2), ("calling-station", 1)):
+        rows = data.player == data.players.index(name)
+        if name == "always-raise":  # raises whenever a raise is allowed
+            rows &= data.x[:, F["raise_allowed"]] == 1.0
+        assert (data.action[rows] == column).all()
+        assert probs[rows, column].mean() > 0.9
+    assert book.get("calling-station").vpip > 0.9
+
+
+def test_the_model_falls_back_to_the_frequency_tables_without_a_network() -> None:
+    state, history = _limit_spot()
+    step_and_record(state, BET, 2, history)
+    book = StatsBook()
+    stats = book.get("seat1")
+    stats.counts[1, 1] = [50, 0, 0]  # always folds to a flop bet
+    model = OpponentModel(ModelSet.frequency_only(), book)
+    probs = model.predict(observe(state, history))
+    assert probs.fold > 0.85 and probs.actions.sum() == pytest.approx(1.0)
+
+
+# -- versions in the database -----------------------------------------------------------
+
+
+def _tiny_weights(seed: int) -> Any:
+    docs = _records(("calling-station", "always-raise"), 40, seed, Variant.NO_LIMIT)
+    data, book = build_dataset([from_record_doc(d) for d in docs])
+    return train(data, TrainConfig(epochs=2, seed=seed)), data, book
+
+
+async def test_versions_are_stored_reloaded_and_switched_in_a_real_database(
+    mongo_url: str,
+) -> None:
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url, tz_aware=True)
+    db = client["models_versions"]
+    store = ModelStore(db)
+    first, data, book = _tiny_weights(1)
+    second, _, _ = _tiny_weights(2)
+    try:
+        assert await store.current_version() is None and await store.load() is None
+        v1 = await store.publish(first, {"calling-station": (second, 300)}, {"log_loss": 0.5}, None)
+        assert v1 is not None and await store.current_version() == v1
+        loaded = await store.load()
+        assert loaded is not None and loaded.generic is not None
+        assert np.allclose(loaded.generic.actions(data.x), NumpyNet(first).actions(data.x))
+        assert loaded.players["calling-station"].decisions == 300
+        # A version published against a stale pointer is kept but never made current.
+        v2 = await store.publish(second, {}, {"log_loss": 0.4}, v1)
+        assert v2 is not None and await store.current_version() == v2
+        assert await store.publish(first, {}, {}, v1) is None
+        assert await store.current_version() == v2
+        assert (await store.metrics(v2))["log_loss"] == 0.4
+        await store.save_stats(book, ["always-raise"])
+        stats = await store.stats(["always-raise", "nobody"])
+        assert list(stats) == ["always-raise"]
+        assert stats["always-raise"].hands == book.get("always-raise").hands
+        # A decision process switches to the current version and loads the statistics.
+        sync = ModelSync(mongo_url.rstrip("/") + "/models_versions")
+        seen: dict[str, PlayerStats] = {}
+        before = shared_models()
+        try:
+            await asyncio.to_thread(sync.refresh, ["always-raise"], seen.update)
+            assert sync.version == v2 and shared_models().version == v2
+            assert seen["always-raise"].hands == book.get("always-raise").hands
+        finally:
+            sync.close()
+            use_models(before)
+    finally:
+        await client.drop_database("models_versions")
+        await client.close()
+
+
+async def test_the_training_lease_lets_one_trainer_work_at_a_time(mongo_url: str) -> None:
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url, tz_aware=True)
+    store = ModelStore(client["models_lease"])
+    try:
+        assert await store.take_lease("a", 30)
+        assert await store.take_lease("a", 30)  # renewing one's own
+        assert not await store.take_lease("b", 30)
+        assert await store.take_lease("b", -1) is False
+        await store.take_lease("a", -1)  # a's lease runs out
+        assert await store.take_lease("b", 30)
+    finally:
+        await client.drop_database("models_lease")
+        await client.close()
+
+
+def test_showdown_train_reports_cross_validated_figures(tmp_path: Path) -> None:
+    from ai.arena.record import write_records
+
+    records = tmp_path / "arena.jsonl"
+    write_records(
+        records, _records(("loki", "calling-station", "always-raise"), 90, 3, Variant.LIMIT)
+    )
+    out = tmp_path / "report"
+    result = subprocess.run(
+        [sys.executable, "-m", "showdown.cli", "train", "--records", str(records),
+         "--folds", "2", "--epochs", "3", "--out", str(out), "--json"],
+        capture_output=True, text=True, check=True, timeout=240,
+    )  # fmt: skip
+    import json
+
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert figures["examples"] > 100 and 0 < figures["accuracy"] <= 1
+    assert set(figures["baselines"]) == {"majority", "frequency", "bots"}
+    assert figures["log_loss"] < figures["baselines"]["majority"]["log_loss"]
+    for name in ("report.md", "metrics.json", "confusion.png", "calibration.png"):
+        assert (out / name).stat().st_size > 0
+    assert "fold 2/2 done" in result.stderr
+
+
+async def test_online_training_never_holds_up_the_workers_answers(mongo_url: str) -> None:
+    """A trainer process (`showdown train --watch`, as a worker starts it) fits a version while
+    a decision process keeps answering; the answers go on throughout, and the next query
+    after the version is published uses it."""
+    from datetime import UTC, datetime, timedelta
+
+    from test_worker_decider import query_for, seated_table
+
+    from ai.worker import Decider
+    from holdem.actions import Action
+    from holdem.protocol import QueryPurpose
+
+    name = "models_online"
+    url = mongo_url.rstrip("/") + "/" + name
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url, tz_aware=True)
+    db = client[name]
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    docs = _records(("calling-station", "always-raise", "random"), 240, 9, Variant.LIMIT)
+    await db.hands.insert_many(
+        [
+            {"_id": f"h{k}", "played_at": start + timedelta(seconds=k), "record": doc}
+            for k, doc in enumerate(docs)
+        ]
+    )
+    before = shared_models()
+    env = {**os.environ, "MONGODB_URL": url}
+    trainer = subprocess.Popen(  # noqa: ASYNC220 - started once, not awaited
+        [sys.executable, "-m", "showdown.cli", "train", "--watch", "--epochs", "5"],
+        env=env, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    decider = Decider(url)
+    answered_while_training = 0
+    version = None
+    try:
+        table = seated_table(Variant.LIMIT, 3, seed=2)
+        for n in range(20_000):
+            if table.hand is None or table.hand.is_over:
+                table.start_hand()
+            query = query_for(table, "rational", QueryPurpose.BOT, n)
+            answer = await asyncio.to_thread(decider.answer, query, 0.5)
+            table.act(query.seat, Action(kind=answer.action, amount=answer.amount))
+            lease = await db.training.find_one({"_id": "lease"})
+            pointer = await db.model_pointer.find_one({"_id": "current"})
+            if pointer is not None:
+                version = pointer["version"]
+                break
+            if lease is not None:
+                answered_while_training += 1
+            assert trainer.poll() is None, "the trainer stopped"
+        assert version is not None
+        assert answered_while_training >= 3
+        # The very next query switches to the published version.
+        if table.hand is None or table.hand.is_over:
+            table.start_hand()
+        query = query_for(table, "loki", QueryPurpose.BOT, 99_999)
+        await asyncio.to_thread(decider.answer, query, 0.5)
+        assert shared_models().version == version
+    finally:
+        trainer.terminate()
+        trainer.wait(timeout=30)
+        use_models(before)
+        await client.drop_database(name)
+        await client.close()
