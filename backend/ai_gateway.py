@@ -112,6 +112,7 @@ class AIGateway:
         self._workers: dict[str, _Worker] = {}
         self._pending: dict[str, _Pending] = {}
         self.counters: Counter[str] = Counter()
+        self.quarantine_base = QUARANTINE_BASE
 
     @property
     def worker_count(self) -> int:
@@ -215,7 +216,7 @@ class AIGateway:
         now = asyncio.get_running_loop().time()
         if worker.quarantined(now):
             return  # one fault at a time: answers already in flight are not held against it
-        seconds = min(QUARANTINE_MAX, QUARANTINE_BASE * 2**worker.strikes)
+        seconds = min(QUARANTINE_MAX, self.quarantine_base * 2**worker.strikes)
         worker.strikes += 1
         worker.quarantined_until = now + seconds
         self.counters["quarantines"] += 1

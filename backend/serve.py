@@ -1,4 +1,9 @@
-"""The process tree of `showdown serve`: embedded database, uvicorn, one AI worker child."""
+"""The process tree of `showdown serve`: embedded database, uvicorn, one AI worker child.
+
+The embedded database is supervised: when it exits (crash, kill) it is started
+again on the same port and data, and the server's driver reconnects by itself.
+Meanwhile tables pause between hands (backend.realtime.runtime) and resume.
+"""
 
 from __future__ import annotations
 
@@ -21,12 +26,22 @@ import uvicorn
 
 from backend import gc_policy
 from backend.app import create_app
-from backend.db.embedded import EmbeddedMongo, die_with_parent
+from backend.db.embedded import (
+    EmbeddedDatabaseError,
+    EmbeddedMongo,
+    die_with_parent,
+    make_private,
+    write_private,
+)
 from backend.settings import Settings
 
 log = logging.getLogger(__name__)
 
 WORKER_HEALTHY_AFTER = 10.0  # a worker that ran this long is restarted when it exits
+DATABASE_BACKOFF_MAX = 5.0  # seconds between attempts to start the database again, at most
+# Fault-injection runs (tests, `showdown bench faults`) arm the database's fail points;
+# only its password-protected root user can.
+DB_TEST_COMMANDS = "SHOWDOWN_DB_TEST_COMMANDS"
 MAX_WS_MESSAGE = 256 * 1024  # the app enforces its own smaller limit on table sockets
 
 
@@ -75,9 +90,8 @@ def _persistent_secrets(settings: Settings, data_dir: Path) -> Settings:
         stored = json.loads(path.read_text(encoding="utf-8"))
     for key in ("secret_key", "ai_shared_secret"):
         stored.setdefault(key, secrets.token_urlsafe(32))
-    data_dir.mkdir(parents=True, exist_ok=True)
-    path.touch(mode=0o600, exist_ok=True)
-    path.write_text(json.dumps(stored), encoding="utf-8")
+    make_private(data_dir)
+    write_private(path, json.dumps(stored))
     return settings.model_copy(
         update={
             "secret_key": settings.secret_key or stored["secret_key"],
@@ -131,14 +145,43 @@ async def _supervise_worker(url: str, settings: Settings) -> None:
         backoff = min(backoff * 2, 30.0)
 
 
+async def _supervise_database(database: EmbeddedMongo) -> None:
+    """Start the embedded database again whenever it exits, until serve stops it."""
+    while True:
+        process = database.process
+        if process is None:
+            return
+        code = await asyncio.to_thread(process.wait)
+        if database.process is not process:
+            return  # stopped on purpose
+        log.error("embedded database exited: restarting it", extra={"code": code})
+        backoff = 0.1
+        while True:
+            try:
+                await asyncio.to_thread(database.start)
+            except (EmbeddedDatabaseError, OSError) as error:
+                log.error("embedded database did not start", extra={"error": str(error)})
+                await asyncio.sleep(backoff)  # back-off before the next attempt
+                backoff = min(backoff * 2, DATABASE_BACKOFF_MAX)
+                continue
+            database.restarts += 1
+            log.warning("embedded database restarted", extra={"restarts": database.restarts})
+            break
+
+
 async def serve(settings: Settings, options: ServeOptions) -> int:
     database: EmbeddedMongo | None = None
     settings = _persistent_secrets(settings, options.data_dir)
     if not settings.mongodb_url:
-        database = EmbeddedMongo(options.data_dir / "mongo").start()
+        database = EmbeddedMongo(
+            options.data_dir / "mongo", test_commands=os.environ.get(DB_TEST_COMMANDS) == "1"
+        ).start()
         settings = settings.model_copy(update={"mongodb_url": database.url})
     worker: asyncio.Task[None] | None = None
     collections: asyncio.Task[None] | None = None
+    supervisor: asyncio.Task[None] | None = None
+    if database is not None:
+        supervisor = asyncio.create_task(_supervise_database(database))
     try:
         app = create_app(settings)
         if gc_policy.apply(settings.gc_full_every):
@@ -169,9 +212,9 @@ async def serve(settings: Settings, options: ServeOptions) -> int:
         await serving
         return 0
     finally:
-        for task in (worker, collections):
+        for task in (worker, collections, supervisor):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         if database is not None:
-            database.stop()
+            database.close()

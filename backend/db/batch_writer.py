@@ -8,6 +8,13 @@ go out together as the next batch: one unordered `bulk_write` per collection.
 Operations in a batch come from different tables and touch different
 documents, so their order does not matter; each caller still learns whether
 its own operation succeeded.
+
+A write with `journal=True` is acknowledged only once the database's journal is
+on disk (j: true): the embedded database loses acknowledged but unjournaled
+writes when it is killed. The journal is one sequential log, so a journaled
+write also keeps every write acknowledged before it; a table journals only the
+writes it waits for (a deal, a hand's end, a seat change), and the writes it
+made before ride along.
 """
 
 from __future__ import annotations
@@ -20,10 +27,12 @@ from dataclasses import dataclass
 from pymongo import DeleteOne, InsertOne, ReplaceOne, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import BulkWriteError, PyMongoError, WriteError
+from pymongo.write_concern import WriteConcern
 
 from backend.db.codec import Document
 
 WriteOp = InsertOne[Document] | ReplaceOne[Document] | UpdateOne | DeleteOne
+_Key = tuple[str, bool]  # collection, journaled
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,18 +46,18 @@ class BatchWriter:
 
     def __init__(self, db: AsyncDatabase[Document]) -> None:
         self._db = db
-        self._queued: dict[str, list[_Queued]] = defaultdict(list)
-        self._sending: dict[str, list[_Queued]] = {}  # the batch in flight
+        self._queued: dict[_Key, list[_Queued]] = defaultdict(list)
+        self._sending: dict[_Key, list[_Queued]] = {}  # the batch in flight
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
         self.writes = 0
 
-    async def write(self, collection: str, op: WriteOp) -> None:
+    async def write(self, collection: str, op: WriteOp, *, journal: bool = False) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="batch-writer")
         done = asyncio.get_running_loop().create_future()
-        self._queued[collection].append(_Queued(op, done))
+        self._queued[(collection, journal)].append(_Queued(op, done))
         self._wake.set()
         await done
 
@@ -71,15 +80,18 @@ class BatchWriter:
             self._wake.clear()
             batch, self._queued = self._queued, defaultdict(list)
             self._sending = batch
-            await asyncio.gather(*(self._send(name, items) for name, items in batch.items()))
+            await asyncio.gather(*(self._send(key, items) for key, items in batch.items()))
             self._sending = {}
 
-    async def _send(self, collection: str, items: list[_Queued]) -> None:
+    async def _send(self, key: _Key, items: list[_Queued]) -> None:
         self.batches += 1
         self.writes += len(items)
         failed: dict[int, PyMongoError] = {}
+        name, journal = key
+        concern = WriteConcern(**{**self._db.write_concern.document, "j": journal})
+        collection = self._db.get_collection(name, write_concern=concern)
         try:
-            await self._db[collection].bulk_write([item.op for item in items], ordered=False)
+            await collection.bulk_write([item.op for item in items], ordered=False)
         except BulkWriteError as error:
             details = error.details
             for entry in details.get("writeErrors", []):

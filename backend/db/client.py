@@ -22,9 +22,14 @@ class Mongo:
 
     def __init__(self, url: str, default_db: str = "showdown") -> None:
         self.url = url
-        database = parse_uri(url).get("database") or default_db
+        parsed = parse_uri(url)
+        database = parsed.get("database") or default_db
+        # Acknowledged means on disk unless the URL says otherwise: a killed database
+        # keeps journaled writes only. The table writes that need no wait opt out
+        # (backend.db.batch_writer).
+        journal: dict[str, Any] = {} if "journal" in parsed["options"] else {"journal": True}
         self.client: AsyncMongoClient[Document] = AsyncMongoClient(
-            url, serverSelectionTimeoutMS=5000, connectTimeoutMS=5000, tz_aware=True
+            url, serverSelectionTimeoutMS=5000, connectTimeoutMS=5000, tz_aware=True, **journal
         )
         self.db: AsyncDatabase[Document] = self.client[database]
 

@@ -4,14 +4,24 @@ Used by `showdown serve` when no MONGODB_URL is given, and by the tests. The
 child dies with its parent (Linux parent-death signal), and a pid file in the
 data directory lets a restart wait for a previous server on the same data to
 exit first, so a killed `showdown serve` can be started again at once.
+
+With a data directory it is protected: it listens on loopback only, requires
+SCRAM-SHA-256 authentication (SecantusDB's `--auth`) with a user and password
+generated once into `credentials.json` there, and the directory is 0700 with
+files 0600 (the child runs with umask 077). SecantusDB provisions users only
+over the wire, so the first start runs it briefly without `--auth` on a fresh
+loopback port to create the user, then restarts it with `--auth`; any other
+user found in the database (one slipped in during that moment) is dropped.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import logging
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -21,10 +31,16 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from pymongo import MongoClient
+from pymongo.collection import Collection
+from pymongo.errors import OperationFailure
+
 log = logging.getLogger(__name__)
 
 EXECUTABLE = "secantusd-py"
+USER = "showdown"
 _PR_SET_PDEATHSIG = 1
+_LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 class EmbeddedDatabaseError(RuntimeError):
@@ -42,6 +58,33 @@ def die_with_parent() -> None:  # pragma: no cover - runs in the child before ex
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError):
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _database_child() -> None:  # pragma: no cover - runs in the child before exec
+    die_with_parent()
+    os.umask(0o077)  # every file it creates: owner only
+
+
+def make_private(directory: Path) -> None:
+    """`directory` (created if missing) 0700, and everything in it owner-only."""
+    directory.mkdir(parents=True, exist_ok=True)
+    directory.chmod(0o700)
+    for root, dirs, files in os.walk(directory):
+        for name in dirs:
+            (Path(root) / name).chmod(0o700)
+        for name in files:
+            (Path(root) / name).chmod(0o600)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write `path` readable by its owner only, atomically (no window with other modes)."""
+    temporary = path.with_name(path.name + ".tmp")
+    with contextlib.suppress(FileNotFoundError):
+        temporary.unlink()
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(text)
+    temporary.replace(path)
 
 
 def find_executable() -> str:
@@ -77,17 +120,53 @@ class EmbeddedMongo:
         port: int | None = None,
         test_commands: bool = False,
         startup_timeout: float = 30.0,
+        auth: bool | None = None,
     ) -> None:
+        if host not in _LOOPBACK:
+            raise EmbeddedDatabaseError(
+                f"the embedded database listens on loopback only, not {host}"
+            )
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self.host = host
         self.port = port or free_port(host)
         self.test_commands = test_commands
         self.startup_timeout = startup_timeout
+        # Stored data is protected by a password; a throw-away in-memory one need not be.
+        self.auth = self.data_dir is not None if auth is None else auth
+        if self.auth and self.data_dir is None:
+            raise EmbeddedDatabaseError("authentication needs a data directory for the credentials")
         self.process: subprocess.Popen[bytes] | None = None
+        self._closed = False
+        self.restarts = 0  # counted by whoever restarts it (showdown serve's supervisor)
+
+    @property
+    def address(self) -> str:
+        """The URL without credentials: for logs and messages."""
+        return f"mongodb://{self.host}:{self.port}"
 
     @property
     def url(self) -> str:
-        return f"mongodb://{self.host}:{self.port}"
+        """The connection string, with the credentials when authentication is on."""
+        if not self.auth:
+            return self.address
+        password = self._credentials()
+        if password is None:
+            raise EmbeddedDatabaseError("the embedded database has not been started")
+        return f"mongodb://{USER}:{password}@{self.host}:{self.port}/?authSource=admin"
+
+    @property
+    def _credentials_file(self) -> Path | None:
+        return self.data_dir / "credentials.json" if self.data_dir is not None else None
+
+    def _credentials(self) -> str | None:
+        path = self._credentials_file
+        if path is None or not path.exists():
+            return None
+        try:
+            password = json.loads(path.read_text(encoding="utf-8"))["password"]
+        except (ValueError, KeyError, TypeError):
+            return None
+        return password if isinstance(password, str) and password else None
 
     @property
     def _pid_file(self) -> Path | None:
@@ -111,10 +190,66 @@ class EmbeddedMongo:
                 os.kill(pid, signal.SIGKILL)
 
     def start(self) -> EmbeddedMongo:
+        """Start the server (provisioning its user the first time); blocks until it listens."""
+        if self.data_dir is not None:
+            make_private(self.data_dir)
+            self._wait_for_previous()
+        if not self.auth:
+            self._launch(auth=False)
+            return self
+        if self._credentials() is None:
+            self._provision()
+        self._launch(auth=True)
+        if not self._only_our_user():
+            # Our user is missing (the database files were replaced): provision again.
+            self.stop()
+            self._provision()
+            self._launch(auth=True)
+            if not self._only_our_user():
+                self.stop()
+                raise EmbeddedDatabaseError("could not sign in to the embedded database")
+        return self
+
+    def _provision(self) -> None:
+        """Create our user on a server without `--auth`, reachable for a moment on loopback."""
+        password = secrets.token_urlsafe(24)
+        port, self.port = self.port, free_port(self.host)  # not where the server is expected
+        self._launch(auth=False)
+        try:
+            client: MongoClient[dict[str, object]]
+            with MongoClient(self.address, serverSelectionTimeoutMS=5000) as client:
+                with contextlib.suppress(OperationFailure):  # none yet
+                    client.admin.command("dropUser", USER)
+                client.admin.command("createUser", USER, pwd=password, roles=["root"])
+        finally:
+            self.stop()
+            self.port = port
+        path = self._credentials_file
+        assert path is not None
+        write_private(path, json.dumps({"user": USER, "password": password}))
+        log.info("embedded database user created", extra={"credentials": str(path)})
+
+    def _only_our_user(self) -> bool:
+        """Sign in; drop every other user. False if our credentials are refused."""
+        client: MongoClient[dict[str, object]]
+        try:
+            with MongoClient(self.url, serverSelectionTimeoutMS=5000) as client:
+                users: Collection[dict[str, object]] = client.admin["system.users"]
+                for doc in users.find({"_id": {"$ne": f"admin.{USER}"}}, {"_id": 1}):
+                    database, _, user = str(doc["_id"]).partition(".")
+                    log.warning("dropping an unknown database user", extra={"user": doc["_id"]})
+                    client[database].command("dropUser", user)
+        except OperationFailure as error:
+            if error.code == 18:  # AuthenticationFailed
+                return False
+            raise
+        return True
+
+    def _launch(self, *, auth: bool) -> None:
+        if self._closed:
+            raise EmbeddedDatabaseError("the embedded database was closed")
         storage = ":memory:"
         if self.data_dir is not None:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            self._wait_for_previous()
             storage = str(self.data_dir / "db")
         command = [
             find_executable(),
@@ -129,19 +264,20 @@ class EmbeddedMongo:
         ]
         if self.test_commands:
             command.append("--enable-test-commands")
-        log.info("starting embedded database", extra={"url": self.url, "storage": storage})
+        if auth:
+            command.append("--auth")
+        log.info("starting embedded database", extra={"url": self.address, "storage": storage})
         self.process = subprocess.Popen(  # noqa: S603 - our own executable, fixed arguments
             command,
             stdin=subprocess.DEVNULL,
-            preexec_fn=die_with_parent,
+            preexec_fn=_database_child,
             # Its own session: a Ctrl-C meant for us must not stop the database before
             # the server has written its last changes; stop() ends it afterwards.
             start_new_session=True,
         )
         if self._pid_file is not None:
-            self._pid_file.write_text(str(self.process.pid))
+            write_private(self._pid_file, str(self.process.pid))
         self._wait_until_listening()
-        return self
 
     def _wait_until_listening(self) -> None:
         assert self.process is not None
@@ -173,6 +309,11 @@ class EmbeddedMongo:
             with contextlib.suppress(OSError):
                 self._pid_file.unlink()
 
+    def close(self) -> None:
+        """Stop for good: a restart still under way (another thread) launches nothing."""
+        self._closed = True
+        self.stop()
+
     def __enter__(self) -> EmbeddedMongo:
         return self.start()
 
@@ -182,4 +323,4 @@ class EmbeddedMongo:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.stop()
+        self.close()

@@ -86,7 +86,8 @@ class Tables:
         }
         if pending_record is not None:
             update["$set"]["pending_record"] = pending_record
-        await self._writer.write(self._col.name, UpdateOne({"_id": table_id}, update))
+        saved = UpdateOne({"_id": table_id}, update)
+        await self._writer.write(self._col.name, saved, journal=True)  # the table waits for it
 
     async def clear_pending(self, table_id: str, hand_no: int) -> None:
         await self._col.update_one(
@@ -158,7 +159,7 @@ class Hands:
             },
             upsert=True,
         )
-        await self._writer.write(self._live.name, started)
+        await self._writer.write(self._live.name, started, journal=True)  # the deal waits for it
 
     async def push_live(
         self, table_id: str, hand_no: int, events: list[HandEvent], stored_before: int

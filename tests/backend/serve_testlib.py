@@ -1,0 +1,239 @@
+"""Fault-injection helpers: a real `showdown serve` process, its database, and a watcher.
+
+The watcher is a spectator on a real WebSocket that records what players were
+shown: every hand it saw dealt and every hand it saw finish, with the stacks.
+The checks compare that with what the database holds after the faults.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from backend_testlib import TIMEOUT, WsClient
+from pymongo import AsyncMongoClient
+
+Message = dict[str, Any]
+FAST = {"SHOWDOWN_HAND_PAUSE_MS": "0", "BOT_DELAY_MS": "0", "BOTS_PLAY_ALONE": "true"}
+
+
+class ServeProcess:
+    """`showdown serve --no-worker` on `port` with `data_dir`; stderr goes to `log`."""
+
+    def __init__(self, data_dir: Path, port: int, log: Path, **env: str) -> None:
+        self.data_dir, self.port, self.log, self.env = data_dir, port, log, env
+        self.process: asyncio.subprocess.Process | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, path: str) -> str:
+        return f"ws://127.0.0.1:{self.port}{path}"
+
+    async def start(self) -> ServeProcess:
+        env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URL", "SECRET_KEY")}
+        env.update({"SHOWDOWN_DB_TEST_COMMANDS": "1", **self.env})
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "showdown.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+            "--no-worker",
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=self.log.open("ab"),
+        )
+        assert self.process.stdout is not None
+        async with asyncio.timeout(60):
+            while True:  # the URL is printed once the server accepts connections
+                line = (await self.process.stdout.readline()).decode()
+                assert line, f"showdown serve exited; see {self.log}"
+                if "running at" in line:
+                    return self
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        await asyncio.wait_for(self.process.wait(), TIMEOUT)
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.terminate()
+            await asyncio.wait_for(self.process.wait(), 30)
+
+    # -- its embedded database ------------------------------------------------------
+
+    @property
+    def database_pid(self) -> int:
+        return int((self.data_dir / "mongo" / "secantusd.pid").read_text())
+
+    def database_url(self) -> str:
+        """Where the embedded database listens (from serve's log), with its credentials."""
+        port = None
+        for line in self.log.read_text(encoding="utf-8").splitlines():
+            if '"starting embedded database"' in line:
+                port = json.loads(line)["url"].rsplit(":", 1)[1]
+        assert port is not None, "no embedded database in the log"
+        password = json.loads((self.data_dir / "mongo" / "credentials.json").read_text())[
+            "password"
+        ]
+        return f"mongodb://showdown:{password}@127.0.0.1:{port}/?authSource=admin"
+
+    @asynccontextmanager
+    async def mongo(self) -> AsyncIterator[AsyncMongoClient[Message]]:
+        client: AsyncMongoClient[Message] = AsyncMongoClient(
+            self.database_url(), serverSelectionTimeoutMS=20000
+        )
+        try:
+            yield client
+        finally:
+            await client.close()
+
+    async def kill_database(self) -> int:
+        """SIGKILL the embedded database; returns the pid it had."""
+        pid = self.database_pid
+        os.kill(pid, signal.SIGKILL)
+        return pid
+
+    async def wait_database_restarted(self, old_pid: int) -> None:
+        """Until serve has started a new database process and it answers."""
+        async with asyncio.timeout(60), httpx.AsyncClient(base_url=self.http) as http:
+            while True:
+                ready = await http.get("/readyz")
+                if ready.status_code == 200 and self.database_pid != old_pid:
+                    return
+                await asyncio.sleep(0.1)  # polling a process restart: no event to wait on
+
+
+@dataclass
+class Seen:
+    """What the watcher was shown."""
+
+    dealt: list[int] = field(default_factory=list)  # hand numbers, in order, as dealt
+    # hand_no -> each seat's net result, as shown when the hand finished
+    finished: dict[int, dict[int, int]] = field(default_factory=dict)
+    notices: list[Message] = field(default_factory=list)
+    last_view: Message | None = None
+
+
+class Watcher:
+    """A spectator that records every deal and every finished hand it is shown."""
+
+    def __init__(self, serve: ServeProcess, table_id: str, token: str) -> None:
+        self.serve, self.table_id, self.token = serve, table_id, token
+        self.seen = Seen()
+        self.changed = asyncio.Condition()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> Watcher:
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def _run(self) -> None:
+        while True:  # reconnect whenever the server goes away
+            try:
+                client = await WsClient.connect(self.serve.ws(f"/ws/tables/{self.table_id}"))
+            except OSError:
+                await asyncio.sleep(0.1)  # the server is restarting: try again shortly
+                continue
+            try:
+                await client.send({"type": "auth", "token": self.token})  # never in the URL
+                while True:
+                    message = await client._next(3600)
+                    await self._record(message)
+            except Exception:
+                await asyncio.sleep(0.1)  # the server is restarting: reconnect shortly
+
+    async def _record(self, message: Message) -> None:
+        seen = self.seen
+        if message.get("type") == "notice":
+            seen.notices.append(message)
+        elif message.get("type") == "state":
+            view = message["view"]
+            seen.last_view = view
+            cause = message.get("cause") or {}
+            if cause.get("kind") == "hand_start":
+                seen.dealt.append(view["hand_no"])
+            result = view.get("last_result")
+            if not view["hand_in_progress"] and result:
+                net = {int(seat): amount for seat, amount in result["net"].items()}
+                seen.finished[result["hand_no"]] = net
+        else:
+            return
+        async with self.changed:
+            self.changed.notify_all()
+
+    async def wait(self, predicate: Any, within: float = 60.0) -> None:
+        async with asyncio.timeout(within), self.changed:
+            await self.changed.wait_for(lambda: predicate(self.seen))
+
+    async def wait_hands(self, count: int, within: float = 60.0) -> int:
+        """Until `count` more hands were seen finished; returns the last hand number."""
+        target = len(self.seen.finished) + count
+        await self.wait(lambda s: len(s.finished) >= target, within)
+        return max(self.seen.finished)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+
+async def bot_table(serve: ServeProcess, bots: int = 4) -> tuple[str, str]:
+    """A table of bots that deals by itself; returns (table_id, a spectator's token)."""
+    async with httpx.AsyncClient(base_url=serve.http) as http:
+        login = (await http.post("/api/auth/guest", json={"name": "Watcher"})).json()
+        auth = {"Authorization": f"Bearer {login['token']}"}
+        table = (
+            await http.post(
+                "/api/tables",
+                json={"seats": bots + 1, "bots": bots, "small_blind": 5, "big_blind": 10},
+                headers=auth,
+            )
+        ).json()
+    return table["table_id"], login["token"]
+
+
+async def check_invariants(serve: ServeProcess, table_id: str, seen: Seen) -> dict[str, int]:
+    """Chips conserved, every hand seen finished stored as seen, no hand number dealt twice."""
+    async with serve.mongo() as client:
+        db = client.showdown
+        table = await db.tables.find_one({"_id": table_id})
+        assert table is not None
+        stacks = {s["number"]: s["stack"] for s in table["snapshot"]["seats"]}
+        ledger = [e async for e in db.ledger.find({"table_id": table_id})]
+        hands = {h["hand_no"]: h async for h in db.hands.find({"table_id": table_id})}
+        voided = [v["hand_no"] async for v in db.voided_hands.find({"table_id": table_id})]
+    # No chip appeared or vanished: the stacks are what came in minus what went out.
+    paid_in = sum(e["amount"] for e in ledger if e["kind"] in ("buy_in", "rebuy"))
+    paid_out = sum(e["amount"] for e in ledger if e["kind"] == "cashout")
+    assert sum(stacks.values()) == paid_in - paid_out, (stacks, paid_in, paid_out)
+    assert len({e["_id"] for e in ledger}) == len(ledger)
+    # Every hand the watcher saw finish is stored, with the result it was shown.
+    missing = sorted(set(seen.finished) - set(hands))
+    assert not missing, f"hands shown finished but not stored: {missing}"
+    for hand_no, shown in seen.finished.items():
+        record = hands[hand_no]["record"]
+        stored = {s["seat"]: s["final_stack"] - s["starting_stack"] for s in record["seats"]}
+        assert {seat: net for seat, net in shown.items() if net} == {
+            seat: net for seat, net in stored.items() if net
+        }, (hand_no, shown, stored)
+        assert sum(stored.values()) == 0
+    # A hand number is dealt once: never shown dealt twice, never both filed and voided.
+    assert len(seen.dealt) == len(set(seen.dealt)), f"a hand number was dealt twice: {seen.dealt}"
+    assert not set(voided) & set(hands), (voided, sorted(hands))
+    return {"hands": len(hands), "voided": len(voided), "chips": sum(stacks.values())}
