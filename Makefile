@@ -26,7 +26,7 @@ $(STAMPS)/npm: $(wildcard frontend/package.json frontend/package-lock.json) | $(
 	if [ -f frontend/package.json ]; then cd frontend && npm ci --no-audit --no-fund; fi
 	touch $@
 
-$(STAMPS)/frontend-build: $(STAMPS)/npm $(shell find frontend/src frontend/index.html -type f 2>/dev/null)
+$(STAMPS)/frontend-build: $(STAMPS)/npm docs/protocol.schema.json $(shell find frontend/src frontend/scripts frontend/index.html -type f 2>/dev/null)
 	if [ -f frontend/package.json ]; then cd frontend && npm run build; fi
 	touch $@
 

@@ -8,6 +8,8 @@ export default defineConfig({
   base: "/",
   plugins: [react()],
   server: {
+    // The protocol's wire-type test reads the server's schema from docs/.
+    fs: { allow: [".", "../docs"] },
     proxy: {
       "/api": { target: backend, changeOrigin: true },
       "/healthz": { target: backend, changeOrigin: true },

@@ -130,3 +130,22 @@ def test_the_document_lists_what_the_server_sends() -> None:
         fields = set(defs[message]["properties"]) - {"type"}
         missing = {f for f in fields if f"`{f}`" not in row.split("|")[3]}
         assert not missing, f"docs/protocol.md: {name} does not list {missing}"
+
+
+def test_the_web_client_generates_its_wire_types_from_the_schema() -> None:
+    """The build, typecheck and tests regenerate the types with a pinned generator."""
+    frontend = ROOT / "frontend"
+    package = json.loads((frontend / "package.json").read_text(encoding="utf-8"))
+    scripts = package["scripts"]
+    assert scripts["gen:protocol"] == "node scripts/gen-protocol-types.mjs"
+    for script in ("build", "typecheck", "test", "dev"):
+        assert scripts[f"pre{script}"] == "npm run gen:protocol", script
+    version = package["devDependencies"]["json-schema-to-typescript"]
+    assert version[0].isdigit(), f"pin json-schema-to-typescript exactly, not {version!r}"
+    generator = (frontend / "scripts" / "gen-protocol-types.mjs").read_text(encoding="utf-8")
+    assert "docs/protocol.schema.json" in generator and "src/protocol/wire.gen.ts" in generator
+    types = (frontend / "src" / "protocol" / "types.ts").read_text(encoding="utf-8")
+    reexported = types.split("export type {", 1)[1].split('} from "./wire.gen";', 1)[0]
+    for model in ("TableView", "TableConfig", "HandEvent", "LegalActions", "Advice", "TurnClock"):
+        assert f"interface {model} " not in types, f"{model} is written by hand in types.ts"
+        assert f"  {model},\n" in reexported, f"types.ts does not re-export the generated {model}"

@@ -6,7 +6,7 @@ import { ActionBar, resolvePreAction, type ActionBarProps } from "./ActionBar";
 import { AdvicePanel } from "./AdvicePanel";
 import { HandLog } from "./HandLog";
 import { timerState } from "./TurnTimer";
-import { LIMIT_CONFIG, legal, makeView, seat } from "../test/fixtures";
+import { LIMIT_CONFIG, legal, makeView, seat, event, read } from "../test/fixtures";
 import type { AdviceReport, TableView } from "../protocol";
 
 function renderTable(view: TableView, extra: Partial<Parameters<typeof PokerTable>[0]> = {}) {
@@ -211,6 +211,7 @@ describe("ActionBar", () => {
 });
 
 const REPORT: AdviceReport = {
+  ref: null,
   hand_no: 3,
   seat: 1,
   source: "worker",
@@ -219,13 +220,13 @@ const REPORT: AdviceReport = {
     action: "raise",
     amount: 600,
     values: [
-      { action: "fold", value_bb: 0 },
-      { action: "call", value_bb: 1.2 },
+      { action: "fold", amount: null, value_bb: 0 },
+      { action: "call", amount: null, value_bb: 1.2 },
       { action: "raise", amount: 600, value_bb: 2.4 },
     ],
     equity: 0.61,
     ehs: 0.66,
-    opponents: [{ seat: 4, label: "loose-passive", vpip: 0.45, note: "calls light" }],
+    opponents: [read({ seat: 4, label: "loose-passive", vpip: 0.45, note: "calls light" })],
     reason: "Top pair, good kicker against a calling station: value raise.",
   },
 };
@@ -266,12 +267,12 @@ describe("HandLog", () => {
     const view = makeView({
       events: [
         ...makeView().events,
-        { kind: "call", street: "preflop", seat: 1, amount: 100 },
-        { kind: "board", street: "flop", cards: ["Ah", "7c", "2d"] },
-        { kind: "bet", street: "flop", seat: 3, amount: 200 },
+        event({ kind: "call", street: "preflop", seat: 1, amount: 100 }),
+        event({ kind: "board", street: "flop", cards: ["Ah", "7c", "2d"] }),
+        event({ kind: "bet", street: "flop", seat: 3, amount: 200 }),
       ],
     });
-    render(<HandLog view={view} notices={[{ id: 1, at: 0, seat: 1, by: "ai", action: { kind: "call" }, handNo: 3, note: "" }]} />);
+    render(<HandLog view={view} notices={[{ id: 1, at: 0, seat: 1, by: "ai", action: { kind: "call", amount: null }, handNo: 3, note: "" }]} />);
     const log = screen.getByTestId("hand-log");
     expect(log).toHaveTextContent("Ada posts the small blind 50");
     expect(log).toHaveTextContent("Flop: A♥ 7♣ 2♦");

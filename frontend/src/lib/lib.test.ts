@@ -7,7 +7,7 @@ import { bestHandName } from "./handrank";
 import { describeEvent, lastActionLabel } from "./events";
 import { buildReplay } from "./replay";
 import { stepToView } from "./replayView";
-import { legal, makeView, NL_CONFIG } from "../test/fixtures";
+import { legal, makeView, NL_CONFIG, event } from "../test/fixtures";
 import type { HandRecord } from "../protocol";
 
 describe("chips", () => {
@@ -102,17 +102,17 @@ describe("hand names", () => {
 describe("events in words", () => {
   const names = (s: number | null | undefined) => (s === 1 ? "Alice" : "Bob");
   it("describes each kind", () => {
-    expect(describeEvent({ kind: "raise", street: "preflop", seat: 1, amount: 600 }, names)).toBe("Alice raises to 600");
-    expect(describeEvent({ kind: "call", street: "flop", seat: 2, amount: 1250, all_in: true }, names, "0.01")).toBe("Bob calls 12.50 (all-in)");
-    expect(describeEvent({ kind: "board", street: "flop", cards: ["Ah", "Kd", "2c"] }, names)).toBe("Flop: A♥ K♦ 2♣");
-    expect(describeEvent({ kind: "win", street: "showdown", seat: 2, amount: 300, pot_index: 1 }, names)).toBe("Bob wins 300 from side pot 1");
-    expect(describeEvent({ kind: "return", street: "river", seat: 1, amount: 200 }, names)).toBe("200 uncalled returned to Alice");
+    expect(describeEvent(event({ kind: "raise", street: "preflop", seat: 1, amount: 600 }), names)).toBe("Alice raises to 600");
+    expect(describeEvent(event({ kind: "call", street: "flop", seat: 2, amount: 1250, all_in: true }), names, "0.01")).toBe("Bob calls 12.50 (all-in)");
+    expect(describeEvent(event({ kind: "board", street: "flop", cards: ["Ah", "Kd", "2c"] }), names)).toBe("Flop: A♥ K♦ 2♣");
+    expect(describeEvent(event({ kind: "win", street: "showdown", seat: 2, amount: 300, pot_index: 1 }), names)).toBe("Bob wins 300 from side pot 1");
+    expect(describeEvent(event({ kind: "return", street: "river", seat: 1, amount: 200 }), names)).toBe("200 uncalled returned to Alice");
   });
   it("labels a seat's last action on this street only", () => {
-    const events = makeView().events.concat([{ kind: "raise", street: "preflop", seat: 4, amount: 300 }]);
+    const events = makeView().events.concat([event({ kind: "raise", street: "preflop", seat: 4, amount: 300 })]);
     expect(lastActionLabel(events, 4, "preflop")).toBe("Raise 300");
     expect(lastActionLabel(events, 3, "preflop")).toBeNull(); // blinds are shown on the seat itself
-    expect(lastActionLabel([...events, { kind: "board", street: "flop", cards: ["2c", "3c", "4c"] }], 4, "flop")).toBeNull();
+    expect(lastActionLabel([...events, event({ kind: "board", street: "flop", cards: ["2c", "3c", "4c"] })], 4, "flop")).toBeNull();
   });
 });
 
@@ -128,15 +128,15 @@ const RECORD: HandRecord = {
   ],
   board: ["2c", "7d", "9h", "Js", "3c"],
   events: [
-    { kind: "small_blind", street: "preflop", seat: 1, amount: 50 },
-    { kind: "big_blind", street: "preflop", seat: 2, amount: 100 },
-    { kind: "raise", street: "preflop", seat: 1, amount: 300 },
-    { kind: "call", street: "preflop", seat: 2, amount: 200 },
-    { kind: "board", street: "flop", cards: ["2c", "7d", "9h"] },
-    { kind: "bet", street: "flop", seat: 2, amount: 500 },
-    { kind: "fold", street: "flop", seat: 1 },
-    { kind: "return", street: "flop", seat: 2, amount: 500 },
-    { kind: "win", street: "showdown", seat: 2, amount: 600, pot_index: 0 },
+    event({ kind: "small_blind", street: "preflop", seat: 1, amount: 50 }),
+    event({ kind: "big_blind", street: "preflop", seat: 2, amount: 100 }),
+    event({ kind: "raise", street: "preflop", seat: 1, amount: 300 }),
+    event({ kind: "call", street: "preflop", seat: 2, amount: 200 }),
+    event({ kind: "board", street: "flop", cards: ["2c", "7d", "9h"] }),
+    event({ kind: "bet", street: "flop", seat: 2, amount: 500 }),
+    event({ kind: "fold", street: "flop", seat: 1 }),
+    event({ kind: "return", street: "flop", seat: 2, amount: 500 }),
+    event({ kind: "win", street: "showdown", seat: 2, amount: 600, pot_index: 0 }),
   ],
 };
 

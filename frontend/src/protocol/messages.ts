@@ -4,7 +4,6 @@
  * into one small internal union. Every message is JSON discriminated by "type".
  */
 import type {
-  ActionKind,
   Advice,
   AdviceReport,
   Change,
@@ -15,22 +14,19 @@ import type {
   TurnClock,
   Welcome,
 } from "./types";
+import type { AuthMessage, ClientMessage } from "./wire.gen";
 
 // ---------------------------------------------------------------- client -> server
 
-export type ClientCommand =
-  | { type: "sit"; seat: number; buy_in: number }
-  | { type: "stand" }
-  | { type: "sit_out" }
-  | { type: "sit_back" }
-  | { type: "rebuy"; amount: number }
-  /** amount: for bet/raise, the street total "to" */
-  | { type: "act"; action: ActionKind; amount?: number | null; seat?: number; hand_no?: number }
-  | { type: "advice" }
-  | { type: "ai_decide" }
-  | { type: "chat"; text: string }
-  | { type: "sync"; last_seq?: number | null }
-  | { type: "ping" };
+/** Omit `K` from each member of the union `T` (Omit alone merges the members). */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * A command on the table socket, as the server's schema defines it (wire.gen.ts);
+ * `auth` is the client's own first message, and `ref` is added by TableClient.send.
+ * For bet and raise, `amount` is the street total "to".
+ */
+export type ClientCommand = OmitEach<Exclude<ClientMessage, AuthMessage>, "ref">;
 
 /** Every command may carry `ref` (<= 64 chars), echoed in the error or advice it causes. */
 export type OutgoingMessage = ClientCommand & { ref?: string };

@@ -63,6 +63,8 @@ function configOf(t: Json): TableConfig {
     small_blind: num(c.small_blind, 1),
     big_blind: num(c.big_blind, 2),
     ante: num(c.ante),
+    // The lobby's flat summary has no ante_mode (POST /api/tables cannot set it yet).
+    ante_mode: c.ante_mode === "big_blind" ? "big_blind" : "every_seat",
     small_bet: num(c.small_bet),
     big_bet: num(c.big_bet),
     raise_cap: typeof c.raise_cap === "number" ? c.raise_cap : null,

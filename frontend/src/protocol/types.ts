@@ -1,37 +1,62 @@
 /**
- * Wire types of the Showdown server, written from the Python models:
- * holdem/views.py (TableView), holdem/actions.py (Action, LegalActions, HandEvent),
- * holdem/config.py (TableConfig) and holdem/protocol.py / docs/protocol.md
- * (messages, REST bodies).
+ * The client's types of the wire.
  *
- * This folder (src/protocol/) is the ONLY place that knows the wire format:
- * when the server's protocol changes, this is the one module to adapt.
+ * Those of the table WebSocket (TableView, TableConfig, events, clocks, advice,
+ * messages) are GENERATED at build time from docs/protocol.schema.json, which the
+ * server's pydantic models generate in turn (holdem/protocol.py): see ./wire.gen.ts
+ * and scripts/gen-protocol-types.mjs. They are re-exported here under the names the
+ * app uses; none is written by hand, so none can drift from the server.
+ *
+ * The REST bodies below (backend/schemas.py, served as /openapi.json) are still
+ * written by hand, from the server's models.
+ *
+ * This folder (src/protocol/) is the ONLY place that knows the wire format.
  */
+import type {
+  AdviceMessage,
+  HandEvent,
+  NoticeMessage,
+  TableConfig,
+  TableView,
+  Variant,
+  ChatMessage as WireChatMessage,
+  ErrorMessage,
+  WelcomeMessage,
+} from "./wire.gen";
+
+export type {
+  ActedBy,
+  Action,
+  ActionKind,
+  ActionValue,
+  Advice,
+  AdviceSource,
+  AnteMode,
+  Change,
+  ChangeKind,
+  EventKind,
+  HandEvent,
+  LegalActions,
+  Limits,
+  NoticeMessage,
+  OpponentRead,
+  PotView,
+  ResultView,
+  SeatState,
+  SeatView,
+  Street,
+  TableConfig,
+  TableView,
+  TurnClock,
+  Variant,
+} from "./wire.gen";
 
 // ---------------------------------------------------------------- game
-
-export type Variant = "limit" | "no-limit";
-export type Street = "preflop" | "flop" | "turn" | "river" | "showdown";
-export type ActionKind = "fold" | "check" | "call" | "bet" | "raise";
-export type EventKind =
-  | "ante"
-  | "small_blind"
-  | "big_blind"
-  | "fold"
-  | "check"
-  | "call"
-  | "bet"
-  | "raise"
-  | "board"
-  | "return"
-  | "show"
-  | "muck"
-  | "win";
-export type SeatState = "waiting" | "active" | "folded" | "all_in" | "sitting_out";
 
 /** Two characters: rank (23456789TJQKA) + suit (cdhs), e.g. "Ah", "Td". */
 export type CardCode = string;
 
+/** The bot styles a table may seat (holdem.protocol.BOT_STYLES; a test keeps them equal). */
 export const BOT_STYLES = [
   "aggressive",
   "cautious",
@@ -45,225 +70,28 @@ export const BOT_STYLES = [
 ] as const;
 export type BotStyle = (typeof BOT_STYLES)[number];
 
-export interface TableConfig {
-  variant: Variant;
-  seats: number;
-  small_blind: number;
-  big_blind: number;
-  ante: number;
-  small_bet: number;
-  big_bet: number;
-  raise_cap: number | null;
-  min_buy_in: number;
-  max_buy_in: number;
-  /** pydantic serialises Decimal as a string ("0.01"). */
-  chip_unit: string;
-}
+// ---------------------------------------------------------------- messages, as decoded
 
-/** A player's intention. For bet and raise, `amount` is the street total "to". */
-export interface Action {
-  kind: ActionKind;
-  amount?: number | null;
-}
+/** An `advice` message: to the requester only; `applied` when it came from "Let AI decide". */
+export type AdviceReport = Omit<AdviceMessage, "type">;
 
-export interface LegalActions {
-  seat: number;
-  can_fold: boolean;
-  can_check: boolean;
-  /** Chips the call adds (may be less than the bet when it puts the caller all-in). */
-  call_amount: number;
-  can_call: boolean;
-  /** "bet" when nobody has bet this street, "raise" otherwise; null when no bet/raise. */
-  raise_kind: "bet" | "raise" | null;
-  min_to: number | null;
-  max_to: number | null;
-  /** Chips already in front of the actor this street. */
-  committed: number;
-  stack: number;
-}
-
-export interface HandEvent {
-  kind: EventKind;
-  street: Street;
-  seat?: number | null;
-  /** chips posted/called/returned/won; for bet and raise, the street total "to". */
-  amount?: number | null;
-  cards?: CardCode[];
-  all_in?: boolean;
-  pot_index?: number | null;
-}
-
-export interface SeatView {
-  seat: number;
-  player_id: string;
-  name: string;
-  is_bot: boolean;
-  bot_style: string | null;
-  stack: number;
-  bet: number;
-  state: SeatState;
-  has_cards: boolean;
-  hole_cards: CardCode[] | null;
-  waiting_for_big_blind: boolean;
-  leaving: boolean;
-}
-
-export interface PotView {
-  amount: number;
-  seats: number[];
-}
-
-/** JSON object keys are strings: dict[int, int] arrives as {"3": 120}. */
-export interface ResultView {
-  hand_no: number;
-  net: Record<string, number>;
-  winnings: Record<string, number>;
-  shown: Record<string, CardCode[]>;
-  board: CardCode[];
-}
-
-export interface TableView {
-  table_id: string;
-  config: TableConfig;
-  viewer_seat: number | null;
-  hand_no: number;
-  hand_in_progress: boolean;
-  button: number | null;
-  small_blind_seat: number | null;
-  big_blind_seat: number | null;
-  street: Street | null;
-  board: CardCode[];
-  pots: PotView[];
-  total_pot: number;
-  seats: SeatView[];
-  actor: number | null;
-  /** only in the actor's own view */
-  legal_actions: LegalActions | null;
-  events: HandEvent[];
-  last_result: ResultView | null;
-}
-
-/** The actor's clock (StateMessage.clock); times are server epoch milliseconds. */
-export interface TurnClock {
-  seat: number;
-  started_at: number;
-  /** the last moment to act: started_at + action_timeout_ms + time bank */
-  deadline: number;
-  action_timeout_ms: number;
-  /** the actor's time bank before this decision */
-  time_bank_ms: number;
-}
-
-export type ChangeKind =
-  | "sit"
-  | "stand"
-  | "sit_out"
-  | "sit_back"
-  | "rebuy"
-  | "act"
-  | "hand_start"
-  | "hand_end"
-  | "connect"
-  | "disconnect"
-  | "restore";
-
-/** "player", "ai" ("Let AI decide"), "bot", "timer" (timed out), "table" (house rules). */
-export type ActedBy = "player" | "ai" | "bot" | "timer" | "table";
-
-/** What caused a state message (null for a resync). */
-export interface Change {
-  kind: ChangeKind;
-  seat?: number | null;
-  player_id?: string | null;
-  action?: Action | null;
-  by?: ActedBy;
-  note?: string;
-}
-
-// ---------------------------------------------------------------- advice
-
-/** The AI's estimate of one candidate action, in big blinds (positive = profit). */
-export interface ActionValue {
-  action: ActionKind;
-  amount?: number | null;
-  value_bb: number;
-}
-
-/** What the AI believes about one opponent; statistics are shares in 0..1. */
-export interface OpponentRead {
-  seat: number;
-  label?: string;
-  vpip?: number | null;
-  pfr?: number | null;
-  aggression?: number | null;
-  fold_to_bet?: number | null;
-  note?: string;
-  hands?: number | null;
-  predicted?: number[] | null;
-  range_grid?: number[][] | null;
-}
-
-export interface Advice {
-  action: ActionKind;
-  amount?: number | null;
-  values: ActionValue[];
-  /** 0..1 */
-  equity: number | null;
-  /** effective hand strength, 0..1 */
-  ehs?: number | null;
-  opponents: OpponentRead[];
-  reason: string;
-}
-
-export type AdviceSource = "worker" | "fallback";
-
-/** An advice message: to the requester only; `applied` when it came from "Let AI decide". */
-export interface AdviceReport {
-  ref?: string | null;
-  hand_no: number;
-  seat: number;
-  advice: Advice;
-  source: AdviceSource;
-  applied: boolean;
-}
-
-// ---------------------------------------------------------------- chat and notices
-
-export interface ChatMessage {
+/** A `chat` line; `seq` and `at` may be missing from a line the client made up itself. */
+export type ChatMessage = Omit<WireChatMessage, "type" | "seq" | "at"> & {
   seq?: number;
   at?: number;
-  player_id: string;
-  name: string;
-  seat: number | null;
-  text: string;
-}
+};
+
+/** The `welcome` after every (re)connection. */
+export type Welcome = Omit<WelcomeMessage, "type">;
+
+/**
+ * An `error`: `code` is stable, `message` is for people, `ref` echoes the command's
+ * (missing from the errors the client makes up itself).
+ */
+export type ServerError = Omit<ErrorMessage, "type" | "ref"> & { ref?: string | null };
 
 /** The table paused (its changes cannot be stored yet) or resumed: docs/protocol.md. */
-export interface TableNotice {
-  paused: boolean;
-  /** "database" while paused; null on resuming */
-  reason: string | null;
-  message: string;
-  at: number;
-}
-
-export interface Limits {
-  max_message_bytes: number;
-  messages_per_second: number;
-  burst: number;
-}
-
-export interface Welcome {
-  protocol?: number;
-  table_id: string;
-  player_id: string;
-  name: string;
-  seat: number | null;
-  seq: number;
-  resync: boolean;
-  missed: number | null;
-  limits?: Limits;
-}
+export type TableNotice = Omit<NoticeMessage, "type">;
 
 // ---------------------------------------------------------------- REST
 
@@ -385,9 +213,3 @@ export interface HandRecord {
 // ---------------------------------------------------------------- connection
 
 export type ConnectionStatus = "idle" | "connecting" | "open" | "reconnecting" | "closed";
-
-export interface ServerError {
-  code: string;
-  message: string;
-  ref?: string | null;
-}

@@ -1,5 +1,5 @@
 /** Realistic table views for tests (shapes as holdem/views.py sends them). */
-import type { LegalActions, SeatView, TableConfig, TableView } from "../protocol";
+import type { HandEvent, LegalActions, OpponentRead, SeatView, TableConfig, TableView } from "../protocol";
 
 export const NL_CONFIG: TableConfig = {
   variant: "no-limit",
@@ -7,6 +7,7 @@ export const NL_CONFIG: TableConfig = {
   small_blind: 50,
   big_blind: 100,
   ante: 0,
+  ante_mode: "every_seat",
   small_bet: 0,
   big_bet: 0,
   raise_cap: 4,
@@ -14,6 +15,19 @@ export const NL_CONFIG: TableConfig = {
   max_buy_in: 10000,
   chip_unit: "1",
 };
+
+/** A hand event as the server sends it: every field present, the ones not given empty. */
+export function event(partial: Pick<HandEvent, "kind" | "street"> & Partial<HandEvent>): HandEvent {
+  return { seat: null, amount: null, cards: [], all_in: false, pot_index: null, ...partial };
+}
+
+/** An opponent read as the server sends it: statistics not given are null. */
+export function read(partial: Pick<OpponentRead, "seat"> & Partial<OpponentRead>): OpponentRead {
+  return {
+    label: "", vpip: null, pfr: null, aggression: null, fold_to_bet: null, note: "",
+    hands: null, predicted: null, range_grid: null, ...partial,
+  };
+}
 
 export const LIMIT_CONFIG: TableConfig = {
   ...NL_CONFIG,
@@ -82,8 +96,8 @@ export function makeView(partial: Partial<TableView> = {}): TableView {
     actor: 1,
     legal_actions: legal({ seat: 1, stack: 10000, max_to: 10000 }),
     events: [
-      { kind: "small_blind", street: "preflop", seat: 2, amount: 50 },
-      { kind: "big_blind", street: "preflop", seat: 3, amount: 100 },
+      event({ kind: "small_blind", street: "preflop", seat: 2, amount: 50 }),
+      event({ kind: "big_blind", street: "preflop", seat: 3, amount: 100 }),
     ],
     last_result: null,
     ...partial,
