@@ -24,6 +24,7 @@ from ai.math.combos import (
 )
 from ai.math.income_rate import OPPONENTS, load_income_rates, main, simulate_class
 from ai.math.preflop_rank import (
+    build,
     equity_table,
     hand_percentile,
     income_rate_percentile,
@@ -151,3 +152,12 @@ def test_income_rate_percentile_counts_dealt_hands_below() -> None:
     worst, best = rates.ranking(3)[-1], rates.ranking(3)[0]
     assert pct[worst] == 0.0
     assert pct[best] == (N_COMBOS - len(class_combos(int(best)))) / N_COMBOS
+
+
+def test_preflop_table_rebuild_keeps_the_file_order_and_is_seeded() -> None:
+    # Each class is seeded by its position in the file, so the order is part of the data.
+    table = build(200, seed=2024)
+    equity = table["equity"]
+    assert isinstance(equity, dict) and tuple(equity) == table_order()
+    assert build(200, seed=2024) == table
+    assert equity["AA"][0] > 0.75 > 0.45 > equity["72o"][0]
