@@ -88,9 +88,6 @@ class ErrorCode(StrEnum):
     ADVICE_DISABLED = "advice_disabled"
     AI_BUSY = "ai_busy"
     UNKNOWN_TABLE = "unknown_table"  # no such table: the socket is closed with 4004
-    SLOW_CONSUMER = "slow_consumer"
-    UNKNOWN_REQUEST = "unknown_request"
-    INTERNAL = "internal"
 
 
 class _Message(BaseModel):
