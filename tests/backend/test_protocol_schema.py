@@ -149,3 +149,31 @@ def test_the_web_client_generates_its_wire_types_from_the_schema() -> None:
     for model in ("TableView", "TableConfig", "HandEvent", "LegalActions", "Advice", "TurnClock"):
         assert f"interface {model} " not in types, f"{model} is written by hand in types.ts"
         assert f"  {model},\n" in reexported, f"types.ts does not re-export the generated {model}"
+
+
+def test_the_document_lists_every_command_and_its_fields() -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    table = text.split("### Browser to server", 1)[1].split("###", 1)[0]
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| `")]
+    defs = protocol_schema()["$defs"]
+    for ref in defs["ClientMessage"]["oneOf"]:
+        model = defs[ref["$ref"].split("/")[-1]]
+        kind = model["properties"]["type"]["const"]
+        fields = set(model["properties"]) - {"type", "ref"}
+        if kind == "auth":  # the first message, described with the handshake
+            assert all(f"`{field}`" in text or f'"{field}"' in text for field in fields)
+            continue
+        row = next((r for r in rows if f"`{kind}`" in r[1]), None)
+        assert row is not None, f"docs/protocol.md does not list the {kind} command"
+        missing = {field for field in fields if f"`{field}`" not in row[2]}
+        assert not missing, f"docs/protocol.md: {kind} does not list {missing}"
+
+
+def test_the_documented_worker_answer_is_valid() -> None:
+    """The /ws/ai example in docs/protocol.md parses with the (strict) worker models."""
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```json\n")[1:]]
+    decision = next(b for b in blocks if b.startswith('{"type": "decision"'))
+    answer = parse_worker_message(decision)
+    assert isinstance(answer, DecisionAnswer) and answer.advice is not None
+    assert answer.amount == 600 and len(answer.advice.values) == 3
