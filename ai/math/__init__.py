@@ -8,5 +8,6 @@ NPot by exact enumeration), `range_strength` (the same against the bots' range t
 cached board values, Monte Carlo potential), `rollout_strength` (strengths and equity
 over dealt rollouts), `odds`, `multiway`, `postflop_rank`, `preflop_rank` (equity against
 random hands per class, Income Rate percentiles), `income_rate`, `random_equity`,
-`fastrng`, `weights`, `opponent_stats`, `ranges`, `equity`, `bench`.
+`fastrng`, `ranges`, `equity`, `bench`. Opponent statistics and weight tables are the
+opponent model's (`ai.models.stats`, `ai.models.ranges`).
 """

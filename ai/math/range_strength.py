@@ -1,7 +1,7 @@
 """Hand strength against the bots' weight tables: per-holding board values and percentiles,
 weighted HS, and PPot/NPot by Monte Carlo (DOMAIN.md §2).
 
-The bots' range tables (`ai.bots.opponents.RangeTracker`) list the 1326 holdings in
+The opponent model's range tables (`ai.models.ranges.RangeTracker`) list the 1326 holdings in
 *lexicographic* order, `(COMBO_FIRST[k], COMBO_SECOND[k])` with first < second, not in
 the colex order of `ai.math.combos`: their seeded samplers (`potential` here, poki's
 deals) draw holdings by position, so the order is part of every seeded result and stays

@@ -49,6 +49,9 @@ NO_FOLD_COLUMN = FEATURES.index("cost_none")
 RAISE_COLUMN = FEATURES.index("raise_allowed")
 MASK = -1e9
 FloatArray = npt.NDArray[np.float32]
+_NO_BOARD = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+_LOG_101 = math.log(101.0)
+_LOG_1001 = math.log(1001.0)
 
 
 def board_texture(board: tuple[int, ...]) -> tuple[float, float, float, float, float, float, float]:
@@ -89,9 +92,7 @@ def board_texture(board: tuple[int, ...]) -> tuple[float, float, float, float, f
 
 def features(obs: Observation, stats: PlayerStats) -> FloatArray:
     """The feature vector of `obs.index`'s decision at `obs` (order: FEATURES)."""
-    out = np.empty(N_FEATURES, dtype=np.float32)
-    out[:] = feature_list(obs, stats)
-    return out
+    return np.array(feature_list(obs, stats), dtype=np.float32)
 
 
 def feature_list(obs: Observation, stats: PlayerStats) -> list[float]:
@@ -146,11 +147,17 @@ def feature_list(obs: Observation, stats: PlayerStats) -> list[float]:
     sim = obs.sim
     behind = len(sim.queue) - 1 if sim is not None and sim.queue else 0
     stack = legal.stack
-    others = [obs.stacks[j] + obs.bets[j] for j in obs.opponents]
-    effective = min(stack + obs.bets[i], max(others)) if others else stack
-    texture = board_texture(obs.board)
-    freq = stats.frequencies(street, cost)
-    aggression = stats.aggression
+    in_hand = obs.in_hand
+    stacks = obs.stacks
+    street_bets = obs.bets
+    deepest = 0
+    for j in range(n):
+        if j != i and in_hand[j] and stacks[j] + street_bets[j] > deepest:
+            deepest = stacks[j] + street_bets[j]
+    effective = min(stack + street_bets[i], deepest) if deepest else stack
+    texture = board_texture(obs.board) if obs.board else _NO_BOARD
+    vpip, pfr, aggression, hands, table = stats.summary()
+    freq = table[street][cost]
     return [
         1.0 if street == 0 else 0.0,
         1.0 if street == 1 else 0.0,
@@ -176,9 +183,9 @@ def feature_list(obs: Observation, stats: PlayerStats) -> list[float]:
         1.0 if preflop_raiser == i and street > PREFLOP else 0.0,
         *texture,
         1.0 if obs.limit else 0.0,
-        min(math.log1p(effective / max(pot, 1)) / math.log(101.0), 1.0),
+        min(math.log1p(effective / max(pot, 1)) / _LOG_101, 1.0),
         min(to_call / max(pot, 1), 3.0) / 3.0,
-        min(math.log1p(stack / obs.big_blind) / math.log(1001.0), 1.0),
+        min(math.log1p(stack / obs.big_blind) / _LOG_1001, 1.0),
         min(raises[0], 4) / 4.0,
         min(raises[1], 4) / 4.0,
         min(raises[2], 4) / 4.0,
@@ -191,10 +198,10 @@ def feature_list(obs: Observation, stats: PlayerStats) -> list[float]:
         last_raise,
         min(callers_street, 4) / 4.0,
         0.0 if legal.raise_kind is None else 1.0,
-        stats.vpip,
-        stats.pfr,
+        vpip,
+        pfr,
         aggression / (1.0 + aggression),
-        min(math.log1p(stats.hands) / math.log(1001.0), 1.0),
+        min(math.log1p(hands) / _LOG_1001, 1.0),
         *freq,
     ]
 

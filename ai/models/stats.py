@@ -73,6 +73,20 @@ class PlayerStats:
     pfr_hands: int = 0
     # counts[street, cost, action]
     counts: np.ndarray = field(default_factory=lambda: np.zeros((4, 3, 3)))
+    # The model's inputs derived from the counts, kept until a count changes (`touch`).
+    _summary: tuple[float, float, float, float, list[list[tuple[float, float, float]]]] | None = (
+        field(default=None, repr=False, compare=False)
+    )
+
+    def touch(self) -> None:
+        self._summary = None
+
+    def summary(self) -> tuple[float, float, float, float, list[list[tuple[float, float, float]]]]:
+        """(vpip, pfr, aggression factor, hands, frequencies[street][cost]), cached."""
+        if self._summary is None:
+            table = [[self.frequencies(street, cost) for cost in range(3)] for street in range(4)]
+            self._summary = (self.vpip, self.pfr, self.aggression, float(self.hands), table)
+        return self._summary
 
     def frequencies(self, street: int, cost: int) -> tuple[float, float, float]:
         """(fold, call, raise) shares in this context, prior-smoothed."""
@@ -164,7 +178,9 @@ class StatsBook:
         if start is None:
             start = 0
             for player in players:
-                self.get(player).hands += 1
+                stats = self.get(player)
+                stats.hands += 1
+                stats.touch()
             self._voluntary[hand_key] = set()
             self._raised[hand_key] = set()
             if len(self._seen) > 2000:  # forget old hands' bookkeeping, keep the stats
@@ -179,6 +195,7 @@ class StatsBook:
             stats = self.get(player)
             cost = cost_bucket(record.to_call, bet_units[record.street], record.pot, limit)
             stats.counts[record.street, cost, action_class(record.kind)] += 1
+            stats.touch()
             if record.street == PREFLOP and record.kind in (CALL, BET, 4):
                 if player not in voluntary:
                     voluntary.add(player)

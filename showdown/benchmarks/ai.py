@@ -7,6 +7,7 @@
    enumeration and its Monte Carlo (the bots'), against eval7's exact equity against a range.
 4. poki's decision time at 500 rollouts (flop, 6-max Limit and No-Limit).
 5. Arena hands/s, 6-max Limit, the simple personalities (wall clock and CPU time).
+6. The opponent model's inference, numpy beside torch (`showdown.benchmarks.models`).
 """
 
 from __future__ import annotations
@@ -251,4 +252,7 @@ def run(args: argparse.Namespace) -> int:
     bench_strength(seconds, rng)
     bench_poki(seconds, seed)
     bench_arena(seconds, seed)
+    from showdown.benchmarks.models import bench_models
+
+    bench_models(seconds, seed)
     return 0

@@ -15,7 +15,6 @@ MODULES = [
     "ai.math.fastrng",
     "ai.math.multiway",
     "ai.math.odds",
-    "ai.math.opponent_stats",
     "ai.math.postflop_rank",
     "ai.math.potential",
     "ai.math.preflop_rank",
@@ -24,7 +23,6 @@ MODULES = [
     "ai.math.ranges",
     "ai.math.rollout_strength",
     "ai.math.tables",
-    "ai.math.weights",
 ]
 
 

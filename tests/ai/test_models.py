@@ -26,7 +26,7 @@ from ai.models.replay import decisions
 from ai.models.stats import PlayerStats, StatsBook
 from ai.models.store import ModelStore
 from ai.models.training import TrainConfig, train
-from ai.sim.rules import BET, CALL, CHECK, RAISE
+from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
 from ai.sim.state import SimState
 from ai.worker.model_sync import ModelSync
 from backend.db.embedded import EmbeddedMongo
@@ -313,3 +313,65 @@ async def test_online_training_never_holds_up_the_workers_answers(mongo_url: str
         use_models(before)
         await client.drop_database(name)
         await client.close()
+
+
+# -- statistics and weight tables ------------------------------------------------------------
+
+
+def test_statistics_over_a_few_hands() -> None:
+    from ai.bots.observation import ActionRecord
+
+    book = StatsBook()
+    units = (2, 2, 4, 4)
+    # Hand 1: "a" raises preflop, bets the flop, calls a raise on the turn, folds the river.
+    book.ingest("h1", ["a", "b"], [
+        ActionRecord(0, 0, RAISE, 4, 2, 3), ActionRecord(1, 0, CALL, 4, 2, 6),
+        ActionRecord(0, 1, BET, 2, 0, 8), ActionRecord(1, 1, CALL, 2, 2, 10),
+        ActionRecord(1, 2, BET, 4, 0, 12), ActionRecord(0, 2, RAISE, 8, 4, 16),
+        ActionRecord(1, 2, CALL, 8, 4, 24), ActionRecord(1, 3, BET, 4, 0, 28),
+        ActionRecord(0, 3, FOLD, 0, 4, 32),
+    ], units)  # fmt: skip
+    # Hand 2: "a" checks the big blind (not voluntary) and folds to a flop bet.
+    book.ingest("h2", ["b", "a"], [
+        ActionRecord(0, 0, CALL, 2, 1, 3), ActionRecord(1, 0, CHECK, 0, 0, 4),
+        ActionRecord(1, 1, CHECK, 0, 0, 4), ActionRecord(0, 1, BET, 2, 0, 4),
+        ActionRecord(1, 1, FOLD, 0, 2, 6),
+    ], units)  # fmt: skip
+    book.ingest("h2", ["b", "a"], [], units)  # the same hand again adds nothing
+    a, b = book.get("a"), book.get("b")
+    assert (a.hands, a.vpip_hands, a.pfr_hands) == (2, 1, 1)
+    assert (b.hands, b.vpip_hands, b.pfr_hands) == (2, 2, 0)
+    assert a.counts[1, 0, 2] == 1 and a.counts[1, 1, 0] == 1 and a.counts[2, 1, 2] == 1
+    assert a.counts.sum() == 7 and b.counts.sum() == 7
+    assert a.aggression == 2.0  # postflop: a flop bet and a turn raise, no call
+    # Prior-smoothed: no data in a context gives the generic shares.
+    assert PlayerStats().frequencies(3, 2) == pytest.approx((0.62, 0.32, 0.06))
+    assert PlayerStats.from_doc(a.to_doc()).counts.tolist() == a.counts.tolist()
+
+
+def test_weight_tables_follow_the_models_prediction() -> None:
+    from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND
+    from ai.models.ranges import MIN_WEIGHT, RangeTracker, holding_triples
+
+    strength = np.linspace(0.0, 1.0, 1326)
+    fold, call, raise_ = holding_triples((0.5, 0.3, 0.2), strength)
+    assert np.allclose(fold + call + raise_, 1.0)
+    assert raise_[-1] == 1.0 and raise_[0] == 0.0 and fold[0] == 1.0
+    assert raise_.mean() == pytest.approx(0.2, abs=0.01)
+    assert (fold + call).mean() == pytest.approx(0.8, abs=0.01)
+    # A preflop raise in the model's eyes narrows the raiser's range to strong holdings.
+    cfg = TableConfig(variant=Variant.LIMIT, seats=2, small_blind=1, big_blind=2)
+    state = SimState.new_hand(cfg, {1: 100, 2: 100}, button=2, seed=3)
+    history: list[Any] = []
+    step_and_record(state, RAISE, 4, history)  # the button (index 1) raises
+    obs = observe(state, history)
+    tracker = RangeTracker()
+    tracker.update(obs, OpponentModel(ModelSet.frequency_only()))
+    weights = tracker.weights[1]
+    aces = [k for k in range(1326) if COMBO_FIRST[k] >> 2 == 12 and COMBO_SECOND[k] >> 2 == 12]
+    seven_deuce = [k for k in range(1326) if {COMBO_FIRST[k] >> 2, COMBO_SECOND[k] >> 2} == {5, 0}]
+    assert weights[aces].min() == 1.0
+    assert weights[seven_deuce].max() < 2 * MIN_WEIGHT
+    grid = tracker.grid(1, ())
+    assert grid[0][0] == 1.0 and grid[12][7] < 2 * MIN_WEIGHT  # AA kept, 72o (row 2, col 7) gone
+    assert tracker.width(0) == 1.0  # the player to act is not re-weighted by its own action
