@@ -39,6 +39,7 @@ PROTOCOL_VERSION = 1
 # The bot styles a table may seat. The AI worker plays exactly these
 # (ai/bots/registry.py; a test keeps the lists equal, and the web client's too).
 BotStyle = Literal[
+    "mcts",
     "aggressive",
     "cautious",
     "rational",

@@ -20,6 +20,15 @@ from ai.bots.simple import (
 )
 
 
+def _mcts(variant: str) -> Callable[[int], Bot]:
+    def make(seed: int) -> Bot:
+        from ai.bots.mcts import make_mcts
+
+        return make_mcts(seed, variant)
+
+    return make
+
+
 def _loki(seed: int) -> Bot:
     from ai.bots.loki import LokiBot
 
@@ -33,6 +42,7 @@ def _poki(seed: int) -> Bot:
 
 
 _FACTORIES: dict[str, Callable[[int], Bot]] = {
+    "mcts": _mcts(""),
     "aggressive": AggressiveBot,
     "cautious": CautiousBot,
     "rational": EquityBot,
@@ -46,7 +56,12 @@ _FACTORIES: dict[str, Callable[[int], Bot]] = {
 
 STYLES: tuple[str, ...] = tuple(_FACTORIES)
 # The seven personalities that need no opponent model (the arena's fast set).
-SIMPLE_STYLES: tuple[str, ...] = STYLES[:7]
+SIMPLE_STYLES: tuple[str, ...] = STYLES[1:8]
+# The arena's ablations of mcts (not offered at tables): the search over the generic
+# model only, over frequency tables only, with random rollouts, with PUCT.
+ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
+    f"mcts-{variant}": _mcts(variant) for variant in ("generic", "frequency", "random", "puct")
+}
 
 ALIASES: dict[str, str] = {
     "calling": "calling-station",
@@ -63,21 +78,23 @@ ALIASES: dict[str, str] = {
     "loose": "aggressive",
     "expert": "loki",
     "simulation": "poki",
+    "search": "mcts",
 }
 
 # The style that answers advice queries and human seats ("Let AI decide").
-ADVISOR_STYLE = "poki"
+ADVISOR_STYLE = "mcts"
 
 
 def canonical_style(style: str) -> str:
     """The registered name for `style` (aliases resolved); KeyError when unknown."""
     name = style.strip().lower().replace("_", "-")
     name = ALIASES.get(name, name)
-    if name not in _FACTORIES:
+    if name not in _FACTORIES and name not in ARENA_STYLES:
         known = ", ".join(STYLES)
         raise KeyError(f"unknown bot style {style!r} (known: {known})")
     return name
 
 
 def make_bot(style: str, seed: int = 0) -> Bot:
-    return _FACTORIES[canonical_style(style)](seed)
+    name = canonical_style(style)
+    return (_FACTORIES.get(name) or ARENA_STYLES[name])(seed)

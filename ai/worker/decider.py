@@ -17,6 +17,7 @@ from collections import OrderedDict
 from ai.bots import ADVISOR_STYLE, Bot, canonical_style, make_bot
 from ai.bots.from_view import ReplayError, observation_from_view
 from ai.bots.loki import LokiBot
+from ai.bots.mcts import MctsBot
 from ai.bots.observation import Decision
 from ai.bots.poki import PokiBot
 from ai.models.model import OpponentModel
@@ -31,6 +32,8 @@ log = logging.getLogger("showdown.worker")
 
 MAX_BOTS = 512
 FALLBACK_STYLE = "rational"
+# Advice searches until its budget runs out, or this many iterations (enough to settle).
+ADVICE_ITERATIONS = 6000
 
 
 class Decider:
@@ -54,6 +57,9 @@ class Decider:
             bot.explain = True
             if isinstance(bot, PokiBot) and style == ADVISOR_STYLE:
                 bot.simulate_preflop = True
+            if isinstance(bot, MctsBot) and style == ADVISOR_STYLE:
+                bot.search_preflop = True  # advice searches every street
+                bot.iterations = ADVICE_ITERATIONS
             while len(self._bots) > MAX_BOTS:
                 self._bots.popitem(last=False)
         self._bots.move_to_end(key)

@@ -58,6 +58,7 @@ export type CardCode = string;
 
 /** The bot styles a table may seat (holdem.protocol.BOT_STYLES; a test keeps them equal). */
 export const BOT_STYLES = [
+  "mcts",
   "aggressive",
   "cautious",
   "rational",

@@ -1,0 +1,92 @@
+"""Dealing what we cannot see: opponents' hole cards from their ranges, the rest of the board,
+and every player's strength on every street of each deal (what their model play reads).
+
+Only public information goes in: our cards, the board and the opponents' weight tables.
+The simulator's own hidden cards are never read (they are placeholders, or in the
+arena the real cards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.bots.observation import Observation
+from ai.math.combos import class_of_pair
+from ai.math.preflop_rank import income_rate_percentile
+from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND
+from ai.math.rollout_strength import sampled_strengths
+from ai.models.ranges import RangeTracker
+from ai.sim.rules import PREFLOP
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+def deal_from_ranges(
+    obs: Observation, ranges: RangeTracker, np_rng: np.random.Generator, count: int
+) -> tuple[IntArray, IntArray]:
+    """`count` deals: (holes[count, n, 2], runouts[count, 5]); opponents from their ranges.
+
+    Vectorised: each opponent's holdings are drawn for all deals at once from its
+    weight table (re-drawn where they clash with an earlier opponent's), then the
+    board and the folded players' cards come from a random order of the unused cards.
+    """
+    n = obs.n
+    board = list(obs.board)
+    known = np.zeros(52, dtype=np.bool_)
+    known[[*obs.hole, *board]] = True
+    holes = np.zeros((count, n, 2), dtype=np.int64)
+    holes[:, obs.index] = obs.hole
+    used = np.tile(known, (count, 1))
+    rows = np.arange(count)
+    for i in obs.opponents:
+        weights = ranges.range_of(i, (*obs.hole, *board)) if i in ranges.weights else np.ones(1326)
+        weights[known[COMBO_FIRST] | known[COMBO_SECOND]] = 0.0
+        total = weights.sum()
+        if total <= 0:  # nothing left in the table: any holding
+            weights = np.where(known[COMBO_FIRST] | known[COMBO_SECOND], 0.0, 1.0)
+            total = weights.sum()
+        cumulative = np.cumsum(weights / total)
+        picks = np.zeros(count, dtype=np.int64)
+        pending = rows
+        for _ in range(64):  # redraw only the deals whose pick clashes
+            draws = np.searchsorted(cumulative, np_rng.random(len(pending)), side="right")
+            picks[pending] = np.minimum(draws, len(cumulative) - 1)
+            clash = (
+                used[pending, COMBO_FIRST[picks[pending]]]
+                | used[pending, COMBO_SECOND[picks[pending]]]
+            )
+            pending = pending[clash]
+            if not len(pending):
+                break
+        holes[:, i, 0] = COMBO_FIRST[picks]
+        holes[:, i, 1] = COMBO_SECOND[picks]
+        used[rows, holes[:, i, 0]] = True
+        used[rows, holes[:, i, 1]] = True
+    # Unused cards in random order: the board's missing cards first, then the folded.
+    keys = np_rng.random((count, 52)) + used
+    order = np.argsort(keys, axis=1)
+    missing = 5 - len(board)
+    runouts = np.zeros((count, 5), dtype=np.int64)
+    runouts[:, : len(board)] = board
+    runouts[:, len(board) :] = order[:, :missing]
+    in_play = {*obs.opponents, obs.index}
+    column = missing
+    for i in range(n):
+        if i not in in_play:  # folded players' cards never matter, but must be distinct
+            holes[:, i] = order[:, column : column + 2]
+            column += 2
+    return holes, runouts
+
+
+def street_strengths(
+    holes: IntArray, runouts: IntArray, street: int, samples: int, seed: int, opponents: int
+) -> FloatArray:
+    """strengths[r, i, street]: Income Rate percentile preflop, the sampled board
+    percentile after (`ai.math.rollout_strength.sampled_strengths`)."""
+    strengths = sampled_strengths(holes, runouts, street, samples, seed)
+    if street == PREFLOP:
+        ranks = income_rate_percentile(max(opponents, 1))
+        strengths[:, :, PREFLOP] = ranks[class_of_pair()[holes[:, :, 0], holes[:, :, 1]]]
+    return strengths

@@ -1,0 +1,139 @@
+"""The opponent model, asked once per decision: every opponent's action shares per street and
+cost of calling, and its bet-size shares, as flat tables the search's hot loops index.
+
+Asking the network inside the search would cost a forward pass per simulated action;
+instead each opponent's feature row for this spot is varied over the 4 streets x 3
+cost contexts (nothing / one bet / two or more to call) and the whole batch goes
+through the network once. Inside the search a player's action then depends on its
+sampled holding's strength on that street: the top `raise` share of holdings bets or
+raises and the next `call` share continues, the mu-sigma weighting that also builds
+the ranges (`ai.models.ranges.holding_triples`), so ranges and play agree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.bots.observation import Observation
+from ai.models.features import FEATURES, N_SIZES, feature_list
+from ai.models.model import BLEND_DECISIONS, PRIOR_SIZES, OpponentModel
+from ai.models.stats import PlayerStats
+
+F64 = npt.NDArray[np.float64]
+STREETS, COSTS = 4, 3
+_COL = {name: FEATURES.index(name) for name in FEATURES}
+_STREET_COLS = [_COL[s] for s in ("preflop", "flop", "turn", "river")]
+_COST_COLS = [_COL[s] for s in ("cost_none", "cost_one_bet", "cost_two_bets")]
+_HERE_COLS = [_COL[s] for s in ("stat_fold_here", "stat_call_here", "stat_raise_here")]
+# A typical bet to call per cost context, as a share of the pot (No-Limit).
+_NL_CALL_SHARE = (0.0, 0.4, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentTables:
+    """shares[i, street, cost] = (fold, call, raise); sizes[i, street, cost] = bucket shares.
+
+    `raise_above[i][street][cost]` and `continue_above[...]` are the strength thresholds
+    (1 - raise, 1 - raise - call); `size_cdf[i][street][cost]` the cumulative size shares.
+    Nested lists, not arrays: the search reads single numbers (list indexing is faster).
+    """
+
+    shares: F64
+    sizes: F64
+    raise_above: list[list[list[float]]]
+    continue_above: list[list[list[float]]]
+    size_cdf: list[list[list[list[float]]]]
+
+    @classmethod
+    def of(cls, shares: F64, sizes: F64) -> OpponentTables:
+        raise_above = (1.0 - shares[..., 2]).tolist()
+        continue_above = (1.0 - shares[..., 2] - shares[..., 1]).tolist()
+        cdf = np.cumsum(sizes, axis=-1)
+        cdf[..., -1] = 1.0
+        return cls(shares, sizes, raise_above, continue_above, cdf.tolist())
+
+
+def _spot_for(obs: Observation, i: int) -> Observation:
+    """`obs` as if player i were to act now (its own stack, bet and cost to call)."""
+    call = max(0, min(obs.stacks[i], max(obs.bets) - obs.bets[i]))
+    legal = obs.legal._replace(
+        player=i,
+        seat=obs.seats[i],
+        can_fold=call > 0,
+        can_check=call == 0,
+        call_amount=call,
+        can_call=call > 0,
+        committed=obs.bets[i],
+        stack=obs.stacks[i],
+    )
+    return dataclasses.replace(obs, index=i, legal=legal)
+
+
+def context_rows(obs: Observation, i: int, stats: PlayerStats) -> npt.NDArray[np.float32]:
+    """Player i's feature row at this spot, varied over the 12 street x cost contexts."""
+    base = np.asarray(feature_list(_spot_for(obs, i), stats), dtype=np.float32)
+    rows = np.tile(base, (STREETS * COSTS, 1))
+    pot = max(obs.pot, 1)
+    for street in range(STREETS):
+        for cost in range(COSTS):
+            row = rows[street * COSTS + cost]
+            row[_STREET_COLS] = 0.0
+            row[_STREET_COLS[street]] = 1.0
+            row[_COST_COLS] = 0.0
+            row[_COST_COLS[cost]] = 1.0
+            to_call = cost * obs.bet_units[street] if obs.limit else _NL_CALL_SHARE[cost] * pot
+            row[_COL["pot_odds"]] = to_call / (to_call + pot)
+            row[_COL["bet_to_pot"]] = min(to_call / pot, 3.0) / 3.0
+            row[_COL["raise_allowed"]] = 1.0
+            row[_HERE_COLS] = stats.frequencies(street, cost)
+    return rows
+
+
+def build_tables(
+    obs: Observation, model: OpponentModel, generic_only: bool = False
+) -> OpponentTables:
+    """Every player's tables for this decision (the decider's own row is the prior's).
+
+    `generic_only`: the population model without anything learned about the players
+    (prior statistics, no per-player network), an ablation.
+    """
+    n = obs.n
+    shares = np.zeros((n, STREETS, COSTS, 3))
+    sizes = np.tile(PRIOR_SIZES, (n, STREETS, COSTS, 1))
+    models = model.models
+    generic = models.generic
+    players = [obs.player_id(i) for i in range(n)]
+    stats = [
+        PlayerStats() if generic_only or i == obs.index else model.stats(players[i])
+        for i in range(n)
+    ]
+    if generic is None:
+        for i in range(n):
+            for street in range(STREETS):
+                for cost in range(COSTS):
+                    shares[i, street, cost] = stats[i].frequencies(street, cost)
+    else:
+        batch = np.concatenate([context_rows(obs, i, stats[i]) for i in range(n)])
+        actions, size_shares = generic.both(batch)
+        a = actions.astype(np.float64).reshape(n, STREETS, COSTS, 3)
+        s = size_shares.astype(np.float64).reshape(n, STREETS, COSTS, N_SIZES)
+        if not generic_only:
+            for i in range(n):
+                own = models.players.get(players[i])
+                if own is None or i == obs.index:
+                    continue
+                weight = min(1.0, own.decisions / BLEND_DECISIONS)
+                rows = batch[i * STREETS * COSTS : (i + 1) * STREETS * COSTS]
+                a2, s2 = own.net.both(rows)
+                a[i] = (1 - weight) * a[i] + weight * a2.reshape(STREETS, COSTS, 3)
+                s[i] = (1 - weight) * s[i] + weight * s2.reshape(STREETS, COSTS, N_SIZES)
+        shares[:] = a
+        sizes[:] = s
+    shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold
+    shares[:, :, 0, 0] = 0.0
+    shares /= shares.sum(axis=-1, keepdims=True)
+    return OpponentTables.of(shares, sizes)

@@ -1,0 +1,121 @@
+"""How simulated players act: opponents by the opponent model's tables and their sampled
+holding's strength, ourselves by a fast fixed rule; or everyone at random (an ablation).
+
+These loops run for every simulated action of every iteration, so they read the
+simulator's lists directly and ask for the legal bounds only when raising.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ai.search.abstraction import bucket_amount, raise_to
+from ai.search.opponents import OpponentTables
+from ai.sim.rules import BET, CALL, CHECK, FOLD
+from ai.sim.state import SimState
+
+SIGMA = 0.12  # half-width of the mu-sigma ramp (as ai.models.ranges)
+Random = Callable[[], float]
+
+
+def cost_of(call: int, pot: int, unit: int, limit: bool) -> int:
+    """ai.models.stats.cost_bucket, inlined for the hot loops."""
+    if call <= 0:
+        return 0
+    if limit:
+        return 1 if call <= unit else 2
+    return 1 if 2 * call <= pot else 2
+
+
+def opponent_choice(
+    tables: OpponentTables, i: int, street: int, cost: int, s: float, u: float
+) -> int:
+    """0 fold, 1 check/call, 2 bet/raise for player i with strength s and a uniform draw u."""
+    p_raise = (s - tables.raise_above[i][street][cost] + SIGMA) / (2 * SIGMA)
+    if u < p_raise:
+        return 2
+    if cost == 0:
+        return 1
+    p_continue = (s - tables.continue_above[i][street][cost] + SIGMA) / (2 * SIGMA)
+    return 1 if u < p_continue else 0
+
+
+def our_choice(s: float, call: int, pot: int) -> int:
+    """Our later actions: value-raise strong hands, call on pot odds with a margin for
+    playing against ranges, else give up (poki's rule)."""
+    if s >= (0.8 if call else 0.65):
+        return 2
+    if not call or s >= call / (call + pot) + 0.15:
+        return 1
+    return 0
+
+
+def opponent_bucket(tables: OpponentTables, i: int, street: int, cost: int, u: float) -> int:
+    cdf = tables.size_cdf[i][street][cost]
+    bucket = 0
+    while u > cdf[bucket]:
+        bucket += 1
+    return bucket
+
+
+def play_out(
+    state: SimState,
+    strength: Sequence[Sequence[float]],
+    tables: OpponentTables,
+    rand: Random,
+    me: int,
+) -> None:
+    """Play to the end: opponents from their model's tables, us by `our_choice`."""
+    rules = state.rules
+    units = rules.min_increment
+    limit = rules.is_limit
+    while not state.over:
+        i = state.queue[0]
+        street = state.street
+        stack = state.stacks[i]
+        call = state.max_bet - state.bets[i]
+        if stack < call:
+            call = stack
+        pot = sum(state.contrib) + sum(state.bets)
+        s = strength[i][street]
+        if i == me:
+            choice = our_choice(s, call, pot)
+        else:
+            cost = cost_of(call, pot, units[street], limit)
+            choice = opponent_choice(tables, i, street, cost, s, rand())
+        if choice == 2:
+            legal = state.legal_actions()
+            assert legal is not None
+            if legal.raise_kind is not None:
+                if limit:
+                    to = legal.min_to
+                elif i == me:
+                    to = raise_to(pot, legal, 1.0)
+                else:
+                    bucket = opponent_bucket(tables, i, street, cost, rand())
+                    to = bucket_amount(pot, legal, bucket)
+                state.step(legal.raise_kind, to)
+                continue
+            choice = 1
+        if choice == 1 or call == 0:
+            state.step(CHECK if call == 0 else CALL)
+        else:
+            state.step(FOLD)
+
+
+def random_play_out(state: SimState, rand: Random) -> None:
+    """Everyone uniformly over fold / check-call / bet-raise (pot-sized), to the end."""
+    limit = state.rules.is_limit
+    while not state.over:
+        legal = state.legal_actions()
+        assert legal is not None
+        kinds = legal.kinds
+        kind = kinds[int(rand() * len(kinds))]
+        if kind >= BET:
+            to = legal.min_to if limit else raise_to(state.pot, legal, 1.0)
+            state.step(kind, to)
+        else:
+            state.step(kind)
+
+
+__all__ = ["SIGMA", "cost_of", "opponent_choice", "our_choice", "play_out", "random_play_out"]

@@ -1,0 +1,84 @@
+"""The search's budgets: deterministic for a seed and an iteration budget; a deadline read
+from an injected clock (so the test counts iterations, never wall time)."""
+
+from __future__ import annotations
+
+from search_spots import LIMIT6, NL6, bot, spot
+
+from ai.bots.mcts import MctsBot
+from ai.models.model import ModelSet, OpponentModel
+from ai.models.ranges import RangeTracker
+from ai.search.mcts import Search, SearchConfig
+from ai.search.opponents import build_tables
+from ai.sim.rules import CALL, CHECK, RAISE
+
+FLOP6 = spot(NL6, {1: "AhTd"}, [(CALL, 0)] * 5 + [(CHECK, 0)], board="Ts7c2h")
+
+
+class TickingClock:
+    """Advances one unit every time it is read."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += 1.0
+        return self.now
+
+
+def search(seed: int = 5, config: SearchConfig | None = None) -> Search:
+    model = OpponentModel(ModelSet.frequency_only())
+    ranges = RangeTracker()
+    ranges.update(FLOP6, model)
+    return Search(FLOP6, ranges, build_tables(FLOP6, model), config, seed=seed)
+
+
+def test_same_seed_and_budget_give_the_same_search() -> None:
+    first = search().run(iterations=300)
+    second = search().run(iterations=300)
+    assert first.iterations == second.iterations == 300
+    assert first.actions == second.actions
+    assert first.choice == second.choice
+    other = search(seed=6).run(iterations=300)
+    assert other.actions != first.actions
+
+
+def test_the_bot_is_deterministic_for_its_seed() -> None:
+    obs = spot(LIMIT6, {4: "QhQd"}, [(RAISE, 0)])
+    a, b = bot(iterations=200, seed=9), bot(iterations=200, seed=9)
+    first, second = a.decide(obs), b.decide(obs)
+    assert (first.kind, first.to, first.values) == (second.kind, second.to, second.values)
+
+
+def test_a_deadline_stops_the_search_within_one_check() -> None:
+    config = SearchConfig(check_every=16)
+    clock = TickingClock()
+    result = search(config=config).run(iterations=None, deadline=10.0, clock=clock)
+    # The clock passes the deadline on its 10th read; reads come every 16 iterations.
+    assert clock.reads == 10
+    assert result.iterations == 9 * 16
+    assert sum(a.visits for a in result.actions) == result.iterations
+
+
+def test_the_iteration_budget_wins_when_it_comes_first() -> None:
+    clock = TickingClock()
+    result = search().run(iterations=40, deadline=1e9, clock=clock)
+    assert result.iterations == 40
+
+
+def test_a_deadline_already_past_still_gives_a_legal_answer() -> None:
+    result = search().run(iterations=None, deadline=0.0, clock=TickingClock())
+    assert result.iterations == 0
+    assert result.choice.kind in (CHECK, CALL)  # nothing searched: the free check
+
+
+def test_the_bot_honours_its_deadline_on_its_clock() -> None:
+    searcher: MctsBot = bot(iterations=10_000)
+    clock = TickingClock()
+    searcher.clock = clock
+    searcher.deadline = 5.0
+    decision = searcher.decide(FLOP6)
+    assert decision.is_legal(FLOP6.legal)
+    assert searcher.last is not None and searcher.last.iterations <= 5 * 16

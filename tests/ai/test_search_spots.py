@@ -1,0 +1,62 @@
+"""The search on spots with a known answer, and the reasoning it gives for them."""
+
+from __future__ import annotations
+
+from search_spots import LIMIT2, LIMIT6, NL2, bot, spot
+
+from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
+
+CHECK_TO_RIVER = [(CALL, 0), (CHECK, 0)] + [(CHECK, 0)] * 4 + [(CHECK, 0)]
+
+
+def test_the_nuts_facing_a_river_bet_raises_or_calls_never_folds() -> None:
+    # A royal flush on the board's spades: nothing beats it.
+    obs = spot(LIMIT2, {1: "AsKs"}, [*CHECK_TO_RIVER, (BET, 0)], board="QsJsTs2h3d")
+    assert obs.legal.can_fold and obs.street == 3
+    decision = bot().decide(obs)
+    assert decision.kind in (CALL, RAISE)
+    assert decision.values is not None and decision.values["fold"] == 0.0
+    assert max(decision.values.values()) > 0.0
+
+
+def test_a_hopeless_hand_facing_an_all_in_folds() -> None:
+    # Seven high on A-K-Q-J of hearts: every pair, heart or ten beats it.
+    obs = spot(NL2, {1: "7c2d"}, [*CHECK_TO_RIVER, (BET, 398)], board="AhKhQhJh3c")
+    assert obs.legal.call_amount == 398  # all in
+    searcher = bot()
+    decision = searcher.decide(obs)
+    assert decision.kind == FOLD
+    assert searcher.last is not None and searcher.last.equity < 0.2
+
+
+def test_a_free_check_is_never_folded() -> None:
+    # The big blind after five limpers, with the worst hand, searching preflop; and on a flop.
+    free = spot(LIMIT6, {2: "7c2d"}, [(CALL, 0)] * 5)
+    assert free.legal.can_check
+    for obs in (free, spot(LIMIT2, {1: "7c2d"}, [(CALL, 0), (CHECK, 0)], board="AhKhQs")):
+        decision = bot(iterations=150).decide(obs)
+        assert decision.kind != FOLD and decision.is_legal(obs.legal)
+
+
+def test_the_reason_leads_with_the_chosen_action_and_its_best_value() -> None:
+    obs = spot(LIMIT2, {1: "AsKs"}, [*CHECK_TO_RIVER, (BET, 0)], board="QsJsTs2h3d")
+    searcher = bot()
+    searcher.explain = True
+    decision = searcher.decide(obs)
+    assert decision.values is not None
+    assert decision.reason.split(":")[0].lower().startswith(decision.name)
+    chosen = decision.values["raise" if decision.kind == RAISE else "call"]
+    assert chosen == max(decision.values.values())
+    assert "bb" in decision.reason and "equity" in decision.reason
+    fold = spot(NL2, {1: "7c2d"}, [*CHECK_TO_RIVER, (BET, 398)], board="AhKhQhJh3c")
+    text = searcher.decide(fold).reason
+    assert text.startswith("Fold: calling loses")
+
+
+def test_the_search_modules_docstring_examples() -> None:
+    import doctest
+    import importlib
+
+    for name in ("ai.search.abstraction", "ai.search.explain"):
+        result = doctest.testmod(importlib.import_module(name))
+        assert result.attempted and not result.failed, name
