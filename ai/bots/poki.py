@@ -22,12 +22,12 @@ import numpy as np
 
 from ai.bots.loki import LokiBot, Read
 from ai.bots.observation import KIND_NAMES, Decision, Observation
-from ai.models.stats import PlayerStats, cost_bucket
 from ai.bots.sizing import HALF_POT, NL_SIZES, POT, raise_to_amount
 from ai.math.combos import class_of_pair
 from ai.math.preflop_rank import income_rate_percentile, preflop_equity
 from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND, FloatArray
 from ai.math.rollout_strength import sampled_strengths, showdown_equity
+from ai.models.stats import PlayerStats, cost_bucket
 from ai.sim.rules import CALL, CHECK, FOLD, PREFLOP, RIVER
 from ai.sim.state import SimState
 
@@ -240,19 +240,24 @@ class PokiBot(LokiBot):
         return Decision(kind, to, reason=reason, values=values, equity=equity, ehs=ehs)
 
     def _thresholds(self, obs: Observation) -> list[list[list[tuple[float, float]]]]:
-        """Per index, street, cost: (raise above, continue above) strengths of its model."""
-        generic = PlayerStats()  # our own row is unused: we follow the rule in _play_out
+        """Per index, street, cost: (raise above, continue above) strengths, from the opponent
+        model's shares for that player (our own row is unused: we follow a rule)."""
         out = []
         for i in range(obs.n):
-            stats = generic if i == obs.index else self.book.get(obs.player_id(i))
-            per_street = []
-            for street in range(4):
-                per_cost = []
-                for cost in range(3):
-                    _, f_call, f_raise = stats.frequencies(street, cost)
-                    per_cost.append((1.0 - f_raise, 1.0 - f_raise - f_call))
-                per_street.append(per_cost)
-            out.append(per_street)
+            table = (
+                self.model.street_table(obs, i)
+                if i != obs.index and obs.in_hand[i]
+                else np.asarray(PlayerStats().summary()[4])
+            )
+            out.append(
+                [
+                    [
+                        (1.0 - table[s, c, 2], 1.0 - table[s, c, 2] - table[s, c, 1])
+                        for c in range(3)
+                    ]
+                    for s in range(4)
+                ]
+            )
         return out
 
     def _play_out(
