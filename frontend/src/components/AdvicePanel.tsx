@@ -14,6 +14,30 @@ export interface AdvicePanelProps {
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`);
 const ACTION_LABEL: Record<ActionKind, string> = { fold: "Fold", check: "Check", call: "Call", bet: "Bet", raise: "Raise" };
 
+const RANKS = "AKQJT98765432";
+
+/** A 13x13 range: pairs on the diagonal, suited above it, offsuit below; darker = more likely. */
+export function RangeGrid({ grid, who }: { grid: number[][]; who: string }) {
+  return (
+    <div className="range-grid" role="img" aria-label={`${who}'s likely hands`} data-testid="range-grid">
+      {grid.map((row, r) =>
+        row.map((w, c) => {
+          const [hi, lo] = r <= c ? [RANKS[r], RANKS[c]] : [RANKS[c], RANKS[r]];
+          const name = r === c ? `${hi}${lo}` : `${hi}${lo}${r < c ? "s" : "o"}`;
+          return (
+            <span
+              key={`${r}-${c}`}
+              className="range-grid__cell"
+              style={{ opacity: 0.08 + 0.92 * Math.max(0, Math.min(1, w)) }}
+              title={`${name}: ${Math.round(w * 100)}%`}
+            />
+          );
+        }),
+      )}
+    </div>
+  );
+}
+
 export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePanelProps) {
   const unit = view?.config.chip_unit ?? "1";
   const nameOf = (seat: number) => view?.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat}`;
@@ -108,6 +132,13 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
                   {o.fold_to_bet != null ? ` · folds to a bet ${pct(o.fold_to_bet)}` : ""}
                 </span>
                 {o.note ? <div className="small">{o.note}</div> : null}
+                {o.predicted ? (
+                  <div className="small" data-testid="advice-predicted">
+                    If they act now: fold {pct(o.predicted[0])} · call {pct(o.predicted[1])} · raise {pct(o.predicted[2])}
+                    {o.hands != null ? ` (model, ${o.hands} hand${o.hands === 1 ? "" : "s"} of data)` : ""}
+                  </div>
+                ) : null}
+                {o.range_grid ? <RangeGrid grid={o.range_grid} who={nameOf(o.seat)} /> : null}
               </li>
             ))}
           </ul>

@@ -246,6 +246,19 @@ describe("AdvicePanel", () => {
     expect(screen.getByTestId("advice-reason")).toHaveTextContent("value raise");
   });
 
+  it("shows the opponent model's prediction and range", () => {
+    const grid = Array.from({ length: 13 }, (_, r) => Array.from({ length: 13 }, (_, c) => (r === 0 && c === 0 ? 1 : 0.01)));
+    const opponents = [read({ seat: 4, hands: 120, predicted: [0.2, 0.5, 0.3], range_grid: grid })];
+    render(<AdvicePanel report={{ ...REPORT, advice: { ...REPORT.advice, opponents } }} loading={false} view={makeView()} canAsk />);
+    expect(screen.getByTestId("advice-predicted")).toHaveTextContent("fold 20% · call 50% · raise 30%");
+    expect(screen.getByTestId("advice-predicted")).toHaveTextContent("120 hands of data");
+    const cells = screen.getByTestId("range-grid").children;
+    expect(cells).toHaveLength(169);
+    expect(cells[0]).toHaveAttribute("title", "AA: 100%");
+    expect(cells[1]).toHaveAttribute("title", "AKs: 1%");
+    expect(cells[13]).toHaveAttribute("title", "AKo: 1%");
+  });
+
   it("says when the AI played the decision", () => {
     render(<AdvicePanel report={{ ...REPORT, applied: true, source: "fallback" }} loading={false} view={makeView()} canAsk />);
     expect(screen.getByTestId("advice-recommendation")).toHaveTextContent("The AI played");
