@@ -59,7 +59,7 @@ class ModelSet:
 def packaged_model() -> ModelSet:
     """The population network shipped with the code (trained on recorded bot matches),
     or the frequency tables alone when it is missing."""
-    source = resources.files("ai.models").joinpath("data").joinpath(DEFAULT_MODEL)
+    source = resources.files("ai.models").joinpath(DEFAULT_MODEL)
     if not source.is_file():
         return ModelSet.frequency_only()
     weights = NetWeights.from_bytes(source.read_bytes())
