@@ -5,7 +5,8 @@
 2. Simulator hands/s, 6-max random actions: ai.sim against pokerkit.
 3. Flop HS + two-card potential against a weighted range, ms per call: ai.math's exact
    enumeration and its Monte Carlo (the bots'), against eval7's exact equity against a range.
-4. poki's decision time at 500 rollouts (flop, 6-max Limit and No-Limit).
+4. poki's decision time at 500 rollouts (flop, 6-max Limit and No-Limit); MCTS
+   iterations/s and its 2,000-iteration decision time, beside poki's rollouts/s.
 5. Arena hands/s, 6-max Limit, the simple personalities (wall clock and CPU time).
 6. The opponent model's inference, numpy beside torch (`showdown.benchmarks.models`).
 """
@@ -251,6 +252,9 @@ def run(args: argparse.Namespace) -> int:
     bench_simulator(seconds, seed)
     bench_strength(seconds, rng)
     bench_poki(seconds, seed)
+    from showdown.benchmarks.search import bench_mcts
+
+    bench_mcts(seconds, seed)
     bench_arena(seconds, seed)
     from showdown.benchmarks.models import bench_models
 

@@ -23,6 +23,8 @@ def test_bench_ai_prints_every_figure_next_to_its_reference(
         "pokerkit",
         "HS + PPot2",
         "ms/decision",
+        "iter/s",
+        "rollouts/s",
         "arena, one process",
         "0 disagreements",
         "hands/s",
