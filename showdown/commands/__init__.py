@@ -9,12 +9,6 @@ from typing import Any
 Subparsers = Any
 
 
-def not_yet(name: str) -> int:
-    """Placeholder run for a subcommand whose implementation has not landed."""
-    print(f"showdown {name}: not implemented yet", flush=True)
-    return 2
-
-
 def parser_for(subparsers: Subparsers, name: str, help_text: str) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name, help=help_text, description=help_text

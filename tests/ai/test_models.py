@@ -301,6 +301,9 @@ async def test_online_training_never_holds_up_the_workers_answers(mongo_url: str
             assert trainer.poll() is None, "the trainer stopped"
         assert version is not None
         assert answered_while_training >= 3
+        # The reads rest on every stored hand: the trainer keeps each player's statistics.
+        stored = await db.player_stats.find_one({"_id": "calling-station"})
+        assert stored is not None and stored["hands"] == len(docs)
         # The very next query switches to the published version.
         if table.hand is None or table.hand.is_over:
             table.start_hand()
@@ -375,3 +378,16 @@ def test_weight_tables_follow_the_models_prediction() -> None:
     grid = tracker.grid(1, ())
     assert grid[0][0] == 1.0 and grid[12][7] < 2 * MIN_WEIGHT  # AA kept, 72o (row 2, col 7) gone
     assert tracker.width(0) == 1.0  # the player to act is not re-weighted by its own action
+
+
+def test_showdown_train_reads_phh_files(tmp_path: Path) -> None:
+    import json
+
+    result = subprocess.run(
+        [sys.executable, "-m", "showdown.cli", "train", "--phh", str(DATA), "--folds", "2",
+         "--epochs", "2", "--out", str(tmp_path), "--json"],
+        capture_output=True, text=True, check=True, timeout=240,
+    )  # fmt: skip
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert figures["examples"] > 20
+    assert "PHH files under" in (tmp_path / "report.md").read_text()
