@@ -20,6 +20,7 @@ from ai.models.model import ModelSet, OpponentModel
 from ai.search.explain import reason
 from ai.search.mcts import RANDOM, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
+from ai.search.reuse import Kept, follow
 from ai.sim.rules import PREFLOP
 
 DEFAULT_ITERATIONS = 600
@@ -49,6 +50,9 @@ class MctsBot(LokiBot):
         # preflop"); advice searches preflop too.
         self.search_preflop = False
         self.last: SearchResult | None = None
+        # The tree of our last decision, continued at the next one when the line holds.
+        self.keep_tree = True
+        self._kept: Kept | None = None
 
     def decide(self, obs: Observation) -> Decision:
         self.update_model(obs)
@@ -59,11 +63,15 @@ class MctsBot(LokiBot):
         tables = build_tables(obs, self.model, self.generic_only)
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
         search = Search(obs, self.ranges, tables, self.config, seed=zlib.crc32(spot))
-        if self.deadline is None:
-            result = search.run(iterations=self.iterations)
-        else:
-            result = search.run(iterations=None, deadline=self.deadline - SAFETY, clock=self.clock)
+        # The iteration budget, cut short by the deadline when the worker gives one.
+        deadline = None if self.deadline is None else self.deadline - SAFETY
+        kept = self._kept
+        root = follow(kept, obs) if kept is not None and self.keep_tree else None
+        result = search.run(
+            iterations=self.iterations, deadline=deadline, clock=self.clock, root=root
+        )
         self.last = result
+        self._kept = self._keep(obs, result)
         choice = result.choice
         text = reason(result, obs) if self.explain else ""
         return Decision(
@@ -73,6 +81,20 @@ class MctsBot(LokiBot):
             values=result.values,
             equity=result.equity,
         )
+
+    def _keep(self, obs: Observation, result: SearchResult) -> Kept | None:
+        if not self.keep_tree:
+            return None
+        choice = result.choice
+        chosen = next(
+            (
+                a
+                for a, act in enumerate(result.root.actions)
+                if (act.kind, act.to) == (choice.kind, choice.to)
+            ),
+            -1,
+        )
+        return Kept(obs.hand_key, obs.index, len(obs.history), len(obs.board), result.root, chosen)
 
 
 def make_mcts(seed: int, variant: str = "") -> MctsBot:

@@ -75,3 +75,16 @@ class Node:
     def size(self) -> int:
         """Nodes in this subtree."""
         return 1 + sum(c.size() for kids in self.children for c in kids.values())
+
+    def without_fold(self) -> Node:
+        """This node as a root: the fold taken out (a root values it exactly)."""
+        keep = [a for a, act in enumerate(self.actions) if act.kind != 0]
+        if len(keep) == len(self.actions):
+            return self
+        node = Node([self.actions[a] for a in keep], [self.prior[a] for a in keep])
+        node.n = [self.n[a] for a in keep]
+        node.w = [self.w[a] for a in keep]
+        node.w2 = [self.w2[a] for a in keep]
+        node.children = [self.children[a] for a in keep]
+        node.total = sum(node.n)
+        return node
