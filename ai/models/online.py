@@ -29,6 +29,7 @@ log = logging.getLogger("showdown.trainer")
 
 RETRAIN_EVERY = 100  # new hands between fits (the thesis agent's ~100)
 MIN_HANDS = 200  # no network before this many hands: the frequency tables serve
+MAX_HANDS = 50_000  # a fit uses the newest this many hands (memory and time stay bounded)
 LEASE_SECONDS = 30.0
 FIT_LEASE_SECONDS = 1800.0
 
@@ -55,6 +56,8 @@ class OnlineTrainer:
             self.position = position
             self.hands.append(hand)
             self._count(hand)
+        if len(self.hands) > MAX_HANDS:
+            del self.hands[: len(self.hands) - MAX_HANDS]
             touched.update(hand.players)
         if touched:
             await self.store.save_stats(self.book, touched)
