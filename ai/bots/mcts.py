@@ -18,7 +18,7 @@ from ai.bots.loki import LokiBot
 from ai.bots.observation import Decision, Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.search.explain import reason
-from ai.search.mcts import RANDOM, Search, SearchConfig, SearchResult
+from ai.search.mcts import RANDOM, UCT, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
 from ai.search.reuse import Kept, follow
 from ai.sim.rules import PREFLOP
@@ -99,7 +99,8 @@ class MctsBot(LokiBot):
 
 def make_mcts(seed: int, variant: str = "") -> MctsBot:
     """The style and its ablations: "generic" (population model, nothing per player),
-    "frequency" (frequency tables only), "random" (random rollouts), "puct"."""
+    "frequency" (frequency tables only), "random" (random rollouts), "uct" (UCT picks at
+    the root too, instead of sequential halving), "puct" (PUCT at every node)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -107,5 +108,7 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     if variant == "random":
         return MctsBot(seed, config=replace(SearchConfig(), rollout=RANDOM))
     if variant == "puct":
-        return MctsBot(seed, config=replace(SearchConfig(), puct=True))
+        return MctsBot(seed, config=replace(SearchConfig(), puct=True, root=UCT))
+    if variant == "uct":
+        return MctsBot(seed, config=replace(SearchConfig(), root=UCT))
     return MctsBot(seed)

@@ -60,7 +60,8 @@ SIMPLE_STYLES: tuple[str, ...] = STYLES[1:8]
 # The arena's ablations of mcts (not offered at tables): the search over the generic
 # model only, over frequency tables only, with random rollouts, with PUCT.
 ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
-    f"mcts-{variant}": _mcts(variant) for variant in ("generic", "frequency", "random", "puct")
+    f"mcts-{variant}": _mcts(variant)
+    for variant in ("generic", "frequency", "random", "uct", "puct")
 }
 
 ALIASES: dict[str, str] = {

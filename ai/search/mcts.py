@@ -37,6 +37,7 @@ from ai.sim.state import SimState
 
 Clock = Callable[[], float]
 MODEL, RANDOM = "model", "random"
+HALVING, UCT = "halving", "uct"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +45,9 @@ class SearchConfig:
     iterations: int = 2000  # the budget when the caller gives neither iterations nor deadline
     exploration: float = 0.7  # UCT/PUCT c, on values divided by their standard deviation
     puct: bool = False  # PUCT with the model's prediction for our seat as the prior
+    # The root's choice: HALVING (sequential halving on common deals, comparing actions
+    # on the same cards and opponents' draws), or UCT: the tree's own rule (UCT/PUCT).
+    root: str = HALVING
     fold_penalty_bb: float = 0.1  # extra loss counted for our folds below the root
     rollout: str = MODEL  # MODEL, or RANDOM: everyone at random (an ablation)
     batch: int = 256  # deals per vectorised batch
@@ -133,6 +137,7 @@ class Search:
         self._sum = self._sum2 = 0.0
         self.fold_penalty = self.config.fold_penalty_bb * obs.big_blind
         self._rng = random.Random(seed)
+        self._seed_base = seed * 1_000_003
         self._np_rng = np.random.default_rng(seed)
         self._holes: list[tuple[tuple[int, int], ...]] = []
         self._runouts: list[tuple[int, ...]] = []
@@ -212,7 +217,8 @@ class Search:
                 state.step(FOLD)
                 key.append(street * 64)
 
-    def _iterate(self, root: Node, d: int) -> None:
+    def _iterate(self, root: Node, d: int, forced: int = -1) -> None:
+        """One iteration on deal d; `forced`: the root action to take (else selection)."""
         state = self.root_state.clone()
         state.holes = self._holes[d]
         state.runout = self._runouts[d]
@@ -221,8 +227,10 @@ class Search:
         me = self.me
         node = root
         path: list[tuple[Node, int]] = []
+        a = forced
         while True:
-            a = node.select(config.exploration, self.scale, config.puct)
+            if a < 0:
+                a = node.select(config.exploration, self.scale, config.puct)
             path.append((node, a))
             act = node.actions[a]
             if act.kind == FOLD:
@@ -247,6 +255,7 @@ class Search:
                 value = state.stacks[me] + state.bets[me] - state.start[me]
                 break
             node = child
+            a = -1
         value -= self.base
         self._sum += value
         self._sum2 += value * value
@@ -272,24 +281,47 @@ class Search:
         With neither, the config's iteration budget. `root` continues an earlier tree
         whose spot is this one (kept between our decisions of a hand).
         """
+        config = self.config
         if iterations is None and deadline is None:
-            iterations = self.config.iterations
+            iterations = config.iterations
         limit = iterations if iterations is not None else math.inf
         tree = root if root is not None else self.new_node(self.root_state, root=True)
-        check_every = self.config.check_every
-        batch = self.config.batch
+        alive = list(range(len(tree.actions)))
+        halving = config.root == HALVING and len(alive) > 1
+        # Sequential halving: log2(k) rounds of equal budget, each playing every action
+        # still in on the same deals, then dropping the worse half.
+        planned = iterations if iterations is not None else config.iterations
+        round_budget = planned / max(1, math.ceil(math.log2(len(alive)))) if halving else 0.0
         self._deal()
-        done = 0
+        done = deals = used = 0
+        next_check = 0
         while done < limit:
-            if deadline is not None and done % check_every == 0 and clock() >= deadline:
-                break
-            d = done % batch
-            if d == 0 and done:
+            if done >= next_check:
+                if deadline is not None and clock() >= deadline:
+                    break
+                next_check = done + config.check_every
+                if done:
+                    self._rescale(done)
+            d = deals % config.batch
+            if d == 0 and deals:
                 self._deal()
-            if done and done % check_every == 0:
-                self._rescale(done)
-            self._iterate(tree, d)
-            done += 1
+            if halving:
+                for a in alive:
+                    if done >= limit:
+                        break
+                    # Common random numbers: every action meets the same opponents' draws.
+                    self._rng.seed(self._seed_base + deals)
+                    self._iterate(tree, d, a)
+                    done += 1
+                    used += 1
+                if len(alive) > 1 and used >= round_budget:
+                    alive.sort(key=lambda a: -tree.mean(a))
+                    alive = sorted(alive[: (len(alive) + 1) // 2])
+                    used = 0
+            else:
+                self._iterate(tree, d)
+                done += 1
+            deals += 1
         return self._result(tree, done)
 
     def _result(self, root: Node, iterations: int) -> SearchResult:

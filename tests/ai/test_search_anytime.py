@@ -8,7 +8,7 @@ from search_spots import LIMIT6, NL6, bot, spot
 from ai.bots.mcts import MctsBot
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
-from ai.search.mcts import Search, SearchConfig
+from ai.search.mcts import HALVING, UCT, Search, SearchConfig
 from ai.search.opponents import build_tables
 from ai.sim.rules import CALL, CHECK, RAISE
 
@@ -53,13 +53,16 @@ def test_the_bot_is_deterministic_for_its_seed() -> None:
 
 
 def test_a_deadline_stops_the_search_within_one_check() -> None:
-    config = SearchConfig(check_every=16)
-    clock = TickingClock()
-    result = search(config=config).run(iterations=None, deadline=10.0, clock=clock)
-    # The clock passes the deadline on its 10th read; reads come every 16 iterations.
-    assert clock.reads == 10
-    assert result.iterations == 9 * 16
-    assert sum(a.visits for a in result.actions) == result.iterations
+    for root in (UCT, HALVING):
+        config = SearchConfig(check_every=16, root=root)
+        clock = TickingClock()
+        result = search(config=config).run(iterations=None, deadline=10.0, clock=clock)
+        # The clock passes the deadline on its 10th read; reads come every 16 iterations
+        # (halving plays every action still in on a deal: a check may come a deal later).
+        assert clock.reads == 10
+        actions = len(result.actions)
+        assert 9 * 16 <= result.iterations <= 9 * (16 + actions), root
+        assert sum(a.visits for a in result.actions) == result.iterations
 
 
 def test_the_iteration_budget_wins_when_it_comes_first() -> None:

@@ -101,7 +101,7 @@ def test_limit_abstraction_is_fold_call_raise() -> None:
 def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
     assert STYLES[0] == "mcts"
     assert isinstance(make_bot("mcts", 1), MctsBot)
-    for name in ("mcts-generic", "mcts-frequency", "mcts-random", "mcts-puct"):
+    for name in ("mcts-generic", "mcts-frequency", "mcts-random", "mcts-uct", "mcts-puct"):
         assert canonical_style(name) == name
         assert name not in STYLES  # arena only, never seated at a table
         assert isinstance(make_bot(name, 1), MctsBot)

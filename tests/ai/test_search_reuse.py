@@ -7,7 +7,7 @@ from search_spots import LIMIT2, NL2, bot, spot
 from ai.bots.observation import ActionRecord, Decision
 from ai.bots.observe import apply, observe
 from ai.search.reuse import follow
-from ai.sim.rules import CALL, CHECK, FOLD
+from ai.sim.rules import CALL, CHECK, FLOP
 
 
 def test_the_next_decision_starts_from_the_kept_subtree() -> None:
@@ -19,19 +19,25 @@ def test_the_next_decision_starts_from_the_kept_subtree() -> None:
         assert state is not None
         history: list[ActionRecord] = list(obs.history)
         apply(state, searcher.decide(obs), history, obs)
-        while state.street == 1 and not state.over:  # the opponent calls or checks
-            seen = observe(state, history, hand_key="spot")
-            apply(state, Decision(CALL if seen.legal.can_call else CHECK), history, seen)
-        while not state.over and state.actor != 1:
-            seen = observe(state, history, hand_key="spot")
-            apply(state, Decision(CALL if seen.legal.can_call else CHECK), history, seen)
-        assert not state.over
-        turn = observe(state, history, hand_key="spot")
         kept = searcher._kept
-        assert kept is not None
+        assert kept is not None and kept.chosen >= 0
+        # The dealer follows the line the search visited most: the opponent checks or
+        # calls, then the turn card it saw most often.
+        passive = FLOP * 64 + 8
+        lines = kept.root.children[kept.chosen]
+        key = max((k for k in lines if k[0] == passive), key=lambda k: lines[k].total)
+        turn_card = key[-1]
+        used = {*state.holes[0], *state.runout[:3], turn_card}
+        spare = [c for c in range(52) if c not in used]
+        state.set_cards(holes=[state.holes[0], (spare[0], spare[1])])
+        state.set_cards(runout=[turn_card, spare[2]])
+        seen = observe(state, history, hand_key="spot")
+        apply(state, Decision(CALL if seen.legal.can_call else CHECK), history, seen)
+        turn = observe(state, history, hand_key="spot")
+        assert turn.index == 0 and turn.board[-1] == turn_card
         root = follow(kept, turn)
-        assert root is not None and root.total > 0, config.variant
-        before = root.total
+        before = lines[key].total
+        assert root is not None and root.total == before > 0, config.variant
         searcher.decide(turn)
         assert searcher.last is not None
         assert searcher.last.root.total == before + searcher.iterations
@@ -47,5 +53,3 @@ def test_another_hand_or_another_line_starts_afresh() -> None:
     other.hand_key = "another hand"
     assert follow(kept, other) is None
     assert follow(kept, obs) is None  # nothing happened since: not the kept line
-    folded = spot(LIMIT2, {1: "AhKd"}, [(CALL, 0), (CHECK, 0)], board="Ks7c2h")
-    assert folded.legal.can_check and FOLD not in folded.legal.kinds
