@@ -1,0 +1,82 @@
+"""The opponent model as the search asks it (once per decision, batched), and fair play:
+the search never reads the simulator's hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from search_spots import NL6, spot
+
+from ai.models.features import N_FEATURES, N_SIZES
+from ai.models.inference import NumpyNet
+from ai.models.model import BLEND_DECISIONS, ModelSet, OpponentModel, PlayerNet
+from ai.models.ranges import RangeTracker
+from ai.models.weights import NetWeights
+from ai.search.mcts import Search
+from ai.search.opponents import build_tables
+from ai.sim.rules import CALL, CHECK
+
+OBS = spot(NL6, {1: "AhTd"}, [(CALL, 0)] * 5 + [(CHECK, 0)], board="Ts7c2h")
+
+
+def network(seed: int, hidden: int = 8) -> NumpyNet:
+    rng = np.random.default_rng(seed)
+
+    def w(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape).astype(np.float32)
+
+    return NumpyNet(
+        NetWeights(
+            w(N_FEATURES, hidden),
+            w(hidden),
+            w(hidden, hidden),
+            w(hidden),
+            w(hidden, 3),
+            w(3),
+            w(hidden, N_SIZES),
+            w(N_SIZES),
+        )  # fmt: skip
+    )
+
+
+def test_frequency_tables_are_the_players_statistics() -> None:
+    model = OpponentModel(ModelSet.frequency_only())
+    tables = build_tables(OBS, model)
+    stats = model.stats(OBS.player_id(2))
+    assert np.allclose(tables.shares[2, 1, 1], stats.frequencies(1, 1))
+    assert np.allclose(tables.shares[:, :, 0, 0], 0.0)  # never a fold when checking is free
+
+
+def test_network_tables_are_distributions_and_blend_a_players_own_net() -> None:
+    generic = network(1)
+    tables = build_tables(OBS, OpponentModel(ModelSet("t", generic)))
+    assert tables.shares.shape == (6, 4, 3, 3) and tables.sizes.shape == (6, 4, 3, N_SIZES)
+    assert np.allclose(tables.shares.sum(axis=-1), 1.0)
+    assert np.allclose(tables.sizes.sum(axis=-1), 1.0, atol=1e-5)
+    assert np.allclose(tables.shares[:, :, 0, 0], 0.0)
+    own = PlayerNet(network(2), decisions=BLEND_DECISIONS)
+    player = OBS.player_id(3)
+    blended = build_tables(OBS, OpponentModel(ModelSet("t", generic, {player: own})))
+    assert not np.allclose(blended.shares[3], tables.shares[3])
+    assert np.allclose(blended.shares[2], tables.shares[2])  # other players unchanged
+    generic_only = build_tables(
+        OBS, OpponentModel(ModelSet("t", generic, {player: own})), generic_only=True
+    )
+    assert not np.allclose(generic_only.shares[3], blended.shares[3])
+
+
+def test_the_search_never_reads_the_simulators_hidden_cards() -> None:
+    """Re-dealing everything the decider cannot see changes nothing in the search."""
+    model = OpponentModel(ModelSet("t", network(1)))
+    results = []
+    for deal in range(2):
+        obs = spot(NL6, {1: "AhTd"}, [(CALL, 0)] * 5 + [(CHECK, 0)], board="Ts7c2h")
+        assert obs.sim is not None
+        obs.sim.resample_hidden(random.Random(deal), obs.index)
+        ranges = RangeTracker()
+        ranges.update(obs, model)
+        search = Search(obs, ranges, build_tables(obs, model), seed=3)
+        results.append(search.run(iterations=200))
+    assert results[0].actions == results[1].actions
+    assert results[0].equity == results[1].equity
