@@ -26,18 +26,11 @@ def network(seed: int, hidden: int = 8) -> NumpyNet:
     def w(*shape: int) -> np.ndarray:
         return rng.standard_normal(shape).astype(np.float32)
 
-    return NumpyNet(
-        NetWeights(
-            w(N_FEATURES, hidden),
-            w(hidden),
-            w(hidden, hidden),
-            w(hidden),
-            w(hidden, 3),
-            w(3),
-            w(hidden, N_SIZES),
-            w(N_SIZES),
-        )  # fmt: skip
-    )
+    weights = NetWeights(
+        w(N_FEATURES, hidden), w(hidden), w(hidden, hidden), w(hidden),
+        w(hidden, 3), w(3), w(hidden, N_SIZES), w(N_SIZES),
+    )  # fmt: skip
+    return NumpyNet(weights)
 
 
 def test_frequency_tables_are_the_players_statistics() -> None:
