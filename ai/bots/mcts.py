@@ -14,6 +14,7 @@ import time
 import zlib
 from dataclasses import replace
 
+from ai.bots.base import HandSummary
 from ai.bots.loki import LokiBot
 from ai.bots.observation import Decision, Observation
 from ai.models.model import ModelSet, OpponentModel
@@ -53,6 +54,19 @@ class MctsBot(LokiBot):
         # The tree of our last decision, continued at the next one when the line holds.
         self.keep_tree = True
         self._kept: Kept | None = None
+
+    def update_model(self, obs: Observation) -> None:
+        if not self.generic_only:
+            super().update_model(obs)
+            return
+        # The ablation learns nothing about the players: no statistics are counted, so
+        # the ranges, the tables and Loki's preflop adjustments all see the prior.
+        self._units, self._limit = obs.bet_units, obs.limit
+        self.ranges.update(obs, self.model)
+
+    def hand_over(self, summary: HandSummary, me: int) -> None:
+        if not self.generic_only:
+            super().hand_over(summary, me)
 
     def decide(self, obs: Observation) -> Decision:
         self.update_model(obs)

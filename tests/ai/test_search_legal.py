@@ -10,7 +10,7 @@ from search_spots import bot
 
 from ai.bots import STYLES, canonical_style, make_bot
 from ai.bots.mcts import MctsBot
-from ai.bots.observation import ActionRecord
+from ai.bots.observation import ActionRecord, Observation
 from ai.bots.observe import observe, step_and_record
 from ai.models.features import ALL_IN_BUCKET, SIZE_FRACTIONS
 from ai.search.abstraction import bucket_amount, our_actions, size_bucket
@@ -98,6 +98,11 @@ def test_limit_abstraction_is_fold_call_raise() -> None:
     assert CALL in [a.kind for a in our_actions(state.pot, legal, limit=True)]
 
 
+def random_spot_obs() -> Observation:
+    state = random_spot(4, 3, True, 5)
+    return observe(state, [], hand_key=4)
+
+
 def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
     assert STYLES[0] == "mcts"
     assert isinstance(make_bot("mcts", 1), MctsBot)
@@ -107,5 +112,9 @@ def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
         assert isinstance(make_bot(name, 1), MctsBot)
     frequency = make_bot("mcts-frequency", 1)
     assert isinstance(frequency, MctsBot) and frequency.model.learned is False
+    generic = make_bot("mcts-generic", 1)
+    assert isinstance(generic, MctsBot)
+    generic.decide(random_spot_obs())
+    assert not generic.book.players  # learns nothing about the players
     random_rollouts = make_bot("mcts-random", 1)
     assert isinstance(random_rollouts, MctsBot) and random_rollouts.config.rollout == "random"
