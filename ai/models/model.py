@@ -29,6 +29,7 @@ from ai.models.stats import PlayerStats, StatsBook, cost_bucket
 from ai.models.weights import NetWeights
 
 F64 = npt.NDArray[np.float64]
+F32 = npt.NDArray[np.float32]
 # A player's own network counts fully once it was tuned on this many decisions.
 BLEND_DECISIONS = 600
 # Bet sizes when no network says otherwise: mostly half pot to pot.
@@ -124,51 +125,47 @@ class OpponentModel:
     def hands_seen(self, player: str) -> int:
         return self.book.peek(player).hands
 
-    def predict(self, obs: Observation, index: int | None = None) -> ActionProbs:
-        """The prediction for the player to act at `obs` (`index` must be that player)."""
-        i = obs.index if index is None else index
-        player = obs.player_id(i)
-        stats = self.book.peek(player)
+    def networks(self, player: str, x: F32) -> tuple[F64, F64]:
+        """(actions, sizes) for feature rows of `player`: the population network, blended
+        with the player's own copy by how many of their decisions it was tuned on."""
         generic = self.models.generic
-        if generic is None:
-            cost = cost_bucket(obs.legal.call_amount, obs.bet_unit, obs.pot, obs.limit)
-            shares = np.asarray(stats.frequencies(obs.street, cost), dtype=np.float64)
-            return ActionProbs(_legal_only(shares, obs), PRIOR_SIZES)
-        x = features(obs, stats)
+        assert generic is not None
         actions, sizes = generic.both(x)
-        own = self.models.players.get(player)
         a = actions.astype(np.float64)
         s = sizes.astype(np.float64)
+        own = self.models.players.get(player)
         if own is not None:
             weight = min(1.0, own.decisions / BLEND_DECISIONS)
             a2, s2 = own.net.both(x)
             a = (1 - weight) * a + weight * a2
             s = (1 - weight) * s + weight * s2
-        return ActionProbs(_legal_only(a, obs), s)
+        return a, s
+
+    def predict(self, obs: Observation) -> ActionProbs:
+        """The prediction for the player to act at `obs`."""
+        return self.predict_for(obs, obs.index)
 
     def predict_for(self, obs: Observation, index: int) -> ActionProbs:
-        """The prediction for player `index` as if they were to act now: their statistics
-        and this spot's public context (its legal options are the actor's)."""
-        if index == obs.index:
-            return self.predict(obs)
-        stats = self.book.peek(obs.player_id(index))
-        cost = cost_bucket(obs.legal.call_amount, obs.bet_unit, obs.pot, obs.limit)
-        generic = self.models.generic
-        if generic is None:
+        """The prediction for player `index` at `obs`: exact for the player to act; for
+        another player, as if they were to act now (their statistics, this spot's public
+        context and the actor's legal options)."""
+        player = obs.player_id(index)
+        stats = self.book.peek(player)
+        if self.models.generic is None:
+            cost = cost_bucket(obs.legal.call_amount, obs.bet_unit, obs.pot, obs.limit)
             shares = np.asarray(stats.frequencies(obs.street, cost), dtype=np.float64)
             return ActionProbs(_legal_only(shares, obs), PRIOR_SIZES)
-        row = features(obs, stats)
-        actions, sizes = generic.both(row)
-        return ActionProbs(_legal_only(actions.astype(np.float64), obs), sizes.astype(np.float64))
+        actions, sizes = self.networks(player, features(obs, stats))
+        return ActionProbs(_legal_only(actions, obs), sizes)
 
     def street_table(self, obs: Observation, index: int) -> F64:
         """Player `index`'s (fold, call, raise) per street and bet level to come, shape
         (4, 3, 3): the network asked about this spot's context moved to each street and
         cost (0, 1, 2+ bets to call); the frequency tables without a network. Rollouts
         (poki's) draw every later action of the player from it."""
-        stats = self.book.peek(obs.player_id(index))
-        generic = self.models.generic
-        if generic is None:
+        player = obs.player_id(index)
+        stats = self.book.peek(player)
+        if self.models.generic is None:
             return np.asarray(stats.summary()[4], dtype=np.float64)
         base = features(obs, stats)
         rows = np.repeat(base[None, :], 12, axis=0)
@@ -183,7 +180,7 @@ class OpponentModel:
                 row[_POT_ODDS] = _TYPICAL_ODDS[cost]
                 row[_RAISE_ALLOWED] = 1.0
                 row[_FREQ_COLUMNS] = table[street][cost]
-        out: F64 = generic.actions(rows).astype(np.float64).reshape(4, 3, 3)
+        out: F64 = self.networks(player, rows)[0].reshape(4, 3, 3)
         return out
 
 

@@ -391,3 +391,24 @@ def test_showdown_train_reads_phh_files(tmp_path: Path) -> None:
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert figures["examples"] > 20
     assert "PHH files under" in (tmp_path / "report.md").read_text()
+
+
+def test_a_players_own_network_is_blended_in_by_how_much_data_it_had() -> None:
+    import torch
+
+    from ai.models.model import BLEND_DECISIONS, PlayerNet
+    from ai.models.training import OpponentNet
+
+    torch.manual_seed(0)
+    generic, own = (NumpyNet(OpponentNet(16).export()) for _ in range(2))
+    state, history = _limit_spot()
+    obs = observe(state, history)
+    player = obs.player_id(obs.index)
+    x = features(obs, PlayerStats())
+    a_generic, a_own = generic.actions(x), own.actions(x)
+    for tuned_on, weight in ((BLEND_DECISIONS, 1.0), (BLEND_DECISIONS // 2, 0.5), (0, 0.0)):
+        models = ModelSet("v", generic, {player: PlayerNet(own, tuned_on)})
+        predicted = OpponentModel(models).predict(obs).actions
+        assert predicted == pytest.approx((1 - weight) * a_generic + weight * a_own, abs=1e-6)
+    other = ModelSet("v", generic, {"someone else": PlayerNet(own, BLEND_DECISIONS)})
+    assert OpponentModel(other).predict(obs).actions == pytest.approx(a_generic, abs=1e-6)
