@@ -32,8 +32,10 @@ log = logging.getLogger("showdown.worker")
 
 MAX_BOTS = 512
 FALLBACK_STYLE = "rational"
-# Advice searches until its budget runs out, or this many iterations (enough to settle).
-ADVICE_ITERATIONS = 6000
+# Advice searches this many iterations (enough to settle), cut short by its budget, which
+# is at most ADVICE_SECONDS: a person is waiting (the p95 of 500 ms end to end).
+ADVICE_ITERATIONS = 3000
+ADVICE_SECONDS = 0.3
 
 
 class Decider:
@@ -86,6 +88,8 @@ class Decider:
         bot = self.bot_for(query.table_id, query.seat, style)
         if isinstance(bot, LokiBot):
             bot.model.book = self._book  # every bot reads the statistics of every stored hand
+        if query.purpose is not QueryPurpose.BOT:
+            budget = min(budget, ADVICE_SECONDS)
         bot.deadline = time.monotonic() + budget
         try:
             decision = bot.decide(obs)

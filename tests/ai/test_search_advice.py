@@ -1,0 +1,42 @@
+"""The advisor is the search: its advice's numbers and its sentence agree with its choice."""
+
+from __future__ import annotations
+
+from test_worker_decider import query_for, seated_table
+
+from ai.bots import ADVISOR_STYLE
+from ai.bots.mcts import MctsBot
+from ai.worker.decider import Decider
+from holdem.actions import Action
+from holdem.config import Variant
+from holdem.protocol import QueryPurpose
+
+
+def test_advice_comes_from_the_search_and_its_reason_follows_the_numbers() -> None:
+    assert ADVISOR_STYLE == "mcts"
+    for variant in (Variant.LIMIT, Variant.NO_LIMIT):
+        decider = Decider()
+        table = seated_table(variant, 3, seed=5)
+        table.start_hand()
+        advised = 0
+        while table.hand is not None and not table.hand.is_over and advised < 4:
+            query = query_for(table, None, QueryPurpose.ADVICE, advised)
+            answer = decider.answer(query, budget=5.0)
+            bot = decider.bot_for(query.table_id, query.seat, ADVISOR_STYLE)
+            assert isinstance(bot, MctsBot) and bot.search_preflop
+            advice = answer.advice
+            assert advice is not None and advice.values
+            best = max(v.value_bb for v in advice.values)
+            chosen = [
+                v.value_bb
+                for v in advice.values
+                # (Limit labels carry no amount: the bet is fixed.)
+                if v.action == advice.action and v.amount in (None, advice.amount)
+            ]
+            assert chosen == [best], (advice.reason, advice.values)
+            assert advice.reason.lower().startswith(advice.action.value)
+            assert "simulated hands" in advice.reason or advice.reason.startswith("Fold")
+            assert advice.equity is not None
+            table.act(query.seat, Action(kind=answer.action, amount=answer.amount))
+            advised += 1
+        assert advised >= 2
