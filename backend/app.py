@@ -17,8 +17,12 @@ from backend.api.routes import auth, hands, health, sockets, tables
 from backend.db.client import Mongo
 from backend.db.repositories import Repositories
 from backend.frontend import DEFAULT_DIR, mount_frontend
+from backend.quotas import Quota
+from backend.realtime.closing import IdleCloser, finish_closed_tables
 from backend.realtime.loop_lag import LoopLagMonitor
 from backend.realtime.manager import TableManager
+from backend.security_headers import SecurityHeaders
+from backend.sessions import SessionStore
 from backend.settings import Settings
 from backend.state import AppState
 
@@ -39,13 +43,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gateway = AIGateway(settings.ai_shared_secret, settings.send_queue_size)
         tables = TableManager(settings, repos, gateway)
         loop_lag = LoopLagMonitor()
-        app.state.showdown = AppState(settings, mongo, repos, gateway, tables, loop_lag)
+        sessions = SessionStore(mongo.db, settings.refresh_token_ttl)
+        await sessions.ensure_indexes()
+        app.state.showdown = AppState(
+            settings,
+            mongo,
+            repos,
+            gateway,
+            tables,
+            loop_lag,
+            sessions,
+            signins=Quota("guest sign-ins", settings.signin_burst, settings.signins_per_hour),
+            table_creations=Quota(
+                "tables created", settings.table_create_burst, settings.table_creates_per_hour
+            ),
+        )
+        await finish_closed_tables(mongo.db)  # a closing a stop cut short
         restored = await tables.load_all()
+        idle = IdleCloser(mongo.db, tables, settings.table_idle_close)
+        idle.start()
         loop_lag.start()
         log.info("server ready", extra={"tables_restored": restored})
         try:
             yield
         finally:
+            await idle.stop()
             await loop_lag.stop()
             await tables.close()
             await repos.writer.close()
@@ -59,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         lifespan=lifespan,
     )
+    app.add_middleware(SecurityHeaders)
     for module in (auth, tables, hands, health, sockets):
         app.include_router(module.router)
     frontend_dir = settings.frontend_dir or DEFAULT_DIR

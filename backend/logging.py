@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -43,6 +44,32 @@ def _fields(record: logging.LogRecord) -> dict[str, Any]:
     return fields
 
 
+# Credentials that must never reach a log line: a `token=` in a URL (uvicorn logs
+# request paths with their query) and anything shaped like a JWT.
+_SECRETS = re.compile(
+    r"(?P<param>(?:access_|refresh_)?token=)[^&\s\"']+"
+    r"|eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+"
+)
+
+
+def redact(text: str) -> str:
+    return _SECRETS.sub(lambda m: (m.group("param") or "") + "[redacted]", text)
+
+
+class RedactSecrets(logging.Filter):
+    """Replaces tokens in the message (and its arguments) before any handler sees it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        for key, value in list(record.__dict__.items()):
+            if key not in _STANDARD and isinstance(value, str):
+                setattr(record, key, redact(value))
+        return True
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         return json.dumps(_fields(record), default=str)
@@ -63,6 +90,7 @@ def configure_logging(level: str = "INFO", fmt: str = "json") -> None:
     """Route the root, uvicorn and our loggers to stderr in one format."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else KeyValueFormatter())
+    handler.addFilter(RedactSecrets())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

@@ -3,15 +3,34 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Self
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from backend.names import normalise_name
 from backend.realtime.loop_lag import LoopLag
-from holdem.config import MAX_SEATS, MIN_SEATS, Variant
+from holdem.config import MAX_SEATS, MIN_SEATS, TableConfig, Variant
 from holdem.history import HandRecord
 from holdem.protocol import DEFAULT_BOT_STYLE, BotStyle
 from holdem.views import TableView
+
+# Every amount a table is created with (blinds, ante, bets, buy-ins) is at most this.
+# A stack holds only chips bought in at its table: 10 seats buying in for 1e9 a
+# million times each make 1e16, 900 times less than MongoDB stores (2^63 - 1).
+MAX_CHIPS = 1_000_000_000
+PLAYER_NAME_MAX = 24
+TABLE_NAME_MAX = 40
+
+
+def _player_name(raw: str) -> str:
+    return normalise_name(raw, PLAYER_NAME_MAX, "name")
+
+
+def _table_name(raw: str) -> str:
+    return normalise_name(raw, TABLE_NAME_MAX, "table name") if raw.strip() else ""
+
+
+Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
 
 
 class TableOptions(BaseModel):
@@ -29,14 +48,26 @@ class TableOptions(BaseModel):
 class GuestRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f]+$")
+    name: Annotated[
+        str,
+        Field(max_length=200, description=f"1-{PLAYER_NAME_MAX} characters, see docs/protocol.md"),
+        AfterValidator(_player_name),
+    ]
+
+
+class RefreshRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    refresh_token: str = Field(min_length=1, max_length=4096)
 
 
 class TokenResponse(BaseModel):
-    token: str
+    token: str = Field(description="access token: Authorization: Bearer, and the socket's auth")
     player_id: str
     name: str
-    expires_at: datetime
+    expires_at: datetime = Field(description="when the access token expires")
+    refresh_token: str = Field(description="POST /api/auth/refresh: a new pair (used once)")
+    refresh_expires_at: datetime = Field(description="when the session ends unless refreshed")
 
 
 class PlayerResponse(BaseModel):
@@ -49,17 +80,26 @@ class CreateTableRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(default="", max_length=40)
+    name: Annotated[
+        str,
+        Field(
+            default="",
+            max_length=200,
+            description=f"1-{TABLE_NAME_MAX} characters, unique among open tables; "
+            "empty: named after the stakes",
+        ),
+        AfterValidator(_table_name),
+    ] = ""
     variant: Variant = Variant.NO_LIMIT
-    small_blind: int = Field(default=50, ge=1)
-    big_blind: int = Field(default=100, ge=1)
-    ante: int = Field(default=0, ge=0)
-    small_bet: int = Field(default=0, ge=0, description="limit: 0 = the big blind")
-    big_bet: int = Field(default=0, ge=0, description="limit: 0 = twice the small bet")
+    small_blind: int = Field(default=50, ge=1, le=MAX_CHIPS)
+    big_blind: int = Field(default=100, ge=1, le=MAX_CHIPS)
+    ante: Chips = 0
+    small_bet: Chips = Field(default=0, description="limit: 0 = the big blind")
+    big_bet: Chips = Field(default=0, description="limit: 0 = twice the small bet")
     raise_cap: int | None = Field(default=4, ge=1, description="limit: bets per street")
     seats: int = Field(default=6, ge=MIN_SEATS, le=MAX_SEATS)
-    min_buy_in: int = Field(default=0, ge=0, description="0 = 40 big blinds")
-    max_buy_in: int = Field(default=0, ge=0, description="0 = 100 big blinds")
+    min_buy_in: Chips = Field(default=0, description="0 = 40 big blinds")
+    max_buy_in: Chips = Field(default=0, description="0 = 100 big blinds")
     action_timeout: float | None = Field(
         default=None, gt=0, le=600, description="seconds per decision (default: server setting)"
     )
@@ -81,6 +121,29 @@ class CreateTableRequest(BaseModel):
         if self.bots and not self.bot_styles:
             raise ValueError("name at least one bot style")
         return self
+
+    def table_config(self) -> TableConfig:
+        """The rules, defaults filled in; ValueError if they break a rule or a bound."""
+        config = TableConfig(
+            variant=self.variant,
+            seats=self.seats,
+            small_blind=self.small_blind,
+            big_blind=self.big_blind,
+            ante=self.ante,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+            raise_cap=self.raise_cap,
+            min_buy_in=self.min_buy_in,
+            max_buy_in=self.max_buy_in,
+        )
+        for field in ("small_bet", "big_bet", "min_buy_in", "max_buy_in"):
+            value = getattr(config, field)
+            if value > MAX_CHIPS:
+                raise ValueError(
+                    f"{field} would be {value} (defaults follow the blinds): "
+                    f"amounts are at most {MAX_CHIPS}"
+                )
+        return config
 
 
 class TableSummary(BaseModel):

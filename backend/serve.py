@@ -195,6 +195,7 @@ async def serve(settings: Settings, options: ServeOptions) -> int:
             ws_max_size=MAX_WS_MESSAGE,
             ws_per_message_deflate=settings.ws_compression,
             timeout_graceful_shutdown=5,
+            proxy_headers=False,  # X-Forwarded-*: only from TRUSTED_PROXIES (backend.proxies)
         )
         server = _Server(config)
         serving = asyncio.create_task(server.serve(sockets=[sock]))

@@ -7,6 +7,7 @@ AI_SHARED_SECRET, ALLOWED_ORIGINS, BOT_DELAY_MS, ACTION_TIMEOUT, ...
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from pathlib import Path
 from typing import Annotated, Any
@@ -41,7 +42,33 @@ class Settings(BaseSettings):
     allowed_origins: Annotated[list[str], NoDecode] = _env(
         "ALLOWED_ORIGINS", [], "extra WebSocket origins, comma-separated (own origin always ok)"
     )
-    token_ttl: float = _env("TOKEN_TTL", 7 * 24 * 3600.0, "player token lifetime, seconds", gt=0)
+    access_token_ttl: float = _env(
+        "ACCESS_TOKEN_TTL", 900.0, "access token lifetime, s (refreshed by the client)", gt=0
+    )
+    refresh_token_ttl: float = _env(
+        "REFRESH_TOKEN_TTL", 7 * 24 * 3600.0, "session lifetime since its last refresh, s", gt=0
+    )
+    trusted_proxies: Annotated[list[str], NoDecode] = _env(
+        "TRUSTED_PROXIES",
+        [],
+        "proxy addresses/networks whose X-Forwarded-* headers are believed, comma-separated",
+    )
+    signin_burst: int = _env("SIGNIN_BURST", 10, "guest sign-ins a client may make at once", ge=1)
+    signins_per_hour: float = _env(
+        "SIGNINS_PER_HOUR", 30.0, "guest sign-ins a client regains per hour", gt=0
+    )
+    table_create_burst: int = _env(
+        "TABLE_CREATE_BURST", 5, "tables a client may create at once", ge=1
+    )
+    table_creates_per_hour: float = _env(
+        "TABLE_CREATES_PER_HOUR", 20.0, "table creations a client regains per hour", gt=0
+    )
+    table_idle_close: float = _env(
+        "TABLE_IDLE_CLOSE",
+        1800.0,
+        "seconds without a connection or a hand before a table is closed (0: never)",
+        ge=0,
+    )
     action_timeout: float = _env(
         "ACTION_TIMEOUT", 20.0, "default seconds per decision before the time bank", gt=0
     )
@@ -93,11 +120,19 @@ class Settings(BaseSettings):
     log_level: str = _env("LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR")
     log_format: str = _env("LOG_FORMAT", "json", "json (JSON lines) or text (key=value)")
 
-    @field_validator("allowed_origins", mode="before")
+    @field_validator("allowed_origins", "trusted_proxies", mode="before")
     @classmethod
-    def _split_origins(cls, value: Any) -> Any:
+    def _split_list(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [o.strip().rstrip("/") for o in value.split(",") if o.strip()]
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _check_networks(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if item != "*":
+                ipaddress.ip_network(item, strict=False)  # ValueError names the bad entry
         return value
 
     def with_secrets(self) -> Settings:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 
 from backend.ai_gateway import AIGateway
 from backend.db.client import Mongo
 from backend.db.repositories import Repositories
+from backend.quotas import Quota
 from backend.realtime.loop_lag import LoopLagMonitor
 from backend.realtime.manager import TableManager
+from backend.realtime.session_sockets import SessionSockets
+from backend.sessions import SessionStore
 from backend.settings import Settings
 
 
@@ -20,3 +24,9 @@ class AppState:
     gateway: AIGateway
     tables: TableManager
     loop_lag: LoopLagMonitor
+    sessions: SessionStore
+    signins: Quota
+    table_creations: Quota
+    session_sockets: SessionSockets = field(default_factory=SessionSockets)
+    # Table names are checked and taken under this lock: two creates cannot share one.
+    create_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

@@ -99,7 +99,7 @@ class _Message(BaseModel):
 
 
 class AuthMessage(_Message):
-    """First message when the token is not in the URL (`?token=`)."""
+    """The first message on a table socket: the access token (never in the URL)."""
 
     type: Literal["auth"] = "auth"
     token: str = Field(max_length=4096)

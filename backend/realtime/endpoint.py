@@ -1,5 +1,8 @@
 """The table WebSocket: handshake checks, authentication, then input validation.
 
+The Origin must be this server's (scheme, host and port) or an allowed one; the
+first message must be `auth` with an access token of a live session.
+
 Bad input is answered here with an error and never reaches the table: size
 limit (close 1009), rate limit (error, then close 1008 when it goes on),
 malformed JSON, unknown types and invalid fields. Valid commands go to the
@@ -12,9 +15,11 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from pymongo.errors import PyMongoError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from backend.auth import AuthError, Principal, verify_token
+from backend.proxies import client_info
 from backend.realtime.limits import TokenBucket
 from backend.realtime.origin import origin_allowed
 from backend.realtime.outbox import Outbox
@@ -44,43 +49,60 @@ def _parse(text: str) -> ClientCommand | ErrorMessage:
     return read_client_message(text)
 
 
-async def _authenticate(websocket: WebSocket, secret: str) -> tuple[Principal, int | None] | None:
-    """From ?token= or a first `auth` message; None after refusing the socket."""
+async def _authenticate(
+    websocket: WebSocket, state: AppState
+) -> tuple[Principal, int | None] | None:
+    """From the first message, `auth`; None after refusing the socket.
+
+    Never from the URL: URLs end up in access logs, proxies' logs and browser
+    history, so a `?token=` is refused (and redacted from the server's log).
+    """
+    if "token" in websocket.query_params:
+        await _refuse(
+            websocket,
+            ErrorCode.UNAUTHORIZED,
+            'tokens are not accepted in the URL: send {"type": "auth", "token": ...} first',
+            CloseCode.POLICY,
+        )
+        return None
     last_seq: int | None = None
     raw_seq = websocket.query_params.get("last_seq")
     if raw_seq is not None and raw_seq.lstrip("-").isdigit():
         last_seq = int(raw_seq)
-    token = websocket.query_params.get("token")
-    if token is None:
-        try:
-            async with asyncio.timeout(AUTH_TIMEOUT):
-                text = await websocket.receive_text()
-        except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
-            await _refuse(websocket, ErrorCode.UNAUTHORIZED, "sign in first", CloseCode.POLICY)
-            return None
-        message = _parse(text)
-        if not isinstance(message, AuthMessage):
-            await _refuse(
-                websocket,
-                ErrorCode.UNAUTHORIZED,
-                'the first message must be {"type": "auth", "token": ...}',
-                CloseCode.POLICY,
-            )
-            return None
-        token, last_seq = (
-            message.token,
-            message.last_seq if message.last_seq is not None else last_seq,
-        )
     try:
-        return verify_token(token, secret), last_seq
+        async with asyncio.timeout(AUTH_TIMEOUT):
+            text = await websocket.receive_text()
+    except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+        await _refuse(websocket, ErrorCode.UNAUTHORIZED, "sign in first", CloseCode.POLICY)
+        return None
+    message = _parse(text)
+    if not isinstance(message, AuthMessage):
+        await _refuse(
+            websocket,
+            ErrorCode.UNAUTHORIZED,
+            'the first message must be {"type": "auth", "token": ...}',
+            CloseCode.POLICY,
+        )
+        return None
+    if message.last_seq is not None:
+        last_seq = message.last_seq
+    try:
+        principal = verify_token(message.token, state.settings.secret_key)
+        await state.sessions.check(principal)
     except AuthError as error:
         await _refuse(websocket, ErrorCode.UNAUTHORIZED, str(error), CloseCode.POLICY)
         return None
+    except PyMongoError:
+        # Sign-outs cannot be checked while the database is away: come back shortly.
+        await websocket.close(CloseCode.TRY_AGAIN, "cannot check the sign-in now: reconnect")
+        return None
+    return principal, last_seq
 
 
 async def serve_table_socket(websocket: WebSocket, table_id: str, state: AppState) -> None:
     settings = state.settings
-    if not origin_allowed(websocket.headers, settings.allowed_origins):
+    own = client_info(websocket, settings.trusted_proxies)
+    if not origin_allowed(websocket.headers, settings.allowed_origins, own):
         log.warning(
             "websocket refused: foreign origin", extra={"origin": websocket.headers.get("origin")}
         )
@@ -89,11 +111,9 @@ async def serve_table_socket(websocket: WebSocket, table_id: str, state: AppStat
     await websocket.accept()
     runtime = state.tables.get(table_id)
     if runtime is None:
-        await _refuse(
-            websocket, ErrorCode.UNKNOWN_TABLE, f"no table {table_id!r}", CloseCode.UNKNOWN_TABLE
-        )
+        await _refuse(websocket, "unknown_table", f"no table {table_id!r}", CloseCode.UNKNOWN_TABLE)
         return
-    signed_in = await _authenticate(websocket, settings.secret_key)
+    signed_in = await _authenticate(websocket, state)
     if signed_in is None:
         return
     principal, last_seq = signed_in
@@ -102,11 +122,13 @@ async def serve_table_socket(websocket: WebSocket, table_id: str, state: AppStat
         principal.name,
         Outbox(websocket, settings.send_queue_size, principal.player_id),
     )
+    state.session_sockets.add(principal.session_id, client.outbox)
     runtime.post(Join(client, last_seq))
     bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
     try:
         await _receive_loop(websocket, client, bucket, state, runtime.post)
     finally:
+        state.session_sockets.discard(principal.session_id, client.outbox)
         runtime.post(Leave(client))
         await client.outbox.close(CloseCode.NORMAL)
 

@@ -48,6 +48,10 @@ class TableManager:
     def all(self) -> list[TableRuntime]:
         return list(self._runtimes.values())
 
+    def forget(self, table_id: str) -> None:
+        """The table is closed (backend.realtime.closing): it leaves the lobby."""
+        self._runtimes.pop(table_id, None)
+
     def _runtime(self, table: Table, options: TableOptions, seq: int) -> TableRuntime:
         runtime = TableRuntime(
             table,

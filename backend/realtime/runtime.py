@@ -584,6 +584,8 @@ class TableRuntime:
         return fallback_action(self._view(seat), legal)
 
     def _send_advice(self, done: AIDone, applied: bool) -> None:
+        if not self.options.advice_allowed:
+            return  # "Let AI decide" still plays, but no advice leaves the server
         client = self._clients.get(done.player_id)
         advice = done.decision.advice
         if client is None or advice is None:

@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import os
 import re
 import statistics
@@ -122,10 +123,11 @@ async def _start_server(
                 return process
 
 
-async def _spectate(url: str, tally: Tally, index: int, stop: asyncio.Event) -> None:
+async def _spectate(url: str, token: str, tally: Tally, index: int, stop: asyncio.Event) -> None:
     import websockets
 
     async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": token}))  # tokens never in URLs
         # No timeout per message (a timer per receive is client CPU the server's
         # figures would pay for): the task is cancelled when the measurement ends.
         last_seq = -1
@@ -162,6 +164,9 @@ async def _bench(args: argparse.Namespace) -> int:
         "SHOWDOWN_HAND_PAUSE_MS": str(getattr(args, "hand_pause_ms", 200)),
         "SHOWDOWN_LOG_LEVEL": "WARNING",
         "SHOWDOWN_SEND_QUEUE_SIZE": "4096",
+        # One client signs in every viewer and creates every table.
+        "SHOWDOWN_SIGNIN_BURST": str(clients + 10),
+        "SHOWDOWN_TABLE_CREATE_BURST": str(tables + 10),
     }
     env.pop("MONGODB_URL", None)
     port = free_port()
@@ -200,9 +205,9 @@ async def _bench(args: argparse.Namespace) -> int:
                 )
                 for i, token in enumerate(viewers):
                     table_id = table_ids[i % len(table_ids)]
-                    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}?token={token}"
+                    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
                     tally.per_client.append(0)
-                    tasks.append(asyncio.create_task(_spectate(url, tally, i, stop)))
+                    tasks.append(asyncio.create_task(_spectate(url, token, tally, i, stop)))
                 await asyncio.sleep(2.0)  # warm-up: connections settle, hands under way
                 hands_before = sum(t["hand_no"] for t in (await http.get("/api/tables")).json())
                 database_before = (await http.get("/api/stats")).json()["database"]

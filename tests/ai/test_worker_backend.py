@@ -154,11 +154,12 @@ async def test_advice_and_let_ai_decide_for_a_human(server: Server) -> None:
         token, table = await server.guest_and_table(
             variant="no-limit", seats=3, bots=2, bot_styles=["rational"], small_blind=1, big_blind=2
         )
-        url = f"ws://127.0.0.1:{server.port}/ws/tables/{table['table_id']}?token={token}"
+        url = f"ws://127.0.0.1:{server.port}/ws/tables/{table['table_id']}"
         advice: dict[str, Any] | None = None
         applied: dict[str, Any] | None = None
         asked: set[tuple[int, int]] = set()
         async with websockets.connect(url, open_timeout=10) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": token}))  # never in the URL
             await ws.send(json.dumps({"type": "sit", "seat": 3, "buy_in": table["max_buy_in"]}))
             while applied is None:
                 message = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))

@@ -39,6 +39,7 @@ class RunningServer:
             ws_max_size=1 << 20,
             lifespan="on",
             ws="websockets-sansio",
+            proxy_headers=False,  # as `showdown serve`: the app decides whom to believe
         )
         self.server = uvicorn.Server(config)
         self._task: asyncio.Task[None] | None = None
@@ -143,9 +144,17 @@ async def create_table(server: RunningServer, token: str, **fields: Any) -> Mess
         return body
 
 
+async def signed_in(url: str, token: str, last_seq: int | None = None, **kwargs: Any) -> WsClient:
+    """A table socket that sent its `auth` first message (tokens never go in the URL)."""
+    client = await WsClient.connect(url, **kwargs)
+    await client.send({"type": "auth", "token": token, "last_seq": last_seq})
+    return client
+
+
 async def join(server: RunningServer, table_id: str, token: str, **query: Any) -> WsClient:
-    params = "&".join(f"{k}={v}" for k, v in {"token": token, **query}.items())
-    client = await WsClient.connect(server.ws_url(f"/ws/tables/{table_id}?{params}"))
+    params = "&".join(f"{k}={v}" for k, v in query.items())
+    path = f"/ws/tables/{table_id}" + (f"?{params}" if params else "")
+    client = await signed_in(server.ws_url(path), token)
     await client.wait_type("welcome")
     await client.wait_type("state")
     return client

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from backend_testlib import TIMEOUT, WsClient
+from backend_testlib import TIMEOUT, signed_in
 
 from backend.db.embedded import free_port
 
@@ -92,9 +92,7 @@ async def test_kill_9_and_restart_keeps_every_seat_and_chip(serve_dir: dict[str,
             )
         ).json()
         quiet = (await http.post("/api/tables", json={"seats": 6}, headers=auth)).json()
-    alice = await WsClient.connect(
-        f"ws://127.0.0.1:{port}/ws/tables/{table['table_id']}?token={login['token']}"
-    )
+    alice = await signed_in(f"ws://127.0.0.1:{port}/ws/tables/{table['table_id']}", login["token"])
     await alice.send({"type": "sit", "seat": 3, "buy_in": 500})
     # Play (check or fold) until a hand is over and the next one waits for Alice with
     # chips in the pot: that is when the server is killed.
@@ -136,8 +134,8 @@ async def test_kill_9_and_restart_keeps_every_seat_and_chip(serve_dir: dict[str,
         filed = sorted(h["hand_no"] for h in hands["items"])
         assert filed == list(range(1, killed_hand)), filed
     # The player reconnects to the restored table with the same token.
-    again = await WsClient.connect(
-        f"ws://127.0.0.1:{port}/ws/tables/{table['table_id']}?token={login['token']}&last_seq=5"
+    again = await signed_in(
+        f"ws://127.0.0.1:{port}/ws/tables/{table['table_id']}", login["token"], last_seq=5
     )
     welcome = await again.wait_type("welcome")
     assert welcome["seat"] == 3 and welcome["resync"] is True

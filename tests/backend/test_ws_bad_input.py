@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 import websockets
-from backend_testlib import RunningServer, WsClient, create_table, guest, join
+from backend_testlib import RunningServer, WsClient, create_table, guest, join, signed_in
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 Message = dict[str, Any]
@@ -152,21 +152,22 @@ async def test_handshake_checks(server_factory: Any) -> None:
     server = await server_factory(allowed_origins=["http://app.example"])
     token, _ = await guest(server, "Alice")
     table = await create_table(server, token)
-    url = server.ws_url(f"/ws/tables/{table['table_id']}?token={token}")
+    url = server.ws_url(f"/ws/tables/{table['table_id']}")
     with pytest.raises(InvalidStatus) as refused:
         await websockets.connect(url, origin="http://evil.example")  # type: ignore[arg-type]
     assert refused.value.response.status_code == 403
     for origin in ("http://app.example", f"http://127.0.0.1:{server.port}"):
         ok = WsClient(await websockets.connect(url, origin=origin))  # type: ignore[arg-type]
+        await ok.send({"type": "auth", "token": token})
         assert (await ok.wait_type("welcome"))["name"] == "Alice"
         await ok.close()
     # A forged token, then an unknown table, then the token as a first message.
-    bad = await WsClient.connect(server.ws_url(f"/ws/tables/{table['table_id']}?token=abc"))
+    bad = await signed_in(url, "abc")
     assert (await bad.wait_type("error"))["code"] == "unauthorized"
     with pytest.raises(ConnectionClosed) as closed:
         await bad.wait_type("never")
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
-    lost = await WsClient.connect(server.ws_url(f"/ws/tables/nope?token={token}"))
+    lost = await WsClient.connect(server.ws_url("/ws/tables/nope"))
     assert (await lost.wait_type("error"))["code"] == "unknown_table"
     with pytest.raises(ConnectionClosed) as closed:
         await lost.wait_type("never")

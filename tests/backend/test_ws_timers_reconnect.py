@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from backend_testlib import WsClient, create_table, guest, join
+from backend_testlib import WsClient, create_table, guest, join, signed_in
 from starlette.websockets import WebSocketState
 from websockets.exceptions import ConnectionClosed
 
@@ -126,9 +126,7 @@ async def test_reconnect_resyncs_and_a_new_socket_replaces_the_old(server_factor
     await alice.close()
     await bob.send({"type": "sit", "seat": 2, "buy_in": 1000})  # a hand starts meanwhile
     await bob.wait_state(lambda s: s["view"]["hand_in_progress"])
-    back = await WsClient.connect(
-        server.ws_url(f"/ws/tables/{table_id}?token={alice_token}&last_seq={seen}")
-    )
+    back = await signed_in(server.ws_url(f"/ws/tables/{table_id}"), alice_token, seen)
     welcome = await back.wait_type("welcome")
     assert welcome["resync"] is True and welcome["seat"] == 1
     assert welcome["missed"] == welcome["seq"] - seen > 0

@@ -1,4 +1,8 @@
-/** A small fetch wrapper: JSON in and out, bearer token, errors in words. */
+/**
+ * A small fetch wrapper: JSON in and out, bearer token, errors in words.
+ * A request refused with 401 is sent once more with a refreshed access token
+ * (see setTokenRefresher), so an expired access token goes unnoticed.
+ */
 
 export class ApiError extends Error {
   readonly status: number;
@@ -51,9 +55,34 @@ export interface RequestOptions {
   token?: string | null;
   signal?: AbortSignal;
   accept?: "json" | "text";
+  /** no second attempt with a refreshed token (the refresh and sign-out calls themselves) */
+  noRefresh?: boolean;
+}
+
+type Refresher = (refused: string) => Promise<string | null>;
+let refresher: Refresher | null = null;
+
+/** Who renews a refused access token (the session); returns the unregister function. */
+export function setTokenRefresher(fn: Refresher): () => void {
+  refresher = fn;
+  return () => {
+    if (refresher === fn) refresher = null;
+  };
 }
 
 export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  try {
+    return await send<T>(path, options);
+  } catch (err) {
+    const retry = err instanceof ApiError && err.status === 401 && options.token && !options.noRefresh && refresher;
+    if (!retry || !refresher || !options.token) throw err;
+    const fresh = await refresher(options.token).catch(() => null);
+    if (!fresh || fresh === options.token) throw err;
+    return send<T>(path, { ...options, token: fresh });
+  }
+}
+
+async function send<T>(path: string, options: RequestOptions): Promise<T> {
   const headers: Record<string, string> = { Accept: options.accept === "text" ? "text/plain, */*" : "application/json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.token) headers.Authorization = `Bearer ${options.token}`;

@@ -15,12 +15,23 @@ import {
 } from "../protocol";
 import { request } from "./http";
 
-export { ApiError, errorMessageFrom, request } from "./http";
+export { ApiError, errorMessageFrom, request, setTokenRefresher } from "./http";
 
 export async function signInAsGuest(name: string): Promise<GuestSession> {
   const body = await request(endpoints.guest(), { method: "POST", body: { name } });
   const session = decodeGuest(body);
   return { ...session, name: session.name || name };
+}
+
+/** A new access and refresh token for a refresh token (each works once). */
+export async function refreshSession(refreshToken: string): Promise<GuestSession> {
+  const body = await request(endpoints.refresh(), { method: "POST", body: { refresh_token: refreshToken }, noRefresh: true });
+  return decodeGuest(body);
+}
+
+/** Sign out on the server: the session's tokens are refused from now on. */
+export async function signOutSession(token: string): Promise<void> {
+  await request(endpoints.logout(), { method: "POST", token, noRefresh: true });
 }
 
 export async function listTables(signal?: AbortSignal): Promise<TableSummary[]> {

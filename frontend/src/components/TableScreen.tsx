@@ -26,9 +26,15 @@ export interface TableScreenProps {
 }
 
 export function TableScreen({ tableId, watch, join }: TableScreenProps) {
-  const { session, renew } = useSession();
-  const onAuthFailure = useCallback(() => void renew(), [renew]);
-  const table = useTable(tableId, session?.token ?? null, { onAuthFailure });
+  const { session, renew, accessToken } = useSession();
+  const playerId = session?.player_id ?? null;
+  // Stable while the player is: a refreshed token does not reconnect the table.
+  const tokenSource = useMemo(() => (playerId ? () => accessToken() : null), [playerId, accessToken]);
+  const onAuthFailure = useCallback(async () => {
+    const next = await renew();
+    return next !== null && next.player_id === playerId;
+  }, [renew, playerId]);
+  const table = useTable(tableId, tokenSource, { onAuthFailure });
   const { view, snapshot, send } = table;
   const [detail, setDetail] = useState<TableDetail | null>(null);
   const [tab, setTab] = useState<Tab>("log");

@@ -1,22 +1,33 @@
 /**
- * The guest session: a display name and the server's token, kept in
- * localStorage so a reload keeps you signed in (and at your seat).
+ * The guest session: a display name, a short-lived access token and the
+ * refresh token that renews it, kept in localStorage so a reload keeps you
+ * signed in (and at your seat).
+ *
+ * The access token is renewed before it expires (and whenever the server
+ * refuses it), without the user noticing: REST calls are retried once with the
+ * new token, sockets ask for a current token on every (re)connection. Tabs
+ * share the stored session: a tab that finds a newer one there adopts it
+ * rather than spending its own (already rotated) refresh token.
  */
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
-import { signInAsGuest } from "../api";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { refreshSession, setTokenRefresher, signInAsGuest, signOutSession } from "../api";
 import type { GuestSession } from "../protocol";
 import { readStorage, writeStorage } from "./storage";
 
 export const SESSION_KEY = "showdown.session";
 export const NAME_KEY = "showdown.name";
+/** renew this long before the access token expires */
+export const REFRESH_AHEAD_MS = 60_000;
 
 export interface SessionApi {
   session: GuestSession | null;
   /** the last display name used, for the sign-in form */
   rememberedName: string;
   signIn: (name: string) => Promise<GuestSession>;
-  /** the token was refused: sign in again with the same name */
+  /** the token was refused: refresh it, or else sign in again with the same name */
   renew: () => Promise<GuestSession | null>;
+  /** a current access token: at once, or refreshed first if it is about to expire */
+  accessToken: () => string | null | Promise<string | null>;
   signOut: () => void;
 }
 
@@ -27,44 +38,139 @@ export function loadSession(): GuestSession | null {
   return s && typeof s.token === "string" && s.token ? s : null;
 }
 
+function expiresAt(session: GuestSession): number | null {
+  const at = session.expires_at;
+  if (at === null || at === undefined) return null;
+  const ms = typeof at === "number" ? (at < 1e12 ? at * 1000 : at) : Date.parse(at);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+function fresh(session: GuestSession): boolean {
+  const at = expiresAt(session);
+  return at === null || at - Date.now() > REFRESH_AHEAD_MS / 2;
+}
+
 export function SessionProvider({ children, initial }: { children: ReactNode; initial?: GuestSession | null }) {
   const [session, setSession] = useState<GuestSession | null>(() => (initial !== undefined ? initial : loadSession()));
   const [rememberedName, setRememberedName] = useState<string>(() => readStorage<string>(NAME_KEY, ""));
+  const current = useRef(session);
+  current.current = session;
+  const refreshing = useRef<Promise<GuestSession | null> | null>(null);
 
-  const signIn = useCallback(async (name: string) => {
-    const clean = name.trim().slice(0, 24);
-    const next = await signInAsGuest(clean);
+  const adopt = useCallback((next: GuestSession | null) => {
+    current.current = next;
     writeStorage(SESSION_KEY, next);
-    writeStorage(NAME_KEY, next.name || clean);
-    setRememberedName(next.name || clean);
     setSession(next);
-    return next;
   }, []);
 
+  const signIn = useCallback(
+    async (name: string) => {
+      const clean = name.trim().slice(0, 24);
+      const next = await signInAsGuest(clean);
+      adopt(next);
+      writeStorage(NAME_KEY, next.name || clean);
+      setRememberedName(next.name || clean);
+      return next;
+    },
+    [adopt],
+  );
+
+  /** One refresh at a time; null when the session cannot be renewed (signed out, expired). */
+  const refresh = useCallback((): Promise<GuestSession | null> => {
+    if (refreshing.current) return refreshing.current;
+    const run = async (): Promise<GuestSession | null> => {
+      const mine = current.current;
+      if (!mine) return null;
+      // Another tab may have refreshed already: its session is ours too.
+      const stored = loadSession();
+      if (stored && stored.player_id === mine.player_id && stored.token !== mine.token && fresh(stored)) {
+        adopt(stored);
+        return stored;
+      }
+      if (!mine.refresh_token) return null;
+      try {
+        const next = await refreshSession(mine.refresh_token);
+        adopt(next);
+        return next;
+      } catch {
+        const now = loadSession(); // rotated by another tab meanwhile?
+        if (now && now.player_id === mine.player_id && now.refresh_token !== mine.refresh_token) {
+          adopt(now);
+          return now;
+        }
+        return null;
+      }
+    };
+    const promise = run().finally(() => {
+      refreshing.current = null;
+    });
+    refreshing.current = promise;
+    return promise;
+  }, [adopt]);
+
+  const accessToken = useCallback((): string | null | Promise<string | null> => {
+    const mine = current.current;
+    if (!mine) return null;
+    if (fresh(mine)) return mine.token;
+    return refresh().then((next) => next?.token ?? mine.token);
+  }, [refresh]);
+
   const renew = useCallback(async () => {
-    const name = session?.name || rememberedName;
+    const refreshed = await refresh();
+    if (refreshed) return refreshed;
+    const name = current.current?.name || rememberedName;
     if (!name) {
-      writeStorage(SESSION_KEY, null);
-      setSession(null);
+      adopt(null);
       return null;
     }
     try {
       return await signIn(name);
     } catch {
-      writeStorage(SESSION_KEY, null);
-      setSession(null);
+      adopt(null);
       return null;
     }
-  }, [session, rememberedName, signIn]);
+  }, [refresh, rememberedName, signIn, adopt]);
 
   const signOut = useCallback(() => {
-    writeStorage(SESSION_KEY, null);
-    setSession(null);
+    const mine = current.current;
+    adopt(null);
+    if (mine) void signOutSession(mine.token).catch(() => undefined); // best effort: forget it anyway
+  }, [adopt]);
+
+  // REST calls refused with 401 get a refreshed token and one more try.
+  useEffect(
+    () =>
+      setTokenRefresher(async (refused) => {
+        const mine = current.current;
+        if (mine && mine.token !== refused) return mine.token; // renewed meanwhile
+        return (await refresh())?.token ?? null;
+      }),
+    [refresh],
+  );
+
+  // Renew ahead of expiry, so a socket reconnecting finds a valid token at once.
+  const expiry = session ? expiresAt(session) : null;
+  useEffect(() => {
+    if (expiry === null || !session?.refresh_token) return;
+    const timer = setTimeout(() => void refresh(), Math.max(0, expiry - Date.now() - REFRESH_AHEAD_MS));
+    return () => clearTimeout(timer);
+  }, [expiry, session?.refresh_token, refresh]);
+
+  // Another tab signed in, refreshed or signed out.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== SESSION_KEY) return;
+      const next = loadSession();
+      current.current = next;
+      setSession(next);
+    };
+    window.addEventListener("storage", onStorage);
+    return () => window.removeEventListener("storage", onStorage);
   }, []);
 
   const api = useMemo<SessionApi>(
-    () => ({ session, rememberedName, signIn, renew, signOut }),
-    [session, rememberedName, signIn, renew, signOut],
+    () => ({ session, rememberedName, signIn, renew, accessToken, signOut }),
+    [session, rememberedName, signIn, renew, accessToken, signOut],
   );
   return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
 }

@@ -16,6 +16,7 @@ import {
   type SocketFactory,
   type TableClientSnapshot,
   type TableView,
+  type TokenSource,
 } from "../protocol";
 
 export interface Toast {
@@ -57,11 +58,15 @@ let noticeId = 0;
 export interface UseTableOptions {
   createSocket?: SocketFactory;
   url?: string;
-  /** the server refused the credentials: renew them (a new token makes a new client) */
-  onAuthFailure?: () => void;
+  /**
+   * The server refused the credentials: renew them. Resolving true (the same
+   * player's token was refreshed) reconnects this client; a new player makes a
+   * new token source, and so a new client.
+   */
+  onAuthFailure?: () => void | Promise<boolean>;
 }
 
-export function useTable(tableId: string, token: string | null, options: UseTableOptions = {}): TableState {
+export function useTable(tableId: string, token: TokenSource, options: UseTableOptions = {}): TableState {
   const { createSocket, url, onAuthFailure } = options;
   const client = useMemo(
     () =>
@@ -105,9 +110,14 @@ export function useTable(tableId: string, token: string | null, options: UseTabl
           setAdviceLoading(false);
           if ((event.error.code === `closed_${CLOSE_POLICY}` || event.error.code === "unauthorized") && !renewed.current) {
             renewed.current = true;
-            authFailure.current?.();
+            void Promise.resolve(authFailure.current?.()).then((again) => {
+              if (again === true) client.reconnectNow(true);
+            });
           }
           pushToast(event.error);
+          break;
+        case "welcome":
+          renewed.current = false; // signed in: a later refusal may renew again
           break;
         case "advice":
           setAdvice(event.report);

@@ -31,16 +31,39 @@ describe("TableClient", () => {
     vi.useRealTimers();
   });
 
-  it("connects with the token in the URL and no last_seq the first time", () => {
+  it("sends the token in the first message, never in the URL, and no last_seq the first time", () => {
     const { client, net } = setup();
     client.connect();
     expect(net.sockets).toHaveLength(1);
-    const params = net.last().params();
-    expect(params.get("token")).toBe("tok");
-    expect(params.has("last_seq")).toBe(false);
+    expect(net.last().url).toBe(URL_);
+    expect(net.last().url).not.toContain("tok");
     expect(client.getSnapshot().status).toBe("connecting");
     net.last().open();
+    expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "tok", last_seq: null }]);
     expect(client.getSnapshot().status).toBe("open");
+  });
+
+  it("asks for a current token on every connection, and waits for one being refreshed", async () => {
+    const tokens = ["first"];
+    let release: (token: string) => void = () => {};
+    const { client, net } = setup({
+      token: () => tokens.shift() ?? new Promise<string>((resolve) => (release = resolve)),
+    });
+    client.connect();
+    net.last().open();
+    expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "first", last_seq: null }]);
+    net.last().receive(stateMessage(8, makeView()));
+    net.last().drop(1006);
+    vi.advanceTimersByTime(500);
+    net.last().open();
+    // The token is being refreshed: nothing is sent, and no command may go first.
+    expect(net.last().sent).toEqual([]);
+    expect(client.getSnapshot().status).not.toBe("open");
+    expect(client.send({ type: "stand" })).toBeNull();
+    release("second");
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe("open"));
+    expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "second", last_seq: 8 }]);
+    expect(net.last().url).not.toContain("second");
   });
 
   it("applies states in seq order and drops duplicates and stale ones", () => {
@@ -72,8 +95,9 @@ describe("TableClient", () => {
     vi.advanceTimersByTime(1);
     expect(net.sockets).toHaveLength(2);
     expect(net.last().params().get("last_seq")).toBe("41");
-    expect(net.last().params().get("token")).toBe("tok");
+    expect(net.last().params().has("token")).toBe(false);
     net.last().open();
+    expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "tok", last_seq: 41 }]);
     expect(client.getSnapshot().attempts).toBe(0);
     net.last().receive({ type: "welcome", table_id: "t1", player_id: "alice", name: "Alice", seat: 1, seq: 45, resync: true, missed: 4 });
     net.last().receive(stateMessage(45, makeView({ hand_no: 8 })));
@@ -153,7 +177,7 @@ describe("TableClient", () => {
     net.last().open();
     const ref = client.send({ type: "act", action: "raise", amount: 600, hand_no: 3 });
     expect(ref).toMatch(/^c/);
-    expect(net.last().sentMessages()).toEqual([{ type: "act", action: "raise", amount: 600, hand_no: 3, ref }]);
+    expect(net.last().sentMessages().slice(1)).toEqual([{ type: "act", action: "raise", amount: 600, hand_no: 3, ref }]);
   });
 
   it("never queues commands across a reconnect", () => {
@@ -164,7 +188,7 @@ describe("TableClient", () => {
     expect(client.send({ type: "act", action: "fold" })).toBeNull();
     vi.advanceTimersByTime(500);
     net.last().open();
-    expect(net.last().sent).toEqual([]);
+    expect(net.last().sentMessages().map((m) => m.type)).toEqual(["auth"]);
   });
 
   it("reports errors, advice and chat", () => {
@@ -207,7 +231,7 @@ describe("TableClient", () => {
     client.connect();
     net.last().open();
     vi.advanceTimersByTime(1000);
-    expect(net.last().sentMessages()).toEqual([{ type: "ping" }]);
+    expect(net.last().sentMessages().slice(1)).toEqual([{ type: "ping" }]);
     net.last().receive({ type: "pong", at: 1 });
     vi.advanceTimersByTime(2000);
     expect(net.sockets).toHaveLength(1);

@@ -1,8 +1,11 @@
 /**
  * TableClient: one table's WebSocket, with automatic reconnect and resync.
  *
- * - Every (re)connection opens /ws/tables/{id}?token=...&last_seq=N; the server
- *   answers `welcome` (resync: true, missed: n) and then a complete `state`.
+ * - Every (re)connection opens /ws/tables/{id}?last_seq=N and sends
+ *   `{"type": "auth", "token", "last_seq"}` first: a token never goes in a URL
+ *   (URLs are logged). The token is asked for on every (re)connection, so a
+ *   refreshed one is used. The server answers `welcome` (resync: true,
+ *   missed: n) and then a complete `state`.
  * - States are applied in seq order: one whose seq is not newer than the last
  *   applied one is a duplicate and is dropped, except the first state after a
  *   (re)connection, which is the authoritative resync snapshot.
@@ -39,6 +42,9 @@ export interface SocketLike {
 
 export type SocketFactory = (url: string) => SocketLike;
 
+/** The access token, or how to get a current one (refreshing it if it is about to expire). */
+export type TokenSource = string | null | (() => string | null | Promise<string | null>);
+
 const OPEN = 1;
 
 /** Close codes after which reconnecting cannot help (docs/protocol.md). */
@@ -56,7 +62,7 @@ export interface BackoffOptions {
 export interface TableClientOptions {
   /** ws:// or wss:// URL of the table socket, without credentials. */
   url: string;
-  token: string | null;
+  token: TokenSource;
   createSocket?: SocketFactory;
   backoff?: Partial<BackoffOptions>;
   /** 0..1, for jitter; injectable for tests. */
@@ -241,7 +247,7 @@ export class TableClient {
     });
     let socket: SocketLike;
     try {
-      socket = this.createSocket(this.urlWithToken());
+      socket = this.createSocket(this.urlWithSeq());
     } catch {
       this.scheduleReconnect();
       return;
@@ -251,8 +257,7 @@ export class TableClient {
       if (this.socket !== socket) return;
       this.awaitingResync = true;
       this.lastHeard = Date.now();
-      this.startHeartbeat();
-      this.update({ status: "open", attempts: 0, retryAt: null, fatal: null });
+      this.authenticate(socket);
     };
     socket.onmessage = (event) => {
       if (this.socket !== socket) return;
@@ -282,14 +287,40 @@ export class TableClient {
     };
   }
 
-  /** The socket URL with the token and, when reconnecting, the last seq seen. */
-  private urlWithToken(): string {
-    const { url, token } = this.options;
-    const params: string[] = [];
-    if (token) params.push(`token=${encodeURIComponent(token)}`);
-    if (this.snapshot.seq !== null) params.push(`last_seq=${this.snapshot.seq}`);
-    if (!params.length) return url;
-    return `${url}${url.includes("?") ? "&" : "?"}${params.join("&")}`;
+  /** The socket URL with, when reconnecting, the last seq seen (never the token). */
+  private urlWithSeq(): string {
+    const { url } = this.options;
+    if (this.snapshot.seq === null) return url;
+    return `${url}${url.includes("?") ? "&" : "?"}last_seq=${this.snapshot.seq}`;
+  }
+
+  /**
+   * The first message: `auth`. Commands may follow only once it is sent ("open").
+   * A token at hand is sent at once; one being refreshed, when it comes.
+   */
+  private authenticate(socket: SocketLike): void {
+    const source = this.options.token;
+    let token: string | null | Promise<string | null> = null;
+    try {
+      token = typeof source === "function" ? source() : source;
+    } catch {
+      token = null; // the server then refuses the socket (1008) and says why
+    }
+    if (token instanceof Promise) {
+      token.then(
+        (value) => this.sendAuth(socket, value),
+        () => this.sendAuth(socket, null),
+      );
+    } else {
+      this.sendAuth(socket, token);
+    }
+  }
+
+  private sendAuth(socket: SocketLike, token: string | null): void {
+    if (this.socket !== socket || socket.readyState !== OPEN) return;
+    if (token) socket.send(JSON.stringify({ type: "auth", token, last_seq: this.snapshot.seq }));
+    this.startHeartbeat();
+    this.update({ status: "open", attempts: 0, retryAt: null, fatal: null });
   }
 
   private startHeartbeat(): void {

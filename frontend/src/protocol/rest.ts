@@ -18,6 +18,8 @@ import type {
 
 export const endpoints = {
   guest: () => "/api/auth/guest",
+  refresh: () => "/api/auth/refresh",
+  logout: () => "/api/auth/logout",
   me: () => "/api/me",
   tables: () => "/api/tables",
   table: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}`,
@@ -51,6 +53,8 @@ export function decodeGuest(body: unknown): GuestSession {
     player_id: String(b.player_id ?? ""),
     name: String(b.name ?? ""),
     expires_at: (b.expires_at as string | number | undefined) ?? null,
+    ...(typeof b.refresh_token === "string" && b.refresh_token ? { refresh_token: b.refresh_token } : {}),
+    refresh_expires_at: (b.refresh_expires_at as string | number | undefined) ?? null,
   };
 }
 
