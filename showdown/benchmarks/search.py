@@ -1,6 +1,8 @@
 """MCTS speed for `showdown bench ai`: iterations per second on one core for a 6-max flop
 decision (Limit and No-Limit) with the opponent model in the loop, the time of a
 2,000-iteration decision, and poki's rollouts per second on the same spots as the anchor.
+Rates are per CPU-second of this process (one core, whatever else the machine runs);
+the decision's wall time is printed beside.
 
 The opponent model is the process's shared one (the packaged network, or the frequency
 tables when none is packaged); when no network is packaged, a network of the trained
@@ -80,26 +82,30 @@ def bench_mcts(seconds: float, seed: int) -> None:
         poki_time = 0.0
         for hand in range(3):
             obs = flop_spot(variant, hand)
-            start = time.perf_counter()
+            start = time.process_time()
             poki.decide(obs)
-            poki_time += time.perf_counter() - start
+            poki_time += time.process_time() - start
             poki_rollouts += poki.last_rollouts * len(poki.candidates(obs))
-        anchor = f"poki {poki_rollouts / poki_time:6.0f} rollouts/s (same spots)"
+        anchor = f"poki {poki_rollouts / poki_time:6.0f} rollouts/s (same spots, CPU time)"
         for model in models:
             bot = MctsBot(seed, iterations=ITERATIONS, models=model)
             bot.decide(flop_spot(variant, 99))  # warm the kernels
             times: list[float] = []
+            cpu: list[float] = []
             deadline = time.perf_counter() + seconds / (2 * len(models))
             hand = 0
             while time.perf_counter() < deadline or len(times) < 2:
                 obs = flop_spot(variant, hand)
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 bot.decide(obs)
                 times.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
                 hand += 1
             mean = sum(times) / len(times)
+            mean_cpu = sum(cpu) / len(cpu)
             _line(
                 f"mcts {variant.value} ({model.version})",
-                f"{ITERATIONS / mean:7.0f} iter/s",
-                f"{1000 * mean:5.0f} ms/decision ({len(times)} decisions); {anchor}",
+                f"{ITERATIONS / mean_cpu:7.0f} iter/s",
+                f"{1000 * mean:5.0f} ms/decision wall, {1000 * mean_cpu:4.0f} ms CPU "
+                f"({len(times)} decisions); {anchor}",
             )
