@@ -9,6 +9,9 @@ three idempotent steps, so a crash between them is finished at the next start
 2. the ledger gets one `cashout` per seat with chips (ids derived from the table
    and seat: writing one twice is a duplicate, skipped);
 3. the table's document is deleted, so it is not restored again.
+
+If the database fails before step 1, the table is still stored as it was: it
+comes back at the next start (and is closed again once idle). No chip moves.
 """
 
 from __future__ import annotations

@@ -107,4 +107,19 @@ describe("the session's tokens", () => {
     expect(api.calls[0]).toMatchObject({ method: "POST", path: "/api/auth/logout" });
     expect(api.calls[0]!.headers.Authorization).toBe("Bearer a1");
   });
+
+  it("signs out with a renewed token when the access token has expired", async () => {
+    const api = stubFetch({
+      "POST /api/auth/refresh": () => ({ json: session("a2", "r2") }),
+      "POST /api/auth/logout": () => ({ json: {} }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    const { result } = renderSession(session("a1", "r1", -1000));
+    act(() => result.current.signOut());
+    expect(result.current.session).toBeNull();
+    await waitFor(() => expect(api.calls).toHaveLength(2));
+    expect(api.calls.map((c) => c.path)).toEqual(["/api/auth/refresh", "/api/auth/logout"]);
+    expect(api.calls[1]!.headers.Authorization).toBe("Bearer a2");
+    expect(window.localStorage.getItem(SESSION_KEY)).toBeNull();
+  });
 });

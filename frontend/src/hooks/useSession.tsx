@@ -134,7 +134,14 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
   const signOut = useCallback(() => {
     const mine = current.current;
     adopt(null);
-    if (mine) void signOutSession(mine.token).catch(() => undefined); // best effort: forget it anyway
+    if (!mine) return;
+    // Revoke the session on the server (best effort: it is forgotten here anyway). An
+    // expired access token is renewed first, so the refresh token dies with it.
+    const revoke = async () => {
+      const token = fresh(mine) || !mine.refresh_token ? mine.token : (await refreshSession(mine.refresh_token)).token;
+      await signOutSession(token);
+    };
+    void revoke().catch(() => undefined);
   }, [adopt]);
 
   // REST calls refused with 401 get a refreshed token and one more try.
