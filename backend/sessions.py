@@ -52,6 +52,9 @@ class SessionStore:
 
     async def ensure_indexes(self) -> None:
         await self._col.create_index("player_id")
+        # Sessions past their end are deleted by the database: by then every access
+        # token issued in them has long expired, revoked or not.
+        await self._col.create_index("expires_at", expireAfterSeconds=0)
 
     async def create(self, player_id: str, name: str) -> Refreshed:
         session_id = secrets.token_hex(12)
