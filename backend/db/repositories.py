@@ -21,6 +21,7 @@ from pymongo.errors import WriteError
 
 from backend.db.batch_writer import BatchWriter
 from backend.db.codec import Document, hand_id, record_to_doc
+from backend.db.player_stats import PlayerStats
 from holdem.actions import HandEvent
 from holdem.history import HandRecord
 
@@ -102,6 +103,7 @@ class Hands:
         self._col = db.hands
         self._live = db.live_hands
         self._voided = db.voided_hands
+        self.stats = PlayerStats(db, writer)
 
     async def insert(self, record: HandRecord | Document) -> None:
         """File a finished hand (idempotent: a hand filed already is left as it is).
@@ -111,14 +113,14 @@ class Hands:
         """
         doc = record_to_doc(record) if isinstance(record, HandRecord) else record
         played_at = doc.get("played_at")
+        played = datetime.fromisoformat(played_at) if isinstance(played_at, str) else played_at
+        played = played or now()
         filed = InsertOne(
             {
                 "_id": hand_id(doc["table_id"], doc["hand_no"]),
                 "table_id": doc["table_id"],
                 "hand_no": doc["hand_no"],
-                "played_at": datetime.fromisoformat(played_at)
-                if isinstance(played_at, str)
-                else played_at or now(),
+                "played_at": played,
                 "player_ids": [s["player_id"] for s in doc["seats"]],
                 "record": doc,
             }
@@ -126,9 +128,11 @@ class Hands:
         try:
             await self._writer.write(self._col.name, filed)
         except WriteError as error:
-            # Filed already (a restart files its pending record again): nothing to do.
+            # Filed already (a restart files its pending record again): only its
+            # statistics may still be missing, and counting them again is harmless.
             if error.code != DUPLICATE_KEY:
                 raise
+        await self.stats.file(doc, played)
 
     async def get(self, hand_id_: str) -> Document | None:
         return await self._col.find_one({"_id": hand_id_})

@@ -1,0 +1,201 @@
+"""Player statistics kept up to date as hands are filed (holdem.stats counts them).
+
+A maintained summary, not an aggregation over the hands: a profile must answer
+in milliseconds for a player with 100,000 hands, and a pass over those hands
+costs seconds (measured: `showdown bench stats`). Three collections:
+
+- player_hand_stats: one document per player per filed hand (id: hand id and
+  player id). Filing it first makes filing again harmless: counters are added
+  only for the documents that were new.
+- player_stats: per player, game type and stakes, the summed counters.
+- player_results: the results graph, per player, game and block of
+  `BLOCK_HANDS` consecutive hands of that game: sums of the winnings lines and
+  the block's first and last time. A graph of 100,000 hands reads 1,000 blocks.
+
+If the server stops between a new player_hand_stats document and its counters,
+that hand is missing from the summary (a known gap: nothing counts it later).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from pymongo import InsertOne, ReturnDocument, UpdateOne
+from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.errors import DuplicateKeyError, WriteError
+
+from backend.db.batch_writer import BatchWriter
+from backend.db.codec import Document, hand_id, record_from_doc
+from holdem.actions import EventKind
+from holdem.history import HandRecord
+from holdem.stats import COUNTER_NAMES, GameKey, PlayerHand, player_hands
+
+log = logging.getLogger(__name__)
+
+DUPLICATE_KEY = 11000
+BLOCK_HANDS = 100
+# The winnings lines a results block sums.
+SERIES = ("won", "won_showdown", "won_no_showdown", "allin_ev", "won_bb", "allin_ev_bb")
+
+
+def stats_id(player_id: str, game: GameKey) -> str:
+    return f"{player_id}|{game.slug}"
+
+
+def game_doc(game: GameKey) -> Document:
+    return {
+        "variant": game.variant,
+        "small_blind": game.small_blind,
+        "big_blind": game.big_blind,
+        "ante": game.ante,
+    }
+
+
+def counter_inc(p: PlayerHand) -> dict[str, float]:
+    return {name: value for name, value in p.counts.as_dict().items() if value}
+
+
+def block_update(p: PlayerHand, block: int, played_at: datetime) -> UpdateOne:
+    counts = p.counts.as_dict()
+    return UpdateOne(
+        {"_id": f"{stats_id(p.player_id, p.game)}|{block}"},
+        {
+            "$inc": {"hands": 1, **{name: counts[name] for name in SERIES}},
+            "$min": {"first_at": played_at},
+            "$max": {"last_at": played_at},
+            "$setOnInsert": {"player_id": p.player_id, "game": game_doc(p.game), "block": block},
+        },
+        upsert=True,
+    )
+
+
+def _needs_a_thread(record: HandRecord) -> bool:
+    # Cards shown before the river: the all-in equity enumerates boards (up to tens of ms).
+    return len(record.board) == 5 and any(e.kind is EventKind.SHOW for e in record.events)
+
+
+async def count_hand(record: HandRecord) -> list[PlayerHand]:
+    """holdem.stats on one hand, off the event loop when it may take a while."""
+    if _needs_a_thread(record):
+        return await asyncio.to_thread(player_hands, record)
+    return player_hands(record)
+
+
+class PlayerStats:
+    def __init__(self, db: AsyncDatabase[Document], writer: BatchWriter) -> None:
+        self._writer = writer
+        self._per_hand = db.player_hand_stats
+        self._summary = db.player_stats
+        self._blocks = db.player_results
+
+    # -- filing ------------------------------------------------------------------
+
+    async def file(self, doc: Document, played_at: datetime) -> None:
+        """Count a filed hand (its stored record); counting it again changes nothing.
+
+        A hand the statistics cannot read is logged and skipped: it must never stop
+        a table from filing its hands.
+        """
+        try:
+            record = record_from_doc(doc)
+            players = await count_hand(record)
+        except Exception:
+            log.exception("statistics skipped a hand", extra={"hand_no": doc.get("hand_no")})
+            return
+        await asyncio.gather(*(self._file_one(record, p, played_at) for p in players))
+
+    async def _file_one(self, record: HandRecord, p: PlayerHand, played_at: datetime) -> None:
+        hid = hand_id(record.table_id, record.hand_no)
+        fact = {
+            "_id": f"{hid}|{p.player_id}",
+            "player_id": p.player_id,
+            "hand_id": hid,
+            "game": game_doc(p.game),
+            "played_at": played_at,
+            "net": p.net,
+            "showdown": p.showdown,
+            "allin_ev": p.allin_ev,
+        }
+        try:
+            await self._writer.write(self._per_hand.name, InsertOne(fact))
+        except WriteError as error:
+            if error.code == DUPLICATE_KEY:
+                return  # counted already
+            raise
+        hands = await self._add_counts(p, played_at)
+        await self._writer.write(
+            self._blocks.name, block_update(p, (hands - 1) // BLOCK_HANDS, played_at)
+        )
+
+    async def _add_counts(self, p: PlayerHand, played_at: datetime) -> int:
+        """Add the hand's counters; the player's hands of this game so far, this one included."""
+        update = {
+            "$inc": counter_inc(p),
+            "$set": {"name": p.name, "is_bot": p.is_bot, "last_played_at": played_at},
+            "$setOnInsert": {"player_id": p.player_id, "game": game_doc(p.game)},
+        }
+        for attempt in range(2):
+            try:
+                doc = await self._summary.find_one_and_update(
+                    {"_id": stats_id(p.player_id, p.game)},
+                    update,
+                    upsert=True,
+                    return_document=ReturnDocument.AFTER,
+                    projection={"hands": 1},
+                )
+            except DuplicateKeyError:
+                if attempt:  # two first hands at once: the other upsert created it
+                    raise
+                continue
+            return int(doc["hands"]) if doc is not None else 1
+        raise AssertionError("unreachable")
+
+    # -- reading -----------------------------------------------------------------
+
+    async def summaries(self, player_id: str, query: Document | None = None) -> list[Document]:
+        """The player's summary per game, most played first."""
+        cursor = self._summary.find({"player_id": player_id, **(query or {})})
+        return sorted([doc async for doc in cursor], key=lambda d: -int(d.get("hands", 0)))
+
+    async def blocks(self, player_id: str, query: Document | None = None) -> list[Document]:
+        cursor = self._blocks.find({"player_id": player_id, **(query or {})}).sort("first_at", 1)
+        return [doc async for doc in cursor]
+
+    async def leaderboard(
+        self, variant: str, min_hands: int, limit: int, offset: int
+    ) -> tuple[list[Document], int]:
+        """Players of one game type with at least `min_hands`, by bb/100, best first."""
+        grouped: list[Document] = [
+            {"$match": {"game.variant": variant}},
+            {
+                "$group": {
+                    "_id": "$player_id",
+                    "name": {"$last": "$name"},
+                    "is_bot": {"$last": "$is_bot"},
+                    "hands": {"$sum": "$hands"},
+                    "won_bb": {"$sum": "$won_bb"},
+                }
+            },
+            {"$match": {"hands": {"$gte": min_hands}}},
+        ]
+        rows = [doc async for doc in await self._summary.aggregate(grouped)]
+        for row in rows:
+            row["bb_per_100"] = 100 * float(row.get("won_bb", 0)) / int(row["hands"])
+        rows.sort(key=lambda r: (-r["bb_per_100"], str(r["_id"])))
+        return rows[offset : offset + limit], len(rows)
+
+    # -- from scratch ------------------------------------------------------------
+
+    @staticmethod
+    def summary_of(players: Iterable[PlayerHand]) -> dict[str, dict[str, Any]]:
+        """Summed counters per stats id, as `player_stats` would hold them."""
+        out: dict[str, dict[str, Any]] = {}
+        for p in players:
+            row = out.setdefault(stats_id(p.player_id, p.game), dict.fromkeys(COUNTER_NAMES, 0))
+            for name, value in p.counts.as_dict().items():
+                row[name] += value
+        return out

@@ -1,0 +1,125 @@
+"""Player statistics through the real server: kept as hands are filed, the same as
+counted from scratch over the stored hands; the REST endpoints on top."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from backend_testlib import RunningServer, WsClient, create_table, guest
+
+from backend.db.codec import record_from_doc
+from backend.db.player_stats import BLOCK_HANDS, SERIES, PlayerStats
+from holdem.stats import COUNTER_NAMES, StatCounts, player_hands, ratios
+
+HANDS = 12
+
+
+def past(hand_no: int) -> Any:
+    def check(state: dict[str, Any]) -> bool:
+        view = state["view"]
+        result = view["last_result"]
+        return result is not None and result["hand_no"] >= hand_no
+
+    return check
+
+
+async def play_hands(server_factory: Any, **table: Any) -> tuple[RunningServer, str]:
+    """A bots' table plays HANDS hands on one server; a second one (no dealing) reads them."""
+    server: RunningServer = await server_factory(bots_play_alone=True)
+    token, _ = await guest(server, "Watcher")
+    created = await create_table(server, token, bots=3, seats=4, **table)
+    watcher = await WsClient.connect(server.ws_url(f"/ws/tables/{created['table_id']}"))
+    await watcher.send({"type": "auth", "token": token})
+    await watcher.wait_state(past(HANDS), within=60)
+    await watcher.close()
+    await server.stop()  # every hand filed and counted: the tables drain on the way out
+    return await server_factory(), created["table_id"]
+
+
+def approx_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: pytest.approx(v) if isinstance(v, float) else v for k, v in row.items()}
+
+
+async def test_kept_statistics_equal_those_counted_from_scratch(server_factory: Any) -> None:
+    reader, _ = await play_hands(server_factory, small_blind=5, big_blind=10)
+    db = reader.state.mongo.db
+    records = [record_from_doc(doc["record"]) async for doc in db.hands.find({})]
+    assert len(records) >= HANDS
+    scratch = PlayerStats.summary_of(p for r in records for p in player_hands(r))
+    kept = {
+        doc["_id"]: {name: doc.get(name, 0) for name in COUNTER_NAMES}
+        async for doc in db.player_stats.find({})
+    }
+    assert kept.keys() == scratch.keys() and len(kept) == 3  # the three bots, one game
+    for key, row in scratch.items():
+        assert kept[key] == approx_row(row), key
+    # The results blocks sum to the same winnings.
+    for key, row in scratch.items():
+        player_id = key.split("|")[0]
+        blocks = [b async for b in db.player_results.find({"player_id": player_id})]
+        assert sum(b["hands"] for b in blocks) == row["hands"]
+        for name in SERIES:
+            assert sum(b[name] for b in blocks) == pytest.approx(row[name]), name
+    # Filing a hand again (a restart files its pending record again) counts nothing twice.
+    before = [doc async for doc in db.player_stats.find({}).sort("_id", 1)]
+    doc = await db.hands.find_one({})
+    assert doc is not None
+    await reader.state.repos.hands.insert(doc["record"])
+    assert [doc async for doc in db.player_stats.find({}).sort("_id", 1)] == before
+
+
+async def test_rest_stats_results_and_leaderboard(server_factory: Any) -> None:
+    reader, table_id = await play_hands(server_factory, small_blind=5, big_blind=10)
+    db = reader.state.mongo.db
+    records = [record_from_doc(doc["record"]) async for doc in db.hands.find({})]
+    seat = records[0].seats[0]
+    mine = [p for r in records for p in player_hands(r) if p.player_id == seat.player_id]
+    expected = sum((p.counts for p in mine), StatCounts())
+    async with httpx.AsyncClient(base_url=reader.http) as http:
+        body = (await http.get(f"/api/players/{seat.player_id}/stats")).json()
+        assert body["name"] == seat.name and body["is_bot"] is True
+        assert body["total"]["hands"] == expected.hands == len(mine)
+        assert body["total"]["figures"] == approx_row(ratios(expected))
+        [line] = body["items"]
+        assert line["game"]["stakes"] == "5/10" and line["game"]["variant"] == "no-limit"
+        # The filters select nothing at other stakes or another game type.
+        other = await http.get(f"/api/players/{seat.player_id}/stats?big_blind=20")
+        assert other.json()["items"] == [] and other.json()["total"]["hands"] == 0
+        limit = (await http.get(f"/api/players/{seat.player_id}/stats?variant=limit")).json()
+        assert limit["items"] == []
+        # The results graph ends at the player's total winnings.
+        results = (await http.get(f"/api/players/{seat.player_id}/results")).json()
+        assert results["hands_per_point"] == BLOCK_HANDS
+        last = results["items"][-1]
+        assert last["hands"] == len(mine)
+        assert last["won"] == sum(p.net for p in mine)
+        assert last["allin_ev"] == pytest.approx(sum(p.allin_ev for p in mine))
+        assert last["won_showdown"] + last["won_no_showdown"] == last["won"]
+        board = (await http.get("/api/leaderboard?variant=no-limit&min_hands=1")).json()
+        assert len(board["items"]) == 3 and board["items"][0]["rank"] == 1
+        per_100 = [row["bb_per_100"] for row in board["items"]]
+        assert per_100 == sorted(per_100, reverse=True)
+        assert sum(row["hands"] for row in board["items"]) == 3 * len(records)
+        assert (await http.get(f"/api/leaderboard?min_hands={len(records) + 1}")).json()[
+            "items"
+        ] == []
+        # Bad input: a clear error. Nobody by that id: 404.
+        assert (await http.get("/api/leaderboard?variant=stud")).status_code == 422
+        assert (await http.get(f"/api/players/{seat.player_id}/stats?limit=0")).status_code == 422
+        bad_range = await http.get(
+            f"/api/players/{seat.player_id}/results"
+            "?since=2030-01-01T00:00:00Z&until=2020-01-01T00:00:00Z"
+        )
+        assert bad_range.status_code == 422
+        assert (await http.get("/api/players/nobody/stats")).status_code == 404
+        future = await http.get(f"/api/players/{seat.player_id}/results?since=2100-01-01T00:00:00Z")
+        assert future.json()["items"] == []
+        spec = (await http.get("/openapi.json")).json()["paths"]
+        assert {
+            "/api/players/{player_id}/stats",
+            "/api/players/{player_id}/results",
+            "/api/leaderboard",
+        } <= spec.keys()
+    assert table_id
