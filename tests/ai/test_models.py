@@ -412,3 +412,40 @@ def test_a_players_own_network_is_blended_in_by_how_much_data_it_had() -> None:
         assert predicted == pytest.approx((1 - weight) * a_generic + weight * a_own, abs=1e-6)
     other = ModelSet("v", generic, {"someone else": PlayerNet(own, BLEND_DECISIONS)})
     assert OpponentModel(other).predict(obs).actions == pytest.approx(a_generic, abs=1e-6)
+
+
+def test_showdown_train_publishes_from_the_embedded_database(tmp_path: Path) -> None:
+    """The default source: the embedded database under --data-dir (as `showdown serve` keeps
+    it, with its generated credentials); --publish stores a version the workers load."""
+    import json
+    from datetime import UTC, datetime, timedelta
+
+    from pymongo import MongoClient
+
+    docs = _records(("loki", "calling-station", "always-raise"), 80, 4, Variant.LIMIT)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    with EmbeddedMongo(tmp_path / "mongo") as db:
+        client: MongoClient[dict[str, Any]] = MongoClient(db.url, tz_aware=True)
+        client.showdown.hands.insert_many(
+            [
+                {"_id": f"h{k}", "played_at": start + timedelta(seconds=k), "record": doc}
+                for k, doc in enumerate(docs)
+            ]
+        )
+        client.close()
+    environment = {**os.environ, "MONGODB_URL": ""}
+    result = subprocess.run(
+        [sys.executable, "-m", "showdown.cli", "train", "--data-dir", str(tmp_path),
+         "--folds", "2", "--epochs", "2", "--out", str(tmp_path / "report"), "--publish",
+         "--json"],
+        capture_output=True, text=True, check=True, timeout=300, env=environment,
+    )  # fmt: skip
+    assert json.loads(result.stdout.strip().splitlines()[-1])["examples"] > 100
+    assert "published version" in result.stderr
+    with EmbeddedMongo(tmp_path / "mongo") as db:
+        client = MongoClient(db.url, tz_aware=True)
+        pointer = client.showdown.model_pointer.find_one({"_id": "current"})
+        assert pointer is not None
+        assert client.showdown.models.find_one({"_id": pointer["version"]}) is not None
+        assert client.showdown.player_stats.find_one({"_id": "loki"})["hands"] == len(docs)
+        client.close()
