@@ -64,7 +64,9 @@ class Mongo:
         await db.voided_hands.create_index([("table_id", ASCENDING), ("hand_no", ASCENDING)])
         await db.player_stats.create_index([("player_id", ASCENDING)])
         await db.player_stats.create_index([("game.variant", ASCENDING), ("hands", ASCENDING)])
-        await db.player_results.create_index([("player_id", ASCENDING), ("first_at", ASCENDING)])
+        await db.player_results.create_index(
+            [("player_id", ASCENDING), ("size", ASCENDING), ("first_at", ASCENDING)]
+        )
 
     async def close(self) -> None:
         await self.client.close()

@@ -9,8 +9,9 @@ costs seconds (measured: `showdown bench stats`). Three collections:
   only for the documents that were new.
 - player_stats: per player, game type and stakes, the summed counters.
 - player_results: the results graph, per player, game and block of
-  `BLOCK_HANDS` consecutive hands of that game: sums of the winnings lines and
-  the block's first and last time. A graph of 100,000 hands reads 1,000 blocks.
+  consecutive hands of that game (100, and 1,000 for long records): sums of the
+  winnings lines and the block's first and last time. A graph reads at most a
+  few hundred blocks: 100,000 hands are 100 blocks of 1,000.
 
 If the server stops between a new player_hand_stats document and its counters,
 that hand is missing from the summary (a known gap: nothing counts it later).
@@ -37,7 +38,8 @@ from holdem.stats import COUNTER_NAMES, GameKey, PlayerHand, player_hands
 log = logging.getLogger(__name__)
 
 DUPLICATE_KEY = 11000
-BLOCK_HANDS = 100
+BLOCK_SIZES = (100, 1000)  # hands per point of the results graph: fine, coarse
+FINE_UP_TO = 30_000  # hands a graph draws at the fine size (at most 300 points)
 # The winnings lines a results block sums.
 SERIES = ("won", "won_showdown", "won_no_showdown", "allin_ev", "won_bb", "allin_ev_bb")
 
@@ -59,15 +61,27 @@ def counter_inc(p: PlayerHand) -> dict[str, float]:
     return {name: value for name, value in p.counts.as_dict().items() if value}
 
 
-def block_update(p: PlayerHand, block: int, played_at: datetime) -> UpdateOne:
+def block_size_for(hands: int) -> int:
+    """The block size a graph of this many hands is drawn with."""
+    return BLOCK_SIZES[0] if hands <= FINE_UP_TO else BLOCK_SIZES[1]
+
+
+def block_update(p: PlayerHand, size: int, number: int, played_at: datetime) -> UpdateOne:
+    """Add the hand to its block (the player's `number`-th hand of this game, from 1)."""
     counts = p.counts.as_dict()
+    block = (number - 1) // size
     return UpdateOne(
-        {"_id": f"{stats_id(p.player_id, p.game)}|{block}"},
+        {"_id": f"{stats_id(p.player_id, p.game)}|{size}|{block}"},
         {
             "$inc": {"hands": 1, **{name: counts[name] for name in SERIES}},
             "$min": {"first_at": played_at},
             "$max": {"last_at": played_at},
-            "$setOnInsert": {"player_id": p.player_id, "game": game_doc(p.game), "block": block},
+            "$setOnInsert": {
+                "player_id": p.player_id,
+                "game": game_doc(p.game),
+                "size": size,
+                "block": block,
+            },
         },
         upsert=True,
     )
@@ -127,8 +141,11 @@ class PlayerStats:
                 return  # counted already
             raise
         hands = await self._add_counts(p, played_at)
-        await self._writer.write(
-            self._blocks.name, block_update(p, (hands - 1) // BLOCK_HANDS, played_at)
+        await asyncio.gather(
+            *(
+                self._writer.write(self._blocks.name, block_update(p, size, hands, played_at))
+                for size in BLOCK_SIZES
+            )
         )
 
     async def _add_counts(self, p: PlayerHand, played_at: datetime) -> int:
@@ -161,9 +178,12 @@ class PlayerStats:
         cursor = self._summary.find({"player_id": player_id, **(query or {})})
         return sorted([doc async for doc in cursor], key=lambda d: -int(d.get("hands", 0)))
 
-    async def blocks(self, player_id: str, query: Document | None = None) -> list[Document]:
-        cursor = self._blocks.find({"player_id": player_id, **(query or {})}).sort("first_at", 1)
-        return [doc async for doc in cursor]
+    async def blocks(
+        self, player_id: str, size: int, query: Document | None = None
+    ) -> list[Document]:
+        """The player's results blocks of one size, oldest first."""
+        cursor = self._blocks.find({"player_id": player_id, "size": size, **(query or {})})
+        return [doc async for doc in cursor.sort("first_at", 1)]
 
     async def leaderboard(
         self, variant: str, min_hands: int, limit: int, offset: int

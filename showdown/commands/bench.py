@@ -12,6 +12,7 @@ TARGETS: dict[str, str] = {
     "engine": "showdown.benchmarks.engine:run",
     "ai": "showdown.benchmarks.ai:run",
     "server": "showdown.benchmarks.server:run",
+    "stats": "showdown.benchmarks.stats:run",
 }
 
 
@@ -33,6 +34,9 @@ def add_parser(subparsers: Subparsers) -> None:
     server.add_argument("--clients", type=int, default=500, help="connected spectator clients")
     server.add_argument("--bot-delay-ms", type=int, default=50, help="bot thinking delay")
     server.add_argument("--hand-pause-ms", type=int, default=200, help="pause between hands")
+    stats = parser.add_argument_group("stats (a player's profile)")
+    stats.add_argument("--stats-hands", type=int, default=100_000, help="the player's hands")
+    stats.add_argument("--stats-rounds", type=int, default=20, help="requests of each kind")
     parser.set_defaults(run=run)
 
 

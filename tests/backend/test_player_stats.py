@@ -10,7 +10,7 @@ import pytest
 from backend_testlib import RunningServer, WsClient, create_table, guest
 
 from backend.db.codec import record_from_doc
-from backend.db.player_stats import BLOCK_HANDS, SERIES, PlayerStats
+from backend.db.player_stats import BLOCK_SIZES, SERIES, PlayerStats
 from holdem.stats import COUNTER_NAMES, StatCounts, player_hands, ratios
 
 HANDS = 12
@@ -58,10 +58,12 @@ async def test_kept_statistics_equal_those_counted_from_scratch(server_factory: 
     # The results blocks sum to the same winnings.
     for key, row in scratch.items():
         player_id = key.split("|")[0]
-        blocks = [b async for b in db.player_results.find({"player_id": player_id})]
-        assert sum(b["hands"] for b in blocks) == row["hands"]
-        for name in SERIES:
-            assert sum(b[name] for b in blocks) == pytest.approx(row[name]), name
+        for size in BLOCK_SIZES:
+            query = {"player_id": player_id, "size": size}
+            blocks = [b async for b in db.player_results.find(query)]
+            assert sum(b["hands"] for b in blocks) == row["hands"]
+            for name in SERIES:
+                assert sum(b[name] for b in blocks) == pytest.approx(row[name]), name
     # Filing a hand again (a restart files its pending record again) counts nothing twice.
     before = [doc async for doc in db.player_stats.find({}).sort("_id", 1)]
     doc = await db.hands.find_one({})
@@ -91,7 +93,7 @@ async def test_rest_stats_results_and_leaderboard(server_factory: Any) -> None:
         assert limit["items"] == []
         # The results graph ends at the player's total winnings.
         results = (await http.get(f"/api/players/{seat.player_id}/results")).json()
-        assert results["hands_per_point"] == BLOCK_HANDS
+        assert results["hands_per_point"] == BLOCK_SIZES[0]
         last = results["items"][-1]
         assert last["hands"] == len(mine)
         assert last["won"] == sum(p.net for p in mine)

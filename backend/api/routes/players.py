@@ -13,7 +13,7 @@ from fastapi import APIRouter, HTTPException, Query, status
 
 from backend.api.deps import State
 from backend.db.codec import Document
-from backend.db.player_stats import BLOCK_HANDS, SERIES
+from backend.db.player_stats import SERIES, block_size_for
 from backend.stats_schemas import (
     Figures,
     Game,
@@ -109,16 +109,19 @@ async def player_results(
 ) -> ResultsPage:
     if since is not None and until is not None and since > until:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "since is after until")
-    query = _game_query(variant, small_blind, big_blind)
+    games = _game_query(variant, small_blind, big_blind)
+    stats = state.repos.hands.stats
+    summaries = await stats.summaries(player_id, games)
+    if not summaries:
+        await _known(state, player_id, await stats.summaries(player_id))
+    size = block_size_for(sum(int(doc.get("hands", 0)) for doc in summaries))
     # A point is a block of hands: one overlapping the range counts whole.
+    query = dict(games)
     if since is not None:
         query["last_at"] = {"$gte": since}
     if until is not None:
         query["first_at"] = {"$lte": until}
-    stats = state.repos.hands.stats
-    blocks = await stats.blocks(player_id, query)
-    if not blocks:
-        await _known(state, player_id, await stats.summaries(player_id))
+    blocks = await stats.blocks(player_id, size, query)
     running: dict[str, float] = dict.fromkeys(SERIES, 0.0)
     hands = 0
     points: list[ResultPoint] = []
@@ -132,7 +135,7 @@ async def player_results(
         )
     return ResultsPage(
         player_id=player_id,
-        hands_per_point=BLOCK_HANDS,
+        hands_per_point=size,
         items=points[offset : offset + limit],
         total=len(points),
         limit=limit,
