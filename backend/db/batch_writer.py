@@ -11,10 +11,9 @@ its own operation succeeded.
 
 A write with `journal=True` is acknowledged only once the database's journal is
 on disk (j: true): the embedded database loses acknowledged but unjournaled
-writes when it is killed. The journal is one sequential log, so a journaled
-write also keeps every write acknowledged before it; a table journals only the
-writes it waits for (a deal, a hand's end, a seat change), and the writes it
-made before ride along.
+writes when it is killed. Tables journal what must survive a crash (a deal, a
+hand's end and its filing, a seat change, the ledger); a live hand's actions are
+not journaled (a crash voids the hand anyway).
 """
 
 from __future__ import annotations

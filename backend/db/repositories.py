@@ -11,6 +11,7 @@ sends many tables' writes in one round trip; the rest go straight to the driver.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -75,20 +76,28 @@ class Tables:
         snapshot: Document,
         seq: int,
         pending_record: Document | None = None,
+        ledger: list[Document] | None = None,
     ) -> None:
         """Seats and stacks, and (at a hand's end) its record in the same atomic update.
 
         The record rides along so that stacks and the hand that produced them are
         never out of step; `Hands.insert` then files it and `clear_pending` drops it.
+        So do the ledger entries of the chips that came or went (`Ledger.file` files
+        them; the next update replaces them).
         """
         update: dict[str, Any] = {
-            "$set": {"snapshot": snapshot, "updated_at": now()},
+            "$set": {"snapshot": snapshot, "updated_at": now(), "pending_ledger": ledger or []},
             "$max": {"seq": seq},
         }
         if pending_record is not None:
             update["$set"]["pending_record"] = pending_record
         saved = UpdateOne({"_id": table_id}, update)
         await self._writer.write(self._col.name, saved, journal=True)  # the table waits for it
+
+    async def pending_ledger(self, table_id: str) -> list[Document]:
+        doc = await self._col.find_one({"_id": table_id}, {"pending_ledger": 1})
+        entries = doc.get("pending_ledger") if doc is not None else None
+        return list(entries) if isinstance(entries, list) else []
 
     async def clear_pending(self, table_id: str, hand_no: int) -> None:
         await self._col.update_one(
@@ -126,7 +135,8 @@ class Hands:
             }
         )
         try:
-            await self._writer.write(self._col.name, filed)
+            # Journaled: the next hand's record replaces the pending copy of this one.
+            await self._writer.write(self._col.name, filed, journal=True)
         except WriteError as error:
             # Filed already (a restart files its pending record again): only its
             # statistics may still be missing, and counting them again is harmless.
@@ -227,6 +237,32 @@ class Ledger:
         except WriteError as error:
             if entry_id is None or error.code != DUPLICATE_KEY:
                 raise  # else stored already by an attempt whose answer was lost
+
+    @staticmethod
+    def entry(
+        player_id: str, table_id: str, kind: str, amount: int, seat: int, entry_id: str
+    ) -> Document:
+        return {
+            "_id": entry_id,
+            "player_id": player_id,
+            "table_id": table_id,
+            "kind": kind,
+            "amount": amount,
+            "seat": seat,
+            "at": now(),
+        }
+
+    async def file(self, entries: list[Document]) -> None:
+        """Store entries that have their ids; one stored already is left as it is."""
+
+        async def one(entry: Document) -> None:
+            try:  # journaled: the next snapshot replaces the pending copy
+                await self._writer.write(self._col.name, InsertOne(dict(entry)), journal=True)
+            except WriteError as error:
+                if error.code != DUPLICATE_KEY:
+                    raise
+
+        await asyncio.gather(*(one(entry) for entry in entries))
 
     async def entries(self, table_id: str) -> list[Document]:
         return [doc async for doc in self._col.find({"table_id": table_id}).sort("at", 1)]

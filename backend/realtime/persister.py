@@ -10,6 +10,11 @@ pause: dropping it would lose a hand players saw, or a chip. Every write is
 idempotent, so one whose outcome is unknown (the connection broke) is simply
 sent again: action pushes carry the count of events stored before them, ledger
 entries their own id, filed hands their hand number.
+
+Chips entering or leaving the table (buy-ins, rebuys, cashouts) are stored in
+the same atomic update as the stacks they changed (`pending_ledger` of the
+table's document), then filed in the ledger; a restart files what was left
+pending. So the ledger and the stacks never disagree, whatever crashes when.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from dataclasses import dataclass, field
 from pymongo.errors import PyMongoError
 
 from backend.db.codec import Document
-from backend.db.repositories import Repositories
+from backend.db.repositories import Ledger, Repositories
 from backend.logging import log_context
 from holdem.actions import HandEvent
 from holdem.history import HandRecord
@@ -44,6 +49,7 @@ class _Op:
     hand_no: int = 0
     events: list[HandEvent] = field(default_factory=list)
     done: asyncio.Future[None] | None = None  # for writes the table waits for
+    ledger: list[Document] = field(default_factory=list)  # entries stored with a snapshot
 
 
 class Persister:
@@ -60,7 +66,13 @@ class Persister:
         self._durable: asyncio.Future[None] | None = None
         self._events_queued = 0  # events of the live hand queued so far
         self._failing_since: float | None = None
+        self._ledger: list[Document] = []  # entries waiting for the next snapshot
+        self._push(_Op("recover", self._file_pending_ledger))
         self._task = asyncio.create_task(self._run(), name=f"persist-{table_id}")
+
+    async def _file_pending_ledger(self) -> None:
+        """After a restart: ledger entries stored with the last snapshot, filed (again)."""
+        await self._repos.ledger.file(await self._repos.tables.pending_ledger(self.table_id))
 
     # -- what the table queues -------------------------------------------------
 
@@ -73,9 +85,11 @@ class Persister:
         """Seats and stacks (with a finished hand's record): the table waits for this."""
         pending = record.model_dump(mode="json") if record is not None else None
         table_id = self.table_id
+        # The list itself is stored: entries of a snapshot skipped as superseded move on.
+        entries, self._ledger = self._ledger, []
 
         async def run() -> None:
-            await self._repos.tables.save_state(table_id, snapshot, seq, pending)
+            await self._repos.tables.save_state(table_id, snapshot, seq, pending, entries)
 
         if record is not None:
             # The record holds every action of the hand: live writes of it still queued
@@ -86,7 +100,14 @@ class Persister:
                 if op.done is not None
                 or not (op.kind in ("start", "events") and op.hand_no == record.hand_no)
             )
-        self._push(_Op("record" if record is not None else "snapshot", run), durable=True)
+        kind = "record" if record is not None else "snapshot"
+        self._push(_Op(kind, run, ledger=entries), durable=True)
+
+        async def file_ledger() -> None:
+            # Whatever the snapshot stored (entries of a skipped one included).
+            await self._repos.ledger.file(entries)
+
+        self._push(_Op("ledger", file_ledger))
         if record is None:
             return
 
@@ -110,6 +131,7 @@ class Persister:
         async def run() -> None:
             await self._repos.hands.start_live(self.table_id, hand_no, button, stacks, players)
 
+        self._file_ledger_now()
         self._events_queued = 0
         self._push(_Op("start", run, hand_no), durable=True)
 
@@ -130,12 +152,20 @@ class Persister:
         self._push(_Op("events", run, hand_no, batch))
 
     def ledger(self, player_id: str, kind: str, amount: int, seat: int) -> None:
-        entry_id = uuid.uuid4().hex  # the same entry however often it is sent
+        """Chips in or out: stored with the next snapshot of the stacks they changed."""
+        # Its own id: the same entry however often it is sent.
+        entry = Ledger.entry(player_id, self.table_id, kind, amount, seat, uuid.uuid4().hex)
+        self._ledger.append(entry)
+
+    def _file_ledger_now(self) -> None:
+        """Entries no snapshot took along are filed on their own (not expected to happen)."""
+        if not self._ledger:
+            return
+        entries, self._ledger = self._ledger, []
+        log.warning("ledger entries without a snapshot", extra={"entries": len(entries)})
 
         async def run() -> None:
-            await self._repos.ledger.record(
-                player_id, self.table_id, kind, amount, seat, entry_id=entry_id
-            )
+            await self._repos.ledger.file(entries)
 
         self._push(_Op("ledger", run))
 
@@ -171,10 +201,13 @@ class Persister:
                     if not self._ops or self._ops[0] is not op:
                         continue  # the hand's record made this write moot
                 op = self._ops.popleft()
-                superseded = op.kind == "snapshot" and any(
-                    o.kind in ("snapshot", "record") for o in self._ops
-                )
-                if not superseded:  # else a later snapshot is queued: this one is out of date
+                later = next((o for o in self._ops if o.kind in ("snapshot", "record")), None)
+                if op.kind == "snapshot" and later is not None:
+                    # A later snapshot is queued: this one is out of date. Its ledger
+                    # entries are stored with that one instead.
+                    later.ledger[:0] = op.ledger
+                    op.ledger.clear()
+                else:
                     await self._apply(op)
                 if op.done is not None and not op.done.done():
                     op.done.set_result(None)
@@ -222,6 +255,7 @@ class Persister:
 
     async def drain(self, wait: float = 10.0) -> None:
         """Wait until every queued write is done (shutdown, tests)."""
+        self._file_ledger_now()
         async with asyncio.timeout(wait):
             await self._idle.wait()
 

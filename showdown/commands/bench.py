@@ -1,4 +1,8 @@
-"""`showdown bench engine|server|ai|all`: print speed figures measured on this machine."""
+"""`showdown bench engine|server|ai|all|faults`: figures measured on this machine.
+
+`faults` is not a speed figure and not part of `all`: it crashes the database,
+the server and the AI workers in a loop under load and checks nothing was lost.
+"""
 
 from __future__ import annotations
 
@@ -14,13 +18,14 @@ TARGETS: dict[str, str] = {
     "server": "showdown.benchmarks.server:run",
     "stats": "showdown.benchmarks.stats:run",
 }
+CHECKS: dict[str, str] = {"faults": "showdown.benchmarks.faults:run"}
 
 
 def add_parser(subparsers: Subparsers) -> None:
     parser = parser_for(
         subparsers, "bench", "Measure speed: the rules engine, the server, the AI (prints figures)."
     )
-    parser.add_argument("target", choices=[*TARGETS, "all"], help="what to measure")
+    parser.add_argument("target", choices=[*TARGETS, "all", *CHECKS], help="what to measure")
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -34,6 +39,9 @@ def add_parser(subparsers: Subparsers) -> None:
     server.add_argument("--clients", type=int, default=500, help="connected spectator clients")
     server.add_argument("--bot-delay-ms", type=int, default=50, help="bot thinking delay")
     server.add_argument("--hand-pause-ms", type=int, default=200, help="pause between hands")
+    faults = parser.add_argument_group("faults (--seconds: how long to inject them)")
+    faults.add_argument("--fault-tables", type=int, default=4, help="tables of bots")
+    faults.add_argument("--workers", type=int, default=1, help="AI worker processes")
     stats = parser.add_argument_group("stats (a player's profile)")
     stats.add_argument("--stats-hands", type=int, default=100_000, help="the player's hands")
     stats.add_argument("--stats-rounds", type=int, default=20, help="requests of each kind")
@@ -43,7 +51,7 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     names = list(TARGETS) if args.target == "all" else [args.target]
     for name in names:
-        module_name, function = TARGETS[name].split(":")
+        module_name, function = {**TARGETS, **CHECKS}[name].split(":")
         code: int = getattr(importlib.import_module(module_name), function)(args)
         if code:
             return code

@@ -22,6 +22,10 @@ import httpx
 from backend_testlib import TIMEOUT, WsClient
 from pymongo import AsyncMongoClient
 
+from backend.db.embedded import EmbeddedMongo
+from showdown.benchmarks import faults
+from showdown.benchmarks.faults import TableCheck, check_table
+
 Message = dict[str, Any]
 FAST = {"SHOWDOWN_HAND_PAUSE_MS": "0", "BOT_DELAY_MS": "0", "BOTS_PLAY_ALONE": "true"}
 
@@ -120,12 +124,9 @@ class ServeProcess:
 
 
 @dataclass
-class Seen:
-    """What the watcher was shown."""
+class Seen(faults.Seen):
+    """What the watcher was shown: deals and finished hands, notices, the last view."""
 
-    dealt: list[int] = field(default_factory=list)  # hand numbers, in order, as dealt
-    # hand_no -> each seat's net result, as shown when the hand finished
-    finished: dict[int, dict[int, int]] = field(default_factory=dict)
     notices: list[Message] = field(default_factory=list)
     last_view: Message | None = None
 
@@ -162,16 +163,8 @@ class Watcher:
         seen = self.seen
         if message.get("type") == "notice":
             seen.notices.append(message)
-        elif message.get("type") == "state":
-            view = message["view"]
-            seen.last_view = view
-            cause = message.get("cause") or {}
-            if cause.get("kind") == "hand_start":
-                seen.dealt.append(view["hand_no"])
-            result = view.get("last_result")
-            if not view["hand_in_progress"] and result:
-                net = {int(seat): amount for seat, amount in result["net"].items()}
-                seen.finished[result["hand_no"]] = net
+        elif faults.record(seen, message):
+            seen.last_view = message["view"]
         else:
             return
         async with self.changed:
@@ -208,32 +201,21 @@ async def bot_table(serve: ServeProcess, bots: int = 4) -> tuple[str, str]:
     return table["table_id"], login["token"]
 
 
-async def check_invariants(serve: ServeProcess, table_id: str, seen: Seen) -> dict[str, int]:
-    """Chips conserved, every hand seen finished stored as seen, no hand number dealt twice."""
-    async with serve.mongo() as client:
-        db = client.showdown
-        table = await db.tables.find_one({"_id": table_id})
-        assert table is not None
-        stacks = {s["number"]: s["stack"] for s in table["snapshot"]["seats"]}
-        ledger = [e async for e in db.ledger.find({"table_id": table_id})]
-        hands = {h["hand_no"]: h async for h in db.hands.find({"table_id": table_id})}
-        voided = [v["hand_no"] async for v in db.voided_hands.find({"table_id": table_id})]
-    # No chip appeared or vanished: the stacks are what came in minus what went out.
-    paid_in = sum(e["amount"] for e in ledger if e["kind"] in ("buy_in", "rebuy"))
-    paid_out = sum(e["amount"] for e in ledger if e["kind"] == "cashout")
-    assert sum(stacks.values()) == paid_in - paid_out, (stacks, paid_in, paid_out)
-    assert len({e["_id"] for e in ledger}) == len(ledger)
-    # Every hand the watcher saw finish is stored, with the result it was shown.
-    missing = sorted(set(seen.finished) - set(hands))
-    assert not missing, f"hands shown finished but not stored: {missing}"
-    for hand_no, shown in seen.finished.items():
-        record = hands[hand_no]["record"]
-        stored = {s["seat"]: s["final_stack"] - s["starting_stack"] for s in record["seats"]}
-        assert {seat: net for seat, net in shown.items() if net} == {
-            seat: net for seat, net in stored.items() if net
-        }, (hand_no, shown, stored)
-        assert sum(stored.values()) == 0
-    # A hand number is dealt once: never shown dealt twice, never both filed and voided.
-    assert len(seen.dealt) == len(set(seen.dealt)), f"a hand number was dealt twice: {seen.dealt}"
-    assert not set(voided) & set(hands), (voided, sorted(hands))
-    return {"hands": len(hands), "voided": len(voided), "chips": sum(stacks.values())}
+async def check_invariants(serve: ServeProcess, table_id: str, seen: Seen) -> TableCheck:
+    """Chips conserved, every hand seen finished stored as seen, no hand number dealt twice.
+
+    Run on the stored data once serve has stopped (however): the database is started
+    on its own for the check, as the next `showdown serve` would find it. The checks
+    are `showdown bench faults`' own.
+    """
+    assert serve.process is not None and serve.process.returncode is not None
+    database = await asyncio.to_thread(EmbeddedMongo(serve.data_dir / "mongo").start)
+    client: AsyncMongoClient[Message] = AsyncMongoClient(database.url)
+    try:
+        check = await check_table(client.showdown, table_id, seen)
+    finally:
+        await client.close()
+        await asyncio.to_thread(database.close)
+    assert not check.problems, check.problems
+    assert check.chips > 0 and check.chips_lost == 0
+    return check
