@@ -65,6 +65,8 @@ class ResultPoint(BaseModel):
     won_no_showdown: float
     allin_ev: float
     won_bb: float
+    won_showdown_bb: float
+    won_no_showdown_bb: float
     allin_ev_bb: float
 
 

@@ -93,6 +93,8 @@ class StatCounts:
     won_no_showdown: int = 0
     allin_ev: float = 0.0
     won_bb: float = 0.0
+    won_showdown_bb: float = 0.0
+    won_no_showdown_bb: float = 0.0
     allin_ev_bb: float = 0.0
 
     def __add__(self, other: StatCounts) -> StatCounts:
@@ -302,6 +304,8 @@ def player_hands(record: HandRecord) -> list[PlayerHand]:
                     won_no_showdown=0 if went else net,
                     allin_ev=expected,
                     won_bb=net / big_blind,
+                    won_showdown_bb=net / big_blind if went else 0.0,
+                    won_no_showdown_bb=0.0 if went else net / big_blind,
                     allin_ev_bb=expected / big_blind,
                 ),
                 net=net,

@@ -41,7 +41,16 @@ DUPLICATE_KEY = 11000
 BLOCK_SIZES = (100, 1000)  # hands per point of the results graph: fine, coarse
 FINE_UP_TO = 30_000  # hands a graph draws at the fine size (at most 300 points)
 # The winnings lines a results block sums.
-SERIES = ("won", "won_showdown", "won_no_showdown", "allin_ev", "won_bb", "allin_ev_bb")
+SERIES = (
+    "won",
+    "won_showdown",
+    "won_no_showdown",
+    "allin_ev",
+    "won_bb",
+    "won_showdown_bb",
+    "won_no_showdown_bb",
+    "allin_ev_bb",
+)
 
 
 def stats_id(player_id: str, game: GameKey) -> str:

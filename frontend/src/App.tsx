@@ -6,6 +6,7 @@ import { HandsPage } from "./components/HandsPage";
 import { Lobby } from "./components/Lobby";
 import { SignIn } from "./components/SignIn";
 import { TableScreen } from "./components/TableScreen";
+import { ProfilePage } from "./pages/ProfilePage";
 
 export function App() {
   const { session, signOut } = useSession();
@@ -29,12 +30,19 @@ export function App() {
             <a href={hrefFor({ page: "hands", tableId: null })} className={route.page === "hands" || route.page === "hand" ? "is-on" : ""} data-testid="nav-hands">
               My hands
             </a>
+            <a href={hrefFor({ page: "player", playerId: session.player_id })} className={route.page === "player" ? "is-on" : ""} data-testid="nav-profile">
+              Profile
+            </a>
           </nav>
         )}
         <div className="app-header__right">
           <label className="toggle" title="Four-colour deck: blue diamonds, green clubs">
             <input type="checkbox" checked={prefs.fourColour} onChange={(e) => prefs.set({ fourColour: e.target.checked })} data-testid="four-colour" />
             <span>4-colour</span>
+          </label>
+          <label className="toggle" title="Statistics under each seat: VPIP / PFR / aggression factor (hands)">
+            <input type="checkbox" checked={prefs.hud} onChange={(e) => prefs.set({ hud: e.target.checked })} data-testid="hud-toggle" />
+            <span>HUD</span>
           </label>
           {session && (
             <div className="who" data-testid="who">
@@ -60,6 +68,8 @@ export function App() {
           <HandsPage handId={null} />
         ) : route.page === "hand" ? (
           <HandsPage handId={route.handId} />
+        ) : route.page === "player" ? (
+          <ProfilePage key={route.playerId} playerId={route.playerId} />
         ) : (
           <Lobby />
         )}

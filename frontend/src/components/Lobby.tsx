@@ -6,6 +6,7 @@ import { formatChips } from "../lib/chips";
 import { navigate } from "../hooks/useRoute";
 import { useSession } from "../hooks/useSession";
 import { CreateTableForm } from "./CreateTableForm";
+import { Leaderboard } from "./Leaderboard";
 
 export function Lobby() {
   const { session } = useSession();
@@ -145,6 +146,7 @@ export function Lobby() {
           </table>
         )}
       </div>
+      <Leaderboard />
     </div>
   );
 }

@@ -23,6 +23,8 @@ export interface PokerTableProps {
   /** seats for which the AI just decided (flash a badge) */
   aiSeats?: ReadonlySet<number>;
   tableName?: string;
+  /** each seat's statistics line (the table's HUD setting) */
+  hud?: boolean;
 }
 
 interface Flyer {
@@ -49,7 +51,7 @@ function dealOrder(view: TableView): number[] {
   return [...after, ...before];
 }
 
-export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, tableName }: PokerTableProps) {
+export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, tableName, hud = false }: PokerTableProps) {
   const unit = view.config.chip_unit;
   const size = view.config.seats;
   const anchor = anchorSeat(view.viewer_seat);
@@ -222,6 +224,7 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, t
             aiDecided={aiSeats?.has(seat.seat) ?? false}
             dealDelay={dealDelay}
             cardSize={isViewer ? "md" : "sm"}
+            hud={hud}
             side={spot.side}
             style={{
               ...pos(spot.seatPos),

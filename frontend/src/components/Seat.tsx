@@ -5,6 +5,7 @@ import type { SeatView, TurnClock } from "../protocol";
 import { formatChips } from "../lib/chips";
 import { Card, type CardSize } from "./Card";
 import { TurnTimer } from "./TurnTimer";
+import { SeatHud } from "./SeatHud";
 
 export interface SeatProps {
   seat: SeatView;
@@ -27,6 +28,8 @@ export interface SeatProps {
   side: string;
   /** the winning five cards at showdown: those of this seat are highlighted */
   highlightCards?: ReadonlySet<string> | null;
+  /** show the player's statistics (needs the app's data-fetching cache) */
+  hud?: boolean;
 }
 
 const STATE_LABEL: Partial<Record<SeatView["state"], string>> = {
@@ -55,7 +58,7 @@ export function hueOf(id: string): number {
 }
 
 export function Seat(props: SeatProps) {
-  const { seat, unit, isViewer, isActor, isButton, blind, lastAction, clock, clockOffset, won, aiDecided, dealDelay, cardSize, style, side, highlightCards } = props;
+  const { seat, unit, isViewer, isActor, isButton, blind, lastAction, clock, clockOffset, won, aiDecided, dealDelay, cardSize, style, side, highlightCards, hud = false } = props;
   const folded = seat.state === "folded";
   const showCards = seat.has_cards || (seat.hole_cards !== null && seat.hole_cards.length > 0);
   const cards: (string | null)[] = seat.hole_cards && seat.hole_cards.length ? seat.hole_cards : seat.has_cards ? [null, null] : [];
@@ -113,6 +116,7 @@ export function Seat(props: SeatProps) {
           <div className="seat__stack" data-testid={`stack-${seat.seat}`}>
             {seat.stack === 0 && seat.state === "all_in" ? "All-in" : formatChips(seat.stack, unit)}
           </div>
+          {hud && <SeatHud playerId={seat.player_id} name={seat.name} />}
         </div>
         {blind && <span className={`seat__blind seat__blind--${blind.toLowerCase()}`}>{blind}</span>}
         {isButton && <span className="sr-only">dealer</span>}

@@ -1,9 +1,11 @@
 /** A table page: the live table, your decision bar, advice, hand log, chat, past hands. */
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getTable } from "../api";
 import type { ActionKind, HandSummary, TableDetail } from "../protocol";
 import { formatChips } from "../lib/chips";
 import { navigate } from "../hooks/useRoute";
+import { usePreferences } from "../hooks/usePreferences";
 import { useSession } from "../hooks/useSession";
 import { useTable } from "../hooks/useTable";
 import { ActionBar, resolvePreAction, type PreAction } from "./ActionBar";
@@ -46,6 +48,13 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
   const [handsRefresh, setHandsRefresh] = useState(0);
   const [sitOutRequested, setSitOutRequested] = useState(false);
   const [unreadChat, setUnreadChat] = useState(0);
+  const prefs = usePreferences();
+  const queries = useQueryClient();
+  const lastHandNo = view?.last_result?.hand_no ?? null;
+  useEffect(() => {
+    // A hand ended: the seats' statistics changed.
+    if (lastHandNo !== null) void queries.invalidateQueries({ queryKey: ["player-stats"] });
+  }, [lastHandNo, queries]);
 
   useEffect(() => {
     let cancelled = false;
@@ -299,6 +308,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
             onSit={(seat) => setBuyInSeat(seat)}
             aiSeats={aiSeats}
             tableName={title}
+            hud={prefs.hud}
           />
 
           <div className="action-dock">

@@ -8,6 +8,7 @@ import { TableScreen } from "./TableScreen";
 import { FakeSocket } from "../test/fakeSocket";
 import { makeView, stateMessage } from "../test/fixtures";
 import { renderWithApp, stubFetch } from "../test/render";
+import { makeQueryClient, RouterAndCache } from "../providers";
 import type { CreateTableRequest } from "../protocol";
 
 const SUMMARY = {
@@ -32,11 +33,13 @@ const SUMMARY = {
 
 function renderApp() {
   return render(
-    <PreferencesProvider>
-      <SessionProvider>
-        <App />
-      </SessionProvider>
-    </PreferencesProvider>,
+    <RouterAndCache client={makeQueryClient(false)}>
+      <PreferencesProvider>
+        <SessionProvider>
+          <App />
+        </SessionProvider>
+      </PreferencesProvider>
+    </RouterAndCache>,
   );
 }
 

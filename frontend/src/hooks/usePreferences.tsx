@@ -1,4 +1,4 @@
-/** Display preferences kept in localStorage: four-colour deck, sounds. */
+/** Display preferences kept in localStorage: four-colour deck, big blinds, the seats' HUD. */
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { readStorage, writeStorage } from "./storage";
 
@@ -7,13 +7,15 @@ export const PREFS_KEY = "showdown.prefs";
 export interface Preferences {
   fourColour: boolean;
   showBB: boolean;
+  /** statistics under each seat at the table */
+  hud: boolean;
 }
 
 interface PreferencesApi extends Preferences {
   set: (patch: Partial<Preferences>) => void;
 }
 
-const DEFAULTS: Preferences = { fourColour: true, showBB: false };
+const DEFAULTS: Preferences = { fourColour: true, showBB: false, hud: true };
 const PreferencesContext = createContext<PreferencesApi>({ ...DEFAULTS, set: () => {} });
 
 export function PreferencesProvider({ children }: { children: ReactNode }) {

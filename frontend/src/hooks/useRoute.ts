@@ -4,14 +4,17 @@
  *   #/tables/ID        a table (add ?watch=1 to spectate, ?join=1 to pick a seat)
  *   #/hands            your past hands
  *   #/hands/ID         one hand in the replayer
+ *   #/players/ID       a player's profile: statistics and results graph
+ * The location comes from react-router's HashRouter (mounted by the app's root).
  */
-import { useEffect, useState } from "react";
+import { useLocation } from "react-router";
 
 export type Route =
   | { page: "lobby" }
   | { page: "table"; tableId: string; watch: boolean; join: boolean }
   | { page: "hands"; tableId: string | null }
-  | { page: "hand"; handId: string };
+  | { page: "hand"; handId: string }
+  | { page: "player"; playerId: string };
 
 export function parseRoute(hash: string): Route {
   const raw = hash.replace(/^#/, "") || "/";
@@ -22,6 +25,7 @@ export function parseRoute(hash: string): Route {
     return { page: "table", tableId: parts[1], watch: params.get("watch") === "1", join: params.get("join") === "1" };
   }
   if (parts[0] === "hands" && parts[1]) return { page: "hand", handId: parts[1] };
+  if (parts[0] === "players" && parts[1]) return { page: "player", playerId: parts[1] };
   if (parts[0] === "hands") return { page: "hands", tableId: params.get("table") };
   return { page: "lobby" };
 }
@@ -38,22 +42,21 @@ export function hrefFor(route: Route): string {
       return route.tableId ? `#/hands?table=${encodeURIComponent(route.tableId)}` : "#/hands";
     case "hand":
       return `#/hands/${encodeURIComponent(route.handId)}`;
+    case "player":
+      return `#/players/${encodeURIComponent(route.playerId)}`;
   }
 }
 
 export function navigate(route: Route, replace = false): void {
   const href = hrefFor(route);
   if (replace) window.history.replaceState(null, "", href);
-  else window.location.hash = href.slice(1);
-  if (replace) window.dispatchEvent(new HashChangeEvent("hashchange"));
+  else window.history.pushState(null, "", href);
+  // The router listens for popstate; pushState and replaceState fire none themselves.
+  window.dispatchEvent(new PopStateEvent("popstate"));
+  window.dispatchEvent(new HashChangeEvent("hashchange"));
 }
 
 export function useRoute(): Route {
-  const [route, setRoute] = useState<Route>(() => parseRoute(window.location.hash));
-  useEffect(() => {
-    const onChange = () => setRoute(parseRoute(window.location.hash));
-    window.addEventListener("hashchange", onChange);
-    return () => window.removeEventListener("hashchange", onChange);
-  }, []);
-  return route;
+  const location = useLocation();
+  return parseRoute(`#${location.pathname}${location.search}`);
 }

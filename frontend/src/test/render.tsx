@@ -3,15 +3,19 @@ import { render, type RenderOptions } from "@testing-library/react";
 import type { ReactElement, ReactNode } from "react";
 import { PreferencesProvider } from "../hooks/usePreferences";
 import { SessionProvider } from "../hooks/useSession";
+import { makeQueryClient, RouterAndCache } from "../providers";
 import type { GuestSession } from "../protocol";
 
 export const SESSION: GuestSession = { token: "tok", player_id: "alice", name: "Alice" };
 
 export function renderWithApp(ui: ReactElement, session: GuestSession | null = SESSION, options?: RenderOptions) {
+  const client = makeQueryClient(false); // a fresh cache per render: tests share no answers
   const Wrapper = ({ children }: { children: ReactNode }) => (
-    <PreferencesProvider>
-      <SessionProvider initial={session}>{children}</SessionProvider>
-    </PreferencesProvider>
+    <RouterAndCache client={client}>
+      <PreferencesProvider>
+        <SessionProvider initial={session}>{children}</SessionProvider>
+      </PreferencesProvider>
+    </RouterAndCache>
   );
   return render(ui, { wrapper: Wrapper, ...options });
 }

@@ -79,7 +79,7 @@ def test_a_walk_is_a_hand_but_no_preflop_decision_for_the_big_blind() -> None:
         "vpip": 0,
         "won": -1,
     }
-    assert big.counts.won_bb == 0.5
+    assert big.counts.won_bb == big.counts.won_no_showdown_bb == 0.5
 
 
 def test_open_three_bet_and_fold_to_it() -> None:
@@ -159,10 +159,11 @@ def test_checked_down_showdown_counts_wtsd_and_wsd_and_the_showdown_line() -> No
         "won_showdown": 4,
         "won_no_showdown": 0,
     }
-    assert counts(seats[3], "showdowns", "showdowns_won", "won_showdown") == {
+    assert counts(seats[3], "showdowns", "showdowns_won", "won_showdown", "won_showdown_bb") == {
         "showdowns": 1,
         "showdowns_won": 0,
         "won_showdown": -2,
+        "won_showdown_bb": -1.0,
     }
     assert ratios(seats[1].counts)["wsd"] == 1.0
     assert counts(seats[2], "vpip", "preflop_decisions") == {"vpip": 0, "preflop_decisions": 1}
