@@ -71,6 +71,8 @@ export function ActionBar(props: ActionBarProps) {
   const raiseTo = legal && canRaise ? (fixed ? legal.min_to! : clampTo(amount, legal)) : 0;
   const allIn = legal && canRaise ? raiseTo === legal.max_to && raiseTo - legal.committed >= legal.stack : false;
   const raiseVerb = legal?.raise_kind === "bet" ? "Bet" : "Raise to";
+  // Fixed-Limit: chips left over the call but no raise allowed means the street's cap was reached.
+  const capped = !!legal && view.config.variant === "limit" && legal.raise_kind === null && legal.stack > legal.call_amount;
   const step = sizeStep(view);
 
   const setRaise = (chips: number) => {
@@ -230,6 +232,14 @@ export function ActionBar(props: ActionBarProps) {
               {legal.call_amount >= legal.stack ? " (all-in)" : ""}
             </span>
             <kbd>C</kbd>
+          </button>
+        )}
+        {capped && (
+          <button type="button" className="btn btn--action btn--raise" disabled data-testid="act-capped" title="The betting is capped on this street: no more raises">
+            <span>
+              Capped
+              <small className="btn__sub">no more raises</small>
+            </span>
           </button>
         )}
         {canRaise && legal.raise_kind && (

@@ -225,6 +225,7 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, t
             dealDelay={dealDelay}
             cardSize={isViewer ? "md" : "sm"}
             hud={hud}
+            foldedInHand={view.events.some((e) => e.kind === "fold" && e.seat === seat.seat)}
             side={spot.side}
             style={{
               ...pos(spot.seatPos),

@@ -28,6 +28,8 @@ export interface SeatProps {
   side: string;
   /** the winning five cards at showdown: those of this seat are highlighted */
   highlightCards?: ReadonlySet<string> | null;
+  /** folded in the hand shown (its cards stay dimmed once the hand is over) */
+  foldedInHand?: boolean;
   /** show the player's statistics (needs the app's data-fetching cache) */
   hud?: boolean;
 }
@@ -58,7 +60,7 @@ export function hueOf(id: string): number {
 }
 
 export function Seat(props: SeatProps) {
-  const { seat, unit, isViewer, isActor, isButton, blind, lastAction, clock, clockOffset, won, aiDecided, dealDelay, cardSize, style, side, highlightCards, hud = false } = props;
+  const { seat, unit, isViewer, isActor, isButton, blind, lastAction, clock, clockOffset, won, aiDecided, dealDelay, cardSize, style, side, highlightCards, hud = false, foldedInHand = false } = props;
   const folded = seat.state === "folded";
   const showCards = seat.has_cards || (seat.hole_cards !== null && seat.hole_cards.length > 0);
   const cards: (string | null)[] = seat.hole_cards && seat.hole_cards.length ? seat.hole_cards : seat.has_cards ? [null, null] : [];
@@ -90,7 +92,7 @@ export function Seat(props: SeatProps) {
       aria-label={`Seat ${seat.seat}: ${seat.name}${isViewer ? " (you)" : ""}, ${formatChips(seat.stack, unit)} chips${badge ? `, ${badge}` : ""}`}
     >
       {showCards && (
-        <div className={`seat__cards${folded ? " seat__cards--folded" : ""}`} data-testid={isViewer ? "my-cards" : undefined}>
+        <div className={`seat__cards${folded || foldedInHand ? " seat__cards--folded" : ""}`} data-testid={isViewer ? "my-cards" : undefined}>
           {cards.map((code, i) => (
             <Card
               key={`${i}-${code ?? "x"}`}

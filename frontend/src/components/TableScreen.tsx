@@ -70,6 +70,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
 
   const me = view && view.viewer_seat !== null ? (view.seats.find((s) => s.seat === view.viewer_seat) ?? null) : null;
   const seated = me !== null;
+  const tableFull = !!view && view.seats.length >= view.config.seats;
   const canSit = !watch && !seated && snapshot.status === "open";
   const adviceAllowed = detail?.advice_allowed ?? true;
   const myTurn = !!view && view.legal_actions !== null && view.actor === view.viewer_seat && view.hand_in_progress;
@@ -222,11 +223,22 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
         </div>
       <div className="seat-controls" data-testid="seat-controls">
         {!seated && watch && (
-          <button type="button" className="btn btn--primary btn--small" onClick={() => navigate({ page: "table", tableId, watch: false, join: true })} data-testid="take-seat">
-            Take a seat
+          <button
+            type="button"
+            className="btn btn--primary btn--small"
+            onClick={() => navigate({ page: "table", tableId, watch: false, join: true })}
+            disabled={tableFull}
+            title={tableFull ? "Every seat is taken" : undefined}
+            data-testid="take-seat"
+          >
+            {tableFull ? "Table full" : "Take a seat"}
           </button>
         )}
-        {!seated && !watch && <span className="muted small">Click an empty seat to sit down.</span>}
+        {!seated && !watch && (
+          <span className="muted small" data-testid="seat-hint">
+            {tableFull ? "The table is full: watch, or pick another table in the lobby." : "Click an empty seat to sit down."}
+          </span>
+        )}
         {me && (
           <>
             <span className="seat-controls__me">

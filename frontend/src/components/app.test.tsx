@@ -240,6 +240,20 @@ describe("TableScreen over a (fake) table socket", () => {
     expect(screen.getByTestId("take-seat")).toBeInTheDocument();
   });
 
+  it("says a full table is full instead of offering a seat", () => {
+    const base = makeView();
+    const full = { ...base.config, seats: base.seats.length };
+    const spectator = { viewer_seat: null, legal_actions: null, seats: base.seats.map((s) => ({ ...s, hole_cards: null })) };
+    const watching = renderWithApp(<TableScreen tableId="t1" watch join={false} />);
+    connect(makeView({ ...spectator, config: full }));
+    expect(screen.getByTestId("take-seat")).toBeDisabled();
+    expect(screen.getByTestId("take-seat")).toHaveTextContent("Table full");
+    watching.unmount();
+    renderWithApp(<TableScreen tableId="t1" watch={false} join />);
+    connect(makeView({ ...spectator, config: full }));
+    expect(screen.getByTestId("seat-hint")).toHaveTextContent("The table is full");
+  });
+
   it("shows the reconnect and resyncs from the last seq", () => {
     vi.useFakeTimers();
     try {

@@ -72,6 +72,17 @@ describe("PokerTable", () => {
     expect(screen.getByTestId("side-pots")).toHaveTextContent("Side 1: 12.00");
   });
 
+  it("keeps my folded cards dimmed once the hand is over", () => {
+    const view = makeView({ hand_in_progress: false, legal_actions: null, actor: null, events: [event({ kind: "fold", street: "preflop", seat: 1 })] });
+    renderTable(view);
+    expect(screen.getByTestId("my-cards")).toHaveClass("seat__cards--folded");
+  });
+
+  it("shows my cards at full brightness when I did not fold", () => {
+    renderTable(makeView({ hand_in_progress: false, legal_actions: null, actor: null, events: [event({ kind: "fold", street: "preflop", seat: 2 })] }));
+    expect(screen.getByTestId("my-cards")).not.toHaveClass("seat__cards--folded");
+  });
+
   it("shows the winner and shown cards after the hand", () => {
     const view = makeView({
       hand_in_progress: false,
@@ -127,6 +138,20 @@ describe("ActionBar", () => {
     expect(screen.getByTestId("act-call")).toHaveTextContent("Call 100");
     expect(screen.queryByTestId("act-check")).toBeNull();
     expect(screen.getByTestId("act-raise")).toHaveTextContent("Raise to 200");
+  });
+
+  it("says the Fixed-Limit betting is capped instead of dropping the raise", () => {
+    const capped = legal({ raise_kind: null, min_to: null, max_to: null, call_amount: 100, stack: 5000 });
+    bar({}, makeView({ config: LIMIT_CONFIG, legal_actions: capped }));
+    expect(screen.getByTestId("act-capped")).toBeDisabled();
+    expect(screen.getByTestId("act-capped")).toHaveTextContent("Capped");
+    expect(screen.queryByTestId("act-raise")).toBeNull();
+  });
+
+  it("is not capped when the call puts the player all in", () => {
+    const short = legal({ raise_kind: null, min_to: null, max_to: null, call_amount: 100, stack: 100 });
+    bar({}, makeView({ config: LIMIT_CONFIG, legal_actions: short }));
+    expect(screen.queryByTestId("act-capped")).toBeNull();
   });
 
   it("offers check (no fold) when checking is free", () => {
