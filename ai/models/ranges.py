@@ -49,14 +49,29 @@ def holding_triples(
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """P(fold), P(check/call), P(bet/raise) per holding for a spot where the model predicts
     `shares`: the top `raise` share of all holdings by strength bets or raises, the next
-    `call` share continues (mu-sigma ramps, DOMAIN.md §3)."""
+    `call` share continues (mu-sigma ramps, DOMAIN.md §3). A ramp is never wider than the
+    share on either side of its edge, so a player who always calls or always raises is
+    predicted to, with every holding."""
     _, call, raise_ = shares
-    p_raise = ramp(strength, 1.0 - raise_, SIGMA)
+    p_raise = _edge(strength, raise_)
     if can_fold:
-        p_continue = np.maximum(ramp(strength, 1.0 - raise_ - call, SIGMA), p_raise)
+        p_continue = np.maximum(_edge(strength, raise_ + call), p_raise)
     else:
         p_continue = np.ones_like(strength)
     return 1.0 - p_continue, p_continue - p_raise, p_raise
+
+
+def _edge(strength: FloatArray, share: float) -> FloatArray:
+    """1 for the strongest `share` of holdings, 0 below, a ramp of width 2 * sigma between."""
+    share = min(max(share, 0.0), 1.0)
+    sigma = min(SIGMA, share, 1.0 - share)
+    mu = 1.0 - share
+    if sigma <= 0:
+        out: FloatArray = (
+            (strength >= mu).astype(np.float64) if share < 1 else np.ones_like(strength)
+        )
+        return out if share > 0 else np.zeros_like(strength)
+    return ramp(strength, mu, sigma)
 
 
 class RangeTracker:

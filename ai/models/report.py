@@ -44,8 +44,14 @@ def _table(title: str, groups: dict[str, dict[str, Score]]) -> list[str]:
     return [*lines, ""]
 
 
-def write_report(cv: CrossValidation, out: Path, sources: str) -> Path:
-    """report.md, metrics.json, confusion.png and calibration.png under `out`."""
+def write_report(
+    cv: CrossValidation,
+    out: Path,
+    sources: str,
+    conditioned: dict[str, Score] | None = None,
+) -> Path:
+    """report.md, metrics.json, confusion.png and calibration.png under `out`; with
+    `conditioned`, the holding-conditioned accuracy (recorded matches) too."""
     out.mkdir(parents=True, exist_ok=True)
     overall = cv.overall()
     streets = STREETS[cv.data.street]
@@ -66,8 +72,24 @@ def write_report(cv: CrossValidation, out: Path, sources: str) -> Path:
         "![confusion](confusion.png) ![calibration](calibration.png)",
         "",
     ]
+    if conditioned:
+        lines += [
+            "## Holding-conditioned (recorded matches: the prediction for the holding held)",
+            "",
+            "The ranges turn the model's public prediction into one per holding by strength;",
+            "scored here with each actor's recorded cards (read only to score, never to train).",
+            "",
+            "| | examples | accuracy | raise recall |",
+            "|---|---|---|---|",
+            *(
+                f"| {k} | {v.examples} | {100 * v.accuracy:.1f}% | {100 * v.raise_recall:.1f}% |"
+                for k, v in conditioned.items()
+            ),
+            "",
+        ]
     (out / "report.md").write_text("\n".join(lines), encoding="utf-8")
     payload = summary(cv) | {
+        "holding_conditioned": {k: v.as_dict() for k, v in (conditioned or {}).items()},
         "per_street": {
             k: {m: s.as_dict() for m, s in v.items()} for k, v in cv.by(streets).items()
         },

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from showdown.commands import Subparsers, parser_for
 
@@ -92,6 +92,15 @@ def run(args: argparse.Namespace) -> int:
         _note(f"cannot read the hands: {error}")
         return 2
     return _train(args, hands, sources)
+
+
+def _recorded_strengths(args: argparse.Namespace) -> Any:
+    """For recorded arena matches: each decision's true holding strength, to score the
+    holding-conditioned prediction (evaluation only; see ai.models.holdings)."""
+    from ai.arena.record import read_records
+    from ai.models.holdings import true_strengths
+
+    return true_strengths(doc for path in args.records for doc in read_records(path))
 
 
 def _load(args: argparse.Namespace) -> tuple[list[PublicHand], str]:
@@ -174,9 +183,19 @@ def _train(args: argparse.Namespace, hands: list[PublicHand], sources: str) -> i
     config = TrainConfig(epochs=args.epochs, seed=args.seed)
     _note(f"{args.folds}-fold cross-validation")
     cv = cross_validate(data, args.folds, config, progress=lambda k, n: _note(f"fold {k}/{n} done"))
-    report = write_report(cv, args.out, sources)
-    _note(f"report written to {report}")
     figures = summary(cv)
+    conditioned = None
+    if args.records:
+        from ai.models.holdings import conditioned_scores
+
+        strengths = _recorded_strengths(args)
+        if len(strengths) == len(data):
+            conditioned = conditioned_scores(
+                cv.probs, strengths, data.x, data.action, data.example_types()
+            )
+            figures["holding_conditioned"] = {k: v.brief() for k, v in conditioned.items()}
+    report = write_report(cv, args.out, sources, conditioned)
+    _note(f"report written to {report}")
     if args.adaptation:
         figures["adaptation"] = _adaptation(data, config, args.out)
     if args.export or args.publish:

@@ -245,6 +245,9 @@ def test_showdown_train_reports_cross_validated_figures(tmp_path: Path) -> None:
     assert figures["examples"] > 100 and 0 < figures["accuracy"] <= 1
     assert set(figures["baselines"]) == {"majority", "frequency", "bots"}
     assert figures["log_loss"] < figures["baselines"]["majority"]["log_loss"]
+    # Recorded matches also score the holding-conditioned prediction (with the true cards).
+    assert set(figures["holding_conditioned"]) >= {"all", "bot:loki", "bot:calling-station"}
+    assert 0 < figures["holding_conditioned"]["all"]["accuracy"] <= 1
     for name in ("report.md", "metrics.json", "confusion.png", "calibration.png"):
         assert (out / name).stat().st_size > 0
     assert "fold 2/2 done" in result.stderr
@@ -362,6 +365,9 @@ def test_weight_tables_follow_the_models_prediction() -> None:
     assert raise_[-1] == 1.0 and raise_[0] == 0.0 and fold[0] == 1.0
     assert raise_.mean() == pytest.approx(0.2, abs=0.01)
     assert (fold + call).mean() == pytest.approx(0.8, abs=0.01)
+    # A player who always calls (or always raises) does it with every holding.
+    for shares, column in (((0.0, 1.0, 0.0), 1), ((0.0, 0.0, 1.0), 2)):
+        assert (holding_triples(shares, strength)[column] == 1.0).all()
     # A preflop raise in the model's eyes narrows the raiser's range to strong holdings.
     cfg = TableConfig(variant=Variant.LIMIT, seats=2, small_blind=1, big_blind=2)
     state = SimState.new_hand(cfg, {1: 100, 2: 100}, button=2, seed=3)
