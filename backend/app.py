@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from backend.ai_gateway import AIGateway
-from backend.api.routes import auth, hands, health, players, sockets, tables
+from backend.api.routes import auth, hands, health, players, sockets, table_stats, tables
 from backend.db.client import Mongo
 from backend.db.repositories import Repositories
 from backend.frontend import DEFAULT_DIR, mount_frontend
@@ -82,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.add_middleware(SecurityHeaders)
-    for module in (auth, tables, hands, players, health, sockets):
+    for module in (auth, tables, table_stats, hands, players, health, sockets):
         app.include_router(module.router)
     frontend_dir = settings.frontend_dir or DEFAULT_DIR
     if frontend_dir.is_dir():

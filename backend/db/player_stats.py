@@ -8,6 +8,8 @@ costs seconds (measured: `showdown bench stats`). Three collections:
   player id). Filing it first makes filing again harmless: counters are added
   only for the documents that were new.
 - player_stats: per player, game type and stakes, the summed counters.
+- table_stats: per table, the lobby's figures: hands, chips pushed to winners
+  (the pots), players who saw a flop and hands that had one, first and last hand.
 - player_results: the results graph, per player, game and block of
   consecutive hands of that game (100, and 1,000 for long records): sums of the
   winnings lines and the block's first and last time. A graph reads at most a
@@ -96,6 +98,33 @@ def block_update(p: PlayerHand, size: int, number: int, played_at: datetime) -> 
     )
 
 
+def table_update(record: HandRecord, players: list[PlayerHand], played_at: datetime) -> UpdateOne:
+    """Add one hand to its table's lobby figures."""
+    pot = sum(e.amount or 0 for e in record.events if e.kind is EventKind.WIN)
+    at_flop = sum(p.counts.saw_flop for p in players)
+    return UpdateOne(
+        {"_id": record.table_id},
+        {
+            "$inc": {"hands": 1, "pots": pot, "flop_players": at_flop, "flops": int(at_flop > 0)},
+            "$min": {"first_at": played_at},
+            "$max": {"last_at": played_at},
+        },
+        upsert=True,
+    )
+
+
+def table_figures(doc: Document) -> dict[str, float | None]:
+    """Average pot, hands per hour (first to last hand) and players per flop seen."""
+    hands = int(doc.get("hands", 0))
+    flops = int(doc.get("flops", 0))
+    span = (doc["last_at"] - doc["first_at"]).total_seconds() if hands > 1 else 0.0
+    return {
+        "average_pot": float(doc.get("pots", 0)) / hands if hands else None,
+        "hands_per_hour": 3600 * (hands - 1) / span if span > 0 else None,
+        "players_per_flop": float(doc.get("flop_players", 0)) / flops if flops else None,
+    }
+
+
 def _needs_a_thread(record: HandRecord) -> bool:
     # Cards shown before the river: the all-in equity enumerates boards (up to tens of ms).
     return len(record.board) == 5 and any(e.kind is EventKind.SHOW for e in record.events)
@@ -114,6 +143,7 @@ class PlayerStats:
         self._per_hand = db.player_hand_stats
         self._summary = db.player_stats
         self._blocks = db.player_results
+        self._tables = db.table_stats
 
     # -- filing ------------------------------------------------------------------
 
@@ -129,9 +159,12 @@ class PlayerStats:
         except Exception:
             log.exception("statistics skipped a hand", extra={"hand_no": doc.get("hand_no")})
             return
-        await asyncio.gather(*(self._file_one(record, p, played_at) for p in players))
+        new = await asyncio.gather(*(self._file_one(record, p, played_at) for p in players))
+        if new and new[0]:  # the first seat's document was new: the hand is counted once
+            await self._writer.write(self._tables.name, table_update(record, players, played_at))
 
-    async def _file_one(self, record: HandRecord, p: PlayerHand, played_at: datetime) -> None:
+    async def _file_one(self, record: HandRecord, p: PlayerHand, played_at: datetime) -> bool:
+        """Count one seat's part; False if it was counted already."""
         hid = hand_id(record.table_id, record.hand_no)
         fact = {
             "_id": f"{hid}|{p.player_id}",
@@ -147,7 +180,7 @@ class PlayerStats:
             await self._writer.write(self._per_hand.name, InsertOne(fact))
         except WriteError as error:
             if error.code == DUPLICATE_KEY:
-                return  # counted already
+                return False  # counted already
             raise
         hands = await self._add_counts(p, played_at)
         await asyncio.gather(
@@ -156,6 +189,7 @@ class PlayerStats:
                 for size in BLOCK_SIZES
             )
         )
+        return True
 
     async def _add_counts(self, p: PlayerHand, played_at: datetime) -> int:
         """Add the hand's counters; the player's hands of this game so far, this one included."""
@@ -216,6 +250,9 @@ class PlayerStats:
             row["bb_per_100"] = 100 * float(row.get("won_bb", 0)) / int(row["hands"])
         rows.sort(key=lambda r: (-r["bb_per_100"], str(r["_id"])))
         return rows[offset : offset + limit], len(rows)
+
+    async def tables(self, table_ids: list[str]) -> list[Document]:
+        return [doc async for doc in self._tables.find({"_id": {"$in": table_ids}})]
 
     # -- from scratch ------------------------------------------------------------
 

@@ -124,4 +124,14 @@ async def test_rest_stats_results_and_leaderboard(server_factory: Any) -> None:
             "/api/players/{player_id}/results",
             "/api/leaderboard",
         } <= spec.keys()
-    assert table_id
+        # The lobby's figures of the table, from the same hands counted again here.
+        [figures] = (await http.get(f"/api/table-stats?table_id={table_id}")).json()
+        pots = [sum(e.amount or 0 for e in r.events if e.kind == "win") for r in records]
+        at_flop = [sum(p.counts.saw_flop for p in player_hands(r)) for r in records]
+        flops = [n for n in at_flop if n]
+        assert figures["hands"] == len(records)
+        assert figures["average_pot"] == pytest.approx(sum(pots) / len(pots))
+        if flops:
+            assert figures["players_per_flop"] == pytest.approx(sum(flops) / len(flops))
+        assert figures["hands_per_hour"] is None or figures["hands_per_hour"] > 0
+        assert (await http.get("/api/table-stats")).json() == [figures]  # the open tables

@@ -113,3 +113,16 @@ export function getPlayerResults(playerId: string, filter: GameFilter = {}, sign
 export function getLeaderboard(variant: Variant, minHands: number, signal?: AbortSignal): Promise<LeaderboardPage> {
   return request<LeaderboardPage>(statsPaths.leaderboard(variant, minHands), signal ? { signal } : {});
 }
+
+/** A table's lobby figures (GET /api/table-stats). */
+export interface TableFigures {
+  table_id: string;
+  hands: number;
+  average_pot: number | null;
+  hands_per_hour: number | null;
+  players_per_flop: number | null;
+}
+
+export function getTableStats(signal?: AbortSignal): Promise<TableFigures[]> {
+  return request<TableFigures[]>("/api/table-stats", signal ? { signal } : {});
+}

@@ -7,12 +7,15 @@ import { navigate } from "../hooks/useRoute";
 import { useSession } from "../hooks/useSession";
 import { CreateTableForm } from "./CreateTableForm";
 import { Leaderboard } from "./Leaderboard";
+import { useTableStats } from "../hooks/useStats";
+import { NO_DATA } from "../lib/statsFormat";
 
 export function Lobby() {
   const { session } = useSession();
   const [tables, setTables] = useState<TableSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
+  const figures = useTableStats().data;
 
   const load = useCallback(async (signal?: AbortSignal) => {
     try {
@@ -88,6 +91,9 @@ export function Lobby() {
                 <th>Seats</th>
                 <th className="hide-sm">Bots</th>
                 <th className="hide-sm">Buy-in</th>
+                <th className="hide-sm" title="Average pot">Avg pot</th>
+                <th className="hide-sm">Hands/h</th>
+                <th className="hide-sm" title="Players who saw the flop, per flop dealt">Plrs/flop</th>
                 <th aria-label="actions" />
               </tr>
             </thead>
@@ -95,6 +101,7 @@ export function Lobby() {
               {tables.map((t) => {
                 const unit = t.config.chip_unit;
                 const full = t.seated >= t.config.seats;
+                const f = figures?.get(t.table_id);
                 return (
                   <tr key={t.table_id} data-testid="table-row" data-table-id={t.table_id}>
                     <td className="table-list__name">
@@ -120,6 +127,9 @@ export function Lobby() {
                     <td className="num hide-sm">
                       {formatChips(t.config.min_buy_in, unit)}–{formatChips(t.config.max_buy_in, unit)}
                     </td>
+                    <td className="num hide-sm" data-testid="table-avg-pot">{f?.average_pot != null ? formatChips(Math.round(f.average_pot), unit) : NO_DATA}</td>
+                    <td className="num hide-sm" data-testid="table-hands-hour">{f?.hands_per_hour != null ? Math.round(f.hands_per_hour) : NO_DATA}</td>
+                    <td className="num hide-sm" data-testid="table-players-flop">{f?.players_per_flop != null ? f.players_per_flop.toFixed(1) : NO_DATA}</td>
                     <td className="table-list__actions">
                       <button
                         type="button"

@@ -92,6 +92,18 @@ describe("sign-in and lobby", () => {
     expect(window.location.hash).toBe("#/tables/t7?watch=1");
     window.location.hash = "#/";
   });
+
+  it("shows each table's average pot, hands per hour and players per flop", async () => {
+    const figures = [{ table_id: "t7", hands: 40, average_pot: 1234.4, hands_per_hour: 61.6, players_per_flop: 2.46 }];
+    vi.stubGlobal(
+      "fetch",
+      stubFetch({ "GET /api/tables": () => ({ json: [SUMMARY] }), "GET /api/table-stats": () => ({ json: figures }) }).fn,
+    );
+    renderWithApp(<App />);
+    await waitFor(() => expect(screen.getByTestId("table-avg-pot")).toHaveTextContent("1,234"));
+    expect(screen.getByTestId("table-hands-hour")).toHaveTextContent("62");
+    expect(screen.getByTestId("table-players-flop")).toHaveTextContent("2.5");
+  });
 });
 
 describe("CreateTableForm", () => {

@@ -1,0 +1,36 @@
+"""The lobby's figures per table: average pot, hands per hour, players per flop."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from backend.api.deps import State
+from backend.db.player_stats import table_figures
+
+router = APIRouter(tags=["tables"])
+
+
+class TableFigures(BaseModel):
+    table_id: str
+    hands: int
+    average_pot: float | None = Field(description="chips pushed to winners per hand")
+    hands_per_hour: float | None = Field(description="from the table's first hand to its last")
+    players_per_flop: float | None = Field(description="players who saw the flop, per flop dealt")
+
+
+@router.get("/api/table-stats", summary="Lobby figures of the open tables (or those asked for)")
+async def table_stats(
+    state: State,
+    table_id: Annotated[
+        list[str] | None, Query(max_length=200, description="tables to report")
+    ] = None,
+) -> list[TableFigures]:
+    ids = table_id if table_id is not None else [r.table_id for r in state.tables.all()]
+    docs = await state.repos.hands.stats.tables(ids)
+    return [
+        TableFigures(table_id=str(doc["_id"]), hands=int(doc.get("hands", 0)), **table_figures(doc))
+        for doc in docs
+    ]
