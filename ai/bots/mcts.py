@@ -21,6 +21,7 @@ from ai.models.model import ModelSet, OpponentModel
 from ai.search.explain import reason
 from ai.search.mcts import RANDOM, UCT, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
+from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
 from ai.sim.rules import PREFLOP
 
@@ -54,6 +55,8 @@ class MctsBot(LokiBot):
         # The tree of our last decision, continued at the next one when the line holds.
         self.keep_tree = True
         self._kept: Kept | None = None
+        # How much each player's bets follow their cards, from the hands they showed.
+        self.reliability = Reliability()
 
     def update_model(self, obs: Observation) -> None:
         if not self.generic_only:
@@ -67,6 +70,7 @@ class MctsBot(LokiBot):
     def hand_over(self, summary: HandSummary, me: int) -> None:
         if not self.generic_only:
             super().hand_over(summary, me)
+            self.reliability.observe(summary)
 
     def decide(self, obs: Observation) -> Decision:
         self.update_model(obs)
@@ -74,7 +78,11 @@ class MctsBot(LokiBot):
             return (
                 self.preflop(obs) if obs.street == PREFLOP else self.postflop(obs, self.read(obs))
             )
-        tables = build_tables(obs, self.model, self.generic_only)
+        kappa = [
+            1.0 if i == obs.index else self.reliability.kappa(obs.player_id(i))
+            for i in range(obs.n)
+        ]
+        tables = build_tables(obs, self.model, self.generic_only, kappa)
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
         search = Search(obs, self.ranges, tables, self.config, seed=zlib.crc32(spot))
         # The iteration budget, cut short by the deadline when the worker gives one.

@@ -8,6 +8,8 @@ arena the real cards).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -24,9 +26,16 @@ FloatArray = npt.NDArray[np.float64]
 
 
 def deal_from_ranges(
-    obs: Observation, ranges: RangeTracker, np_rng: np.random.Generator, count: int
+    obs: Observation,
+    ranges: RangeTracker,
+    np_rng: np.random.Generator,
+    count: int,
+    kappa: Sequence[float] | None = None,
 ) -> tuple[IntArray, IntArray]:
     """`count` deals: (holes[count, n, 2], runouts[count, 5]); opponents from their ranges.
+
+    `kappa[i]` < 1 (a player whose bets do not follow their cards) flattens i's range
+    towards every live holding in that proportion.
 
     Vectorised: each opponent's holdings are drawn for all deals at once from its
     weight table (re-drawn where they clash with an earlier opponent's), then the
@@ -42,7 +51,11 @@ def deal_from_ranges(
     rows = np.arange(count)
     for i in obs.opponents:
         weights = ranges.range_of(i, (*obs.hole, *board)) if i in ranges.weights else np.ones(1326)
-        weights[known[COMBO_FIRST] | known[COMBO_SECOND]] = 0.0
+        live = ~(known[COMBO_FIRST] | known[COMBO_SECOND])
+        weights[~live] = 0.0
+        k = 1.0 if kappa is None else kappa[i]
+        if k < 1.0 and weights.max() > 0:
+            weights = k * weights / weights.max() + (1.0 - k) * live
         total = weights.sum()
         if total <= 0:  # nothing left in the table: any holding
             weights = np.where(known[COMBO_FIRST] | known[COMBO_SECOND], 0.0, 1.0)

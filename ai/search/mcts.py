@@ -163,7 +163,9 @@ class Search:
 
     def _deal(self) -> None:
         count = self.config.batch
-        holes, runouts = deal_from_ranges(self.obs, self.ranges, self._np_rng, count)
+        holes, runouts = deal_from_ranges(
+            self.obs, self.ranges, self._np_rng, count, self.tables.kappa
+        )
         strengths = street_strengths(
             holes,
             runouts,

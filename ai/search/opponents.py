@@ -13,6 +13,7 @@ the ranges (`ai.models.ranges.holding_triples`), so ranges and play agree.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,14 +48,29 @@ class OpponentTables:
     raise_above: list[list[list[float]]]
     continue_above: list[list[list[float]]]
     size_cdf: list[list[list[list[float]]]]
+    # Per player, how much their actions follow their cards (`ai.search.reliability`),
+    # and the card-blind raise and continue shares their play is mixed with below 1.
+    kappa: list[float]
+    raise_share: list[list[list[float]]]
+    continue_share: list[list[list[float]]]
 
     @classmethod
-    def of(cls, shares: F64, sizes: F64) -> OpponentTables:
+    def of(cls, shares: F64, sizes: F64, kappa: Sequence[float] | None = None) -> OpponentTables:
         raise_above = (1.0 - shares[..., 2]).tolist()
         continue_above = (1.0 - shares[..., 2] - shares[..., 1]).tolist()
         cdf = np.cumsum(sizes, axis=-1)
         cdf[..., -1] = 1.0
-        return cls(shares, sizes, raise_above, continue_above, cdf.tolist())
+        n = shares.shape[0]
+        return cls(
+            shares,
+            sizes,
+            raise_above,
+            continue_above,
+            cdf.tolist(),
+            [1.0] * n if kappa is None else [float(k) for k in kappa],
+            shares[..., 2].tolist(),
+            (shares[..., 1] + shares[..., 2]).tolist(),
+        )
 
 
 def _spot_for(obs: Observation, i: int) -> Observation:
@@ -94,7 +110,10 @@ def context_rows(obs: Observation, i: int, stats: PlayerStats) -> npt.NDArray[np
 
 
 def build_tables(
-    obs: Observation, model: OpponentModel, generic_only: bool = False
+    obs: Observation,
+    model: OpponentModel,
+    generic_only: bool = False,
+    kappa: Sequence[float] | None = None,
 ) -> OpponentTables:
     """Every player's tables for this decision (the decider's own row is the prior's).
 
@@ -136,4 +155,4 @@ def build_tables(
     shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold
     shares[:, :, 0, 0] = 0.0
     shares /= shares.sum(axis=-1, keepdims=True)
-    return OpponentTables.of(shares, sizes)
+    return OpponentTables.of(shares, sizes, kappa)

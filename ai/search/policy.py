@@ -30,13 +30,27 @@ def cost_of(call: int, pot: int, unit: int, limit: bool) -> int:
 def opponent_choice(
     tables: OpponentTables, i: int, street: int, cost: int, s: float, u: float
 ) -> int:
-    """0 fold, 1 check/call, 2 bet/raise for player i with strength s and a uniform draw u."""
+    """0 fold, 1 check/call, 2 bet/raise for player i with strength s and a uniform draw u.
+
+    A player whose actions do not follow their cards (kappa < 1) plays that share of
+    the time card-blind: the model's shares whatever the holding."""
     p_raise = (s - tables.raise_above[i][street][cost] + SIGMA) / (2 * SIGMA)
+    kappa = tables.kappa[i]
+    if kappa < 1.0:
+        p_raise = (
+            kappa * min(max(p_raise, 0.0), 1.0)
+            + (1.0 - kappa) * (tables.raise_share[i][street][cost])
+        )
     if u < p_raise:
         return 2
     if cost == 0:
         return 1
     p_continue = (s - tables.continue_above[i][street][cost] + SIGMA) / (2 * SIGMA)
+    if kappa < 1.0:
+        p_continue = (
+            kappa * min(max(p_continue, 0.0), 1.0)
+            + (1.0 - kappa) * (tables.continue_share[i][street][cost])
+        )
     return 1 if u < p_continue else 0
 
 

@@ -1,0 +1,68 @@
+"""How much a player's bets say about their cards, learned from the hands they showed.
+
+The opponent model and the ranges assume that a player who bets or raises holds the
+top share of holdings (the mu-sigma weighting). A maniac or a random player bets
+whatever they hold: their bets mean nothing, and a search that believes them folds
+too much. At a showdown the shown holding's strength (Income Rate percentile
+preflop, board percentile after) on every street where the player bet or raised is
+public; a strength-driven player shows about REFERENCE there, a card-blind one 0.5.
+Reliability kappa = (mean shown strength - 0.5) / (REFERENCE - 0.5), clipped to 0..1
+and shrunk towards 1 by PRIOR_SHOWS imaginary shows, so an unknown player is
+believed. The search mixes each opponent's strength-driven play and range with
+card-blind ones by kappa (`ai.search.policy`, `ai.search.deals`).
+
+Only shown cards are read (HandSummary.shown: what a showdown revealed).
+
+>>> r = Reliability()
+>>> r.kappa("nobody")
+1.0
+>>> for _ in range(40):
+...     r.add("maniac", 0.5)
+>>> round(r.kappa("maniac"), 2)
+0.09
+"""
+
+from __future__ import annotations
+
+from ai.bots.base import HandSummary
+from ai.math.range_strength import LEX_INDEX
+from ai.models.ranges import holding_strengths
+from ai.sim.rules import BET, PREFLOP
+
+REFERENCE = 0.8
+PRIOR_SHOWS = 4.0
+_BOARD_BY_STREET = (0, 3, 4, 5)
+
+
+class Reliability:
+    """Per player: the strengths shown after their bets and raises."""
+
+    def __init__(self) -> None:
+        self.sums: dict[str, float] = {}
+        self.counts: dict[str, int] = {}
+
+    def add(self, player: str, strength: float) -> None:
+        self.sums[player] = self.sums.get(player, 0.0) + strength
+        self.counts[player] = self.counts.get(player, 0) + 1
+
+    def observe(self, summary: HandSummary) -> None:
+        """Count the shown holdings of a finished hand against their owners' bets."""
+        if not summary.shown:
+            return
+        opponents = len(summary.players) - 1
+        for index, (a, b) in summary.shown.items():
+            combo = int(LEX_INDEX[a, b])
+            for record in summary.history:
+                if record.player != index or record.kind < BET:
+                    continue
+                street = record.street
+                board = tuple(summary.board[: _BOARD_BY_STREET[street]])
+                if street != PREFLOP and len(board) < 3:
+                    continue
+                strength = float(holding_strengths(board, opponents)[combo])
+                self.add(summary.players[index], strength)
+
+    def kappa(self, player: str) -> float:
+        count = self.counts.get(player, 0)
+        mean = (self.sums.get(player, 0.0) + PRIOR_SHOWS * REFERENCE) / (count + PRIOR_SHOWS)
+        return min(1.0, max(0.0, (mean - 0.5) / (REFERENCE - 0.5)))

@@ -1,0 +1,77 @@
+"""Card-blind players (random, maniacs): their shown cards teach the search that their bets
+mean nothing, and it then plays and deals them card-blind."""
+
+from __future__ import annotations
+
+import numpy as np
+from search_spots import LIMIT2, spot
+
+from ai.bots.base import HandSummary
+from ai.bots.observation import ActionRecord
+from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND, LEX_INDEX
+from ai.models.model import ModelSet, OpponentModel
+from ai.models.ranges import RangeTracker
+from ai.search.deals import deal_from_ranges
+from ai.search.opponents import build_tables
+from ai.search.policy import opponent_choice
+from ai.search.reliability import Reliability
+from ai.sim.rules import BET, CALL, CHECK, RAISE
+from ai.sim.state import to_indices
+from holdem.cards import parse_cards
+
+BOARD = tuple(to_indices(parse_cards("AhKd7c2s9h")))
+
+
+def summary(shown: str) -> HandSummary:
+    """Heads-up: 'b' raises preflop and bets every street, then shows `shown`."""
+    history = [ActionRecord(1, 0, RAISE, 4, 1, 3), ActionRecord(0, 0, CALL, 4, 2, 6)]
+    for street in (1, 2, 3):
+        history += [ActionRecord(0, street, CHECK, 0, 0, 8), ActionRecord(1, street, BET, 2, 0, 8)]
+        history.append(ActionRecord(0, street, CALL, 2, 2, 10))
+    cards = to_indices(parse_cards(shown))
+    return HandSummary("h", ["a", "b"], history, {1: (cards[0], cards[1])}, BOARD)
+
+
+def test_strong_shows_keep_a_player_believed_weak_shows_do_not() -> None:
+    reliability = Reliability()
+    for _ in range(10):
+        reliability.observe(summary("AsAc"))  # a set of aces: bets with strength
+    assert reliability.kappa("b") == 1.0
+    assert reliability.kappa("a") == 1.0  # never bet: nothing learned, believed
+    blind = Reliability()
+    for _ in range(10):
+        blind.observe(summary("3c4d"))  # nothing at all, betting every street
+    assert blind.kappa("b") < 0.2
+
+
+def test_a_card_blind_player_acts_by_its_shares_whatever_it_holds() -> None:
+    obs = spot(LIMIT2, {1: "AhKd"}, [(CALL, 0), (CHECK, 0)], board="Ks7c2h")
+    model = OpponentModel(ModelSet.frequency_only())
+    draws = np.linspace(0.0005, 0.9995, 1000)
+    for kappa, spread in ((1.0, True), (0.0, False)):
+        tables = build_tables(obs, model, kappa=[1.0, kappa])
+        raised = {
+            s: sum(opponent_choice(tables, 1, 1, 1, s, float(u)) == 2 for u in draws) / 1000
+            for s in (0.05, 1.0)
+        }
+        if spread:
+            assert raised[0.05] == 0.0 and raised[1.0] == 1.0
+        else:
+            share = tables.shares[1, 1, 1, 2]
+            assert abs(raised[0.05] - share) < 0.01 and abs(raised[1.0] - share) < 0.01
+
+
+def test_a_card_blind_players_range_is_dealt_flat() -> None:
+    obs = spot(LIMIT2, {1: "AhKd"}, [(CALL, 0), (CHECK, 0)], board="Ks7c2h")
+    ranges = RangeTracker()
+    ranges.update(obs, OpponentModel(ModelSet.frequency_only()))
+    narrow = np.full(1326, 1e-7)
+    queens = to_indices(parse_cards("QsQd"))
+    narrow[LEX_INDEX[queens[0], queens[1]]] = 1.0
+    ranges.weights[1] = narrow
+    rng = np.random.default_rng(1)
+    believed, _ = deal_from_ranges(obs, ranges, rng, 400, kappa=[1.0, 1.0])
+    flat, _ = deal_from_ranges(obs, ranges, rng, 400, kappa=[1.0, 0.0])
+    distinct = [len({tuple(h) for h in holes[:, 1]}) for holes in (believed, flat)]
+    assert distinct[0] < 20 < 300 < distinct[1]
+    assert COMBO_FIRST.shape == COMBO_SECOND.shape
