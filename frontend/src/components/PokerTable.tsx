@@ -9,7 +9,7 @@ import { formatChips } from "../lib/chips";
 import { lastActionLabel, STREET_LABEL } from "../lib/events";
 import { anchorSeat, seatLayout, shapeFor, type Point } from "../lib/layout";
 import { useElementSize } from "../hooks/useElementSize";
-import { bestHand, describeRanked } from "../lib/handrank";
+import { bestHand, describeRanked, handNameFor } from "../lib/handrank";
 import { Card } from "./Card";
 import { ChipStack } from "./ChipStack";
 import { EmptySeat, Seat } from "./Seat";
@@ -109,6 +109,9 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, t
   const result = !view.hand_in_progress ? view.last_result : null;
   const winnings = result?.winnings ?? {};
   const board = view.board.length ? view.board : (result?.board ?? []);
+  // The server deals only with two players who can play, one of them a person (not sitting out).
+  const canPlay = view.seats.filter((s) => s.state !== "sitting_out" && s.stack > 0);
+  const waitingForPlayers = canPlay.length < 2 || !canPlay.some((s) => !s.is_bot);
   const potTotal = view.total_pot;
   const collected = view.pots.reduce((sum, p) => sum + p.amount, 0);
   const winningCards = new Set<string>();
@@ -184,9 +187,14 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, t
               ))}
             </div>
           )}
-          {!view.hand_in_progress && winnerLines.length === 0 && (
+          {!view.hand_in_progress && winnerLines.length === 0 && !waitingForPlayers && (
             <div className="pot__waiting" data-testid="waiting">
-              {view.seats.length < 2 ? "Waiting for players…" : "Next hand starting…"}
+              Next hand starting…
+            </div>
+          )}
+          {!view.hand_in_progress && waitingForPlayers && (
+            <div className="pot__waiting" data-testid="waiting-for-players">
+              Waiting for players: a hand is dealt once a player sits in
             </div>
           )}
         </div>
@@ -226,6 +234,7 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, t
             cardSize={isViewer ? "md" : "sm"}
             hud={hud}
             foldedInHand={view.events.some((e) => e.kind === "fold" && e.seat === seat.seat)}
+            handName={isViewer && seat.hole_cards ? handNameFor(seat.hole_cards, board) : null}
             side={spot.side}
             style={{
               ...pos(spot.seatPos),

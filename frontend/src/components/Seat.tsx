@@ -28,6 +28,8 @@ export interface SeatProps {
   side: string;
   /** the winning five cards at showdown: those of this seat are highlighted */
   highlightCards?: ReadonlySet<string> | null;
+  /** your hand's name under your cards ("Two Pair, Kings and Sevens") */
+  handName?: string | null;
   /** folded in the hand shown (its cards stay dimmed once the hand is over) */
   foldedInHand?: boolean;
   /** show the player's statistics (needs the app's data-fetching cache) */
@@ -60,7 +62,7 @@ export function hueOf(id: string): number {
 }
 
 export function Seat(props: SeatProps) {
-  const { seat, unit, isViewer, isActor, isButton, blind, lastAction, clock, clockOffset, won, aiDecided, dealDelay, cardSize, style, side, highlightCards, hud = false, foldedInHand = false } = props;
+  const { seat, unit, isViewer, isActor, isButton, blind, lastAction, clock, clockOffset, won, aiDecided, dealDelay, cardSize, style, side, highlightCards, hud = false, foldedInHand = false, handName = null } = props;
   const folded = seat.state === "folded";
   const showCards = seat.has_cards || (seat.hole_cards !== null && seat.hole_cards.length > 0);
   const cards: (string | null)[] = seat.hole_cards && seat.hole_cards.length ? seat.hole_cards : seat.has_cards ? [null, null] : [];
@@ -130,6 +132,11 @@ export function Seat(props: SeatProps) {
         )}
       </div>
       {seat.is_bot && seat.bot_style && <div className="seat__style">{seat.bot_style}</div>}
+      {handName && !folded && !foldedInHand && (
+        <div className="seat__hand-name" data-testid="my-hand-name">
+          {handName}
+        </div>
+      )}
       {badge && <div className={`seat__badge seat__badge--${seat.state}`}>{badge}</div>}
       {!badge && lastAction && <div className="seat__action" data-testid={`last-action-${seat.seat}`}>{lastAction}</div>}
       {aiDecided && (

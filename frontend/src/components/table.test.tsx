@@ -6,6 +6,7 @@ import { ActionBar, resolvePreAction, type ActionBarProps } from "./ActionBar";
 import { AdvicePanel } from "./AdvicePanel";
 import { HandLog } from "./HandLog";
 import { timerState } from "./TurnTimer";
+import { handNameFor } from "../lib/handrank";
 import { LIMIT_CONFIG, legal, makeView, seat, event, read } from "../test/fixtures";
 import type { AdviceReport, TableView } from "../protocol";
 
@@ -70,6 +71,31 @@ describe("PokerTable", () => {
     expect(screen.getByTestId("pot-total")).toHaveTextContent("42.00");
     expect(screen.getByTestId("side-pots")).toHaveTextContent("Main: 30.00");
     expect(screen.getByTestId("side-pots")).toHaveTextContent("Side 1: 12.00");
+  });
+
+  it("names my hand under my cards, and nothing once I folded", () => {
+    const base = makeView();
+    const mine = base.seats.map((s) => (s.seat === 1 ? { ...s, hole_cards: ["Kh", "7d"] } : s));
+    renderTable(makeView({ seats: mine, board: ["Kc", "7s", "2d"] }));
+    expect(screen.getByTestId("my-hand-name")).toHaveTextContent("Two Pair, Kings and Sevens");
+  });
+
+  it("names a pocket pair before the flop", () => {
+    expect(handNameFor(["Qh", "Qd"], [])).toBe("Pair of Queens");
+    expect(handNameFor(["Qh", "Jd"], [])).toBeNull();
+    expect(handNameFor(["Ah", "Kh"], ["Qh", "Jh", "Th"])).toBe("Royal Flush");
+  });
+
+  it("says the table waits for players when the only person sat out", () => {
+    const seats = makeView().seats.map((s) => ({ ...s, has_cards: false, state: s.seat === 1 ? ("sitting_out" as const) : ("waiting" as const), is_bot: s.seat !== 1 }));
+    renderTable(makeView({ hand_in_progress: false, actor: null, legal_actions: null, seats }));
+    expect(screen.getByTestId("waiting-for-players")).toHaveTextContent("Waiting for players");
+  });
+
+  it("does not wait when a person plays", () => {
+    const seats = makeView().seats.map((s) => ({ ...s, has_cards: false, state: "waiting" as const, is_bot: s.seat !== 1 }));
+    renderTable(makeView({ hand_in_progress: false, actor: null, legal_actions: null, seats }));
+    expect(screen.queryByTestId("waiting-for-players")).toBeNull();
   });
 
   it("keeps my folded cards dimmed once the hand is over", () => {

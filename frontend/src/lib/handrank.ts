@@ -126,6 +126,18 @@ export function describeRanked(r: Ranked): string {
   }
 }
 
+/** Your hand as it stands, for the line under your cards: "Two Pair, Kings and Sevens". */
+export function handNameFor(hole: readonly string[], board: readonly string[]): string | null {
+  if (hole.length !== 2) return null;
+  if (board.length < 3) {
+    // Before the flop only a pocket pair has a name.
+    const [a, b] = hole;
+    return a && b && a[0] === b[0] ? `Pair of ${PLURAL[a[0]!]}` : null;
+  }
+  const r = bestHand([...hole, ...board]);
+  return r ? describeRanked(r).replace(/^an? /, "") : null;
+}
+
 export function bestHandName(codes: readonly string[]): string | null {
   const r = bestHand(codes);
   return r ? describeRanked(r) : null;
