@@ -154,6 +154,8 @@ async def test_fallback_without_workers_is_counted(server: RunningServer) -> Non
     advice = await alice.wait_type("advice")
     assert advice["source"] == "fallback" and "no AI worker" in advice["advice"]["reason"]
     await alice.wait_state(lambda s: (s["cause"] or {}).get("by") == "ai")
+    # The bot's next decision (this hand's, or the next one's once its deal is stored).
+    await alice.wait_state(lambda s: (s["cause"] or {}).get("by") == "bot")
     async with httpx.AsyncClient(base_url=server.http) as http:
         ready = (await http.get("/readyz")).json()
     assert ready["ai"]["fallback_no_worker"] >= 2 and ready["ai"]["workers"] == 0
