@@ -8,7 +8,7 @@ export function ConnectionBadge({ snapshot, onRetry }: { snapshot: TableClientSn
   let text: string;
   switch (status) {
     case "open":
-      text = "Live";
+      text = snapshot.stalled ? "No answer…" : "Live";
       break;
     case "connecting":
     case "idle":
@@ -23,7 +23,15 @@ export function ConnectionBadge({ snapshot, onRetry }: { snapshot: TableClientSn
       text = snapshot.fatal ? "Disconnected" : "Closed";
   }
   return (
-    <div className={`conn conn--${status}`} data-testid="connection" data-status={status} role="status" aria-live="polite">
+    <div
+      className={`conn conn--${snapshot.stalled ? "stalled" : status}`}
+      data-testid="connection"
+      data-status={status}
+      data-stalled={snapshot.stalled ? "true" : undefined}
+      title={snapshot.stalled ? "Nothing heard from the server for a few seconds: the network may be down" : undefined}
+      role="status"
+      aria-live="polite"
+    >
       <span className="conn__dot" aria-hidden="true" />
       <span className="conn__text">{text}</span>
       {(status === "reconnecting" || (status === "closed" && snapshot.fatal)) && (

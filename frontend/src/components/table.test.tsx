@@ -7,6 +7,8 @@ import { AdvicePanel } from "./AdvicePanel";
 import { HandLog } from "./HandLog";
 import { timerState } from "./TurnTimer";
 import { handNameFor } from "../lib/handrank";
+import { ConnectionBadge } from "./ConnectionBadge";
+import { INITIAL_SNAPSHOT } from "../protocol/client";
 import { LIMIT_CONFIG, legal, makeView, seat, event, read } from "../test/fixtures";
 import type { AdviceReport, TableView } from "../protocol";
 
@@ -351,5 +353,15 @@ describe("turn clock", () => {
     expect(timerState(clock, 5_000)).toMatchObject({ phase: "main", remainingMs: 15_000 });
     expect(timerState(clock, 30_000)).toMatchObject({ phase: "bank", remainingMs: 20_000 });
     expect(timerState(clock, 60_000).phase).toBe("over");
+  });
+});
+
+describe("ConnectionBadge", () => {
+  it("says a silent connection gets no answer instead of staying Live", () => {
+    const { rerender } = render(<ConnectionBadge snapshot={{ ...INITIAL_SNAPSHOT, status: "open" }} onRetry={() => {}} />);
+    expect(screen.getByTestId("connection")).toHaveTextContent("Live");
+    rerender(<ConnectionBadge snapshot={{ ...INITIAL_SNAPSHOT, status: "open", stalled: true }} onRetry={() => {}} />);
+    expect(screen.getByTestId("connection")).toHaveTextContent("No answer…");
+    expect(screen.getByTestId("connection")).toHaveAttribute("data-stalled", "true");
   });
 });

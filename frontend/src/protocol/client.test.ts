@@ -241,6 +241,31 @@ describe("TableClient", () => {
     expect(net.sockets).toHaveLength(2);
   });
 
+  it("flags a stall after two silent pings, and clears it when the server speaks", () => {
+    const { client, net } = setup({ pingIntervalMs: 1000, silenceTimeoutMs: 10_000 });
+    client.connect();
+    net.last().open();
+    vi.advanceTimersByTime(1000);
+    expect(client.getSnapshot().stalled).toBe(false);
+    vi.advanceTimersByTime(1000); // 2 s without a word: two pings unanswered
+    expect(client.getSnapshot().stalled).toBe(true);
+    expect(client.getSnapshot().status).toBe("open");
+    net.last().receive({ type: "pong", at: 1 });
+    expect(client.getSnapshot().stalled).toBe(false);
+  });
+
+  it("pings every two seconds by default and shows a stall within four", () => {
+    const { client, net } = setup({ pingIntervalMs: undefined });
+    client.connect();
+    net.last().open();
+    vi.advanceTimersByTime(2000);
+    expect(net.last().sentMessages().slice(1)).toEqual([{ type: "ping" }]);
+    vi.advanceTimersByTime(1999);
+    expect(client.getSnapshot().stalled).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(client.getSnapshot().stalled).toBe(true);
+  });
+
   it("close() ends the connection and all retries", () => {
     const { client, net } = setup();
     client.connect();

@@ -12,8 +12,10 @@
  * - A dropped connection is retried with capped exponential backoff and
  *   jitter; close codes that mean "you may not be here" (bad credentials,
  *   no such table, replaced by a newer tab) stop the retries.
- * - A ping every few seconds; a socket silent for too long is dropped and
- *   reopened (a half-open TCP connection never fires "close" by itself).
+ * - A ping every two seconds: a socket that has said nothing for two pings is
+ *   flagged `stalled` (shown at once: a silent network is otherwise invisible),
+ *   and one silent for too long is dropped and reopened (a half-open TCP
+ *   connection never fires "close" by itself).
  * - The WebSocket constructor is injected, so tests drive it with a fake.
  */
 import { decode, encode, type ClientCommand, type OutgoingMessage } from "./messages";
@@ -71,6 +73,8 @@ export interface TableClientOptions {
   pingIntervalMs?: number;
   /** a socket silent for this long is dropped and reopened */
   silenceTimeoutMs?: number;
+  /** a socket silent for this long is flagged stalled (default: two ping periods) */
+  stallAfterMs?: number;
 }
 
 export interface TableClientSnapshot {
@@ -94,6 +98,8 @@ export interface TableClientSnapshot {
   fatal: ServerError | null;
   /** set while the table is paused (the server cannot store its changes yet) */
   paused: TableNotice | null;
+  /** open, but nothing heard from the server for a while (a stalled network) */
+  stalled: boolean;
 }
 
 /** Before the first connection; snapshots are replaced on every change, never mutated. */
@@ -109,6 +115,7 @@ export const INITIAL_SNAPSHOT: TableClientSnapshot = Object.freeze({
   retryAt: null,
   fatal: null,
   paused: null,
+  stalled: false,
 });
 
 export type TableClientEvent =
@@ -262,6 +269,7 @@ export class TableClient {
     socket.onmessage = (event) => {
       if (this.socket !== socket) return;
       this.lastHeard = Date.now();
+      if (this.snapshot.stalled) this.update({ stalled: false });
       if (typeof event.data === "string") this.handle(event.data);
     };
     socket.onerror = () => {
@@ -320,18 +328,21 @@ export class TableClient {
     if (this.socket !== socket || socket.readyState !== OPEN) return;
     if (token) socket.send(JSON.stringify({ type: "auth", token, last_seq: this.snapshot.seq }));
     this.startHeartbeat();
-    this.update({ status: "open", attempts: 0, retryAt: null, fatal: null });
+    this.update({ status: "open", attempts: 0, retryAt: null, fatal: null, stalled: false });
   }
 
   private startHeartbeat(): void {
     this.stopHeartbeat();
-    const period = this.options.pingIntervalMs ?? 15_000;
+    const period = this.options.pingIntervalMs ?? 2_000;
     if (!period) return;
-    const silence = this.options.silenceTimeoutMs ?? period * 2 + 5_000;
+    const silence = this.options.silenceTimeoutMs ?? period * 5 + 5_000;
+    const stallAfter = this.options.stallAfterMs ?? period * 2;
     this.pingTimer = setInterval(() => {
       const socket = this.socket;
       if (!socket || socket.readyState !== OPEN) return;
-      if (Date.now() - this.lastHeard > silence) {
+      const quiet = Date.now() - this.lastHeard;
+      if (quiet >= stallAfter && !this.snapshot.stalled) this.update({ stalled: true });
+      if (quiet > silence) {
         // Half-open connection: drop it and reconnect.
         this.socket = null;
         this.detach(socket);
@@ -362,7 +373,7 @@ export class TableClient {
       this.backoff.initialMs * this.backoff.factor ** (attempts - 1),
     );
     const delay = Math.round(base * (0.5 + 0.5 * this.random()));
-    this.update({ status: "reconnecting", attempts, retryAt: Date.now() + delay });
+    this.update({ status: "reconnecting", attempts, retryAt: Date.now() + delay, stalled: false });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (!this.stopped) this.open();
