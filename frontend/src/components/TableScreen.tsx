@@ -121,9 +121,17 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
   }, [me?.state, me]);
 
   // The advice tab opens itself when advice arrives.
+  const sidePanel = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (table.advice || table.adviceLoading) setTab("advice");
   }, [table.advice, table.adviceLoading]);
+  useEffect(() => {
+    // On a phone the panel sits below the table: bring it up, or the tap seems to do nothing.
+    const panel = sidePanel.current;
+    if (table.adviceLoading && panel && panel.getBoundingClientRect().top >= window.innerHeight) {
+      panel.scrollIntoView?.({ behavior: "smooth", block: "start" });
+    }
+  }, [table.adviceLoading]);
   useEffect(() => {
     if (tab !== "chat" && table.chat.length) setUnreadChat((n) => n + 1);
   }, [table.chat.length]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -338,7 +346,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
           </div>
         </div>
 
-        <aside className="side-panel" data-testid="side-panel">
+        <aside className="side-panel" data-testid="side-panel" ref={sidePanel}>
           <div className="tabs" role="tablist">
             {(
               [

@@ -200,6 +200,24 @@ describe("TableScreen over a (fake) table socket", () => {
     expect(socket().sentMessages().at(-1)).toMatchObject({ type: "act", action: "call" });
   });
 
+  it("brings the advice panel into view on a phone, where it sits below the table", () => {
+    const scrolled = vi.fn();
+    const place = vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
+      return { top: this.dataset.testid === "side-panel" ? window.innerHeight + 200 : 0 } as DOMRect;
+    });
+    HTMLElement.prototype.scrollIntoView = scrolled;
+    try {
+      renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+      connect();
+      fireEvent.click(screen.getByTestId("ask-advice"));
+      expect(socket().sentMessages().at(-1)).toMatchObject({ type: "advice" });
+      expect(scrolled).toHaveBeenCalledTimes(1);
+    } finally {
+      place.mockRestore();
+      delete (HTMLElement.prototype as Partial<HTMLElement>).scrollIntoView;
+    }
+  });
+
   it("asks the AI to decide and shows everyone's notice", async () => {
     renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
     connect();
