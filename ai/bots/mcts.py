@@ -26,6 +26,7 @@ from ai.search.reuse import Kept, follow
 from ai.sim.rules import PREFLOP
 
 DEFAULT_ITERATIONS = 600
+WARMUP = 12  # mcts-warm: visits of a deep node that follow our rule first
 # Below this much time left the search stops (the answer still has to travel).
 SAFETY = 0.005
 
@@ -122,7 +123,8 @@ class MctsBot(LokiBot):
 def make_mcts(seed: int, variant: str = "") -> MctsBot:
     """The style and its ablations: "generic" (population model, nothing per player),
     "frequency" (frequency tables only), "random" (random rollouts), "uct" (UCT picks at
-    the root too, instead of sequential halving), "puct" (PUCT at every node)."""
+    the root too, instead of sequential halving), "puct" (PUCT at every node), "warm"
+    (deep nodes play our rule for their first visits)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -131,6 +133,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         return MctsBot(seed, config=replace(SearchConfig(), rollout=RANDOM))
     if variant == "puct":
         return MctsBot(seed, config=replace(SearchConfig(), puct=True, root=UCT))
+    if variant == "warm":
+        return MctsBot(seed, config=replace(SearchConfig(), warmup=WARMUP))
     if variant == "uct":
         return MctsBot(seed, config=replace(SearchConfig(), root=UCT))
     return MctsBot(seed)

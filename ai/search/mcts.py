@@ -21,13 +21,14 @@ import numpy as np
 from ai.bots.observation import Observation
 from ai.math.rollout_strength import showdown_equity
 from ai.models.ranges import RangeTracker
-from ai.search.abstraction import TreeAction, bucket_amount, our_actions
+from ai.search.abstraction import TreeAction, bucket_amount, our_actions, raise_to
 from ai.search.deals import deal_from_ranges, street_strengths
 from ai.search.opponents import OpponentTables
 from ai.search.policy import (
     cost_of,
     opponent_bucket,
     opponent_choice,
+    our_choice,
     play_out,
     random_play_out,
 )
@@ -54,6 +55,10 @@ class SearchConfig:
     strength_samples: int = 16  # random holdings per strength estimate
     check_every: int = 16  # iterations between clock reads
     min_share: float = 0.1  # visits, relative to the most visited, an action needs to be chosen
+    # Visits a node below the root plays our rollout rule (poki's) before UCT/PUCT take
+    # over: with a small budget most deep nodes are barely visited, and trying every
+    # action there first fills the values above with exploration's blunders.
+    warmup: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +164,14 @@ class Search:
             prior = _prior(self.tables, self.me, state.street, cost, acts, pot, state)
         else:
             prior = [1.0 - 0.01 * k for k in range(len(acts))]  # tie order: as listed
-        return Node(acts, prior)
+        node = Node(acts, prior)
+        passive = next(a for a, act in enumerate(acts) if act.kind in (CHECK, CALL))
+        give_up = next((a for a, act in enumerate(acts) if act.kind == FOLD), passive)
+        raises = [a for a, act in enumerate(acts) if act.kind >= BET]
+        pot_sized = raise_to(pot, legal, 1.0)
+        aggressive = min(raises, key=lambda a: abs(acts[a].to - pot_sized), default=passive)
+        node.rule = (give_up, passive, aggressive)
+        return node
 
     def _deal(self) -> None:
         count = self.config.batch
@@ -230,9 +242,17 @@ class Search:
         node = root
         path: list[tuple[Node, int]] = []
         a = forced
+        warmup = config.warmup
         while True:
             if a < 0:
-                a = node.select(config.exploration, self.scale, config.puct)
+                if node.total < warmup and node is not root:
+                    call = state.max_bet - state.bets[me]
+                    if state.stacks[me] < call:
+                        call = state.stacks[me]
+                    pot = sum(state.contrib) + sum(state.bets)
+                    a = node.rule[our_choice(strength[me][state.street], call, pot)]
+                else:
+                    a = node.select(config.exploration, self.scale, config.puct)
             path.append((node, a))
             act = node.actions[a]
             if act.kind == FOLD:

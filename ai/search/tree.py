@@ -15,7 +15,7 @@ from ai.search.abstraction import TreeAction
 
 
 class Node:
-    __slots__ = ("actions", "children", "n", "order", "prior", "total", "w", "w2")
+    __slots__ = ("actions", "children", "n", "order", "prior", "rule", "total", "w", "w2")
 
     def __init__(self, actions: list[TreeAction], prior: list[float]) -> None:
         self.actions = actions
@@ -28,6 +28,8 @@ class Node:
         self.children: list[dict[tuple[int, ...], Node]] = [{} for _ in range(k)]
         # Untried actions are tried in this order: the likeliest first.
         self.order = sorted(range(k), key=lambda a: -prior[a])
+        # Our rule's give-up, passive and (pot-sized) aggressive actions, as indices.
+        self.rule = (0, 0, 0)
 
     def select(self, exploration: float, scale: float, puct: bool) -> int:
         """UCT (w/n + c sqrt(ln t / n)) or PUCT (w/n + c P sqrt(t) / (1 + n)) on values

@@ -85,3 +85,13 @@ def test_the_bot_honours_its_deadline_on_its_clock() -> None:
     decision = searcher.decide(FLOP6)
     assert decision.is_legal(FLOP6.legal)
     assert searcher.last is not None and searcher.last.iterations <= 5 * 16
+
+
+def test_deep_nodes_can_follow_our_rule_first() -> None:
+    """With a warm-up longer than the search, every node below the root plays the rule:
+    the same deals give the same values each time, and the tree still grows."""
+    config = SearchConfig(warmup=10**9)
+    first = search(config=config).run(iterations=200)
+    again = search(config=config).run(iterations=200)
+    assert first.actions == again.actions and first.root.size() > 1
+    assert first.choice.kind in {a.kind for a in first.actions}

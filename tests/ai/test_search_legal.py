@@ -106,7 +106,14 @@ def random_spot_obs() -> Observation:
 def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
     assert STYLES[0] == "mcts"
     assert isinstance(make_bot("mcts", 1), MctsBot)
-    for name in ("mcts-generic", "mcts-frequency", "mcts-random", "mcts-uct", "mcts-puct"):
+    for name in (
+        "mcts-generic",
+        "mcts-frequency",
+        "mcts-random",
+        "mcts-uct",
+        "mcts-puct",
+        "mcts-warm",
+    ):
         assert canonical_style(name) == name
         assert name not in STYLES  # arena only, never seated at a table
         assert isinstance(make_bot(name, 1), MctsBot)
