@@ -14,6 +14,7 @@ range (`ai.models.ranges`): reads, ranges and rollouts all come from here.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -155,7 +156,7 @@ class OpponentModel:
             cost = cost_bucket(obs.legal.call_amount, obs.bet_unit, obs.pot, obs.limit)
             shares = np.asarray(stats.frequencies(obs.street, cost), dtype=np.float64)
             return ActionProbs(_legal_only(shares, obs), PRIOR_SIZES)
-        actions, sizes = self.networks(player, features(obs, stats))
+        actions, sizes = self.networks(player, features(_as_seen_by(obs, index), stats))
         return ActionProbs(_legal_only(actions, obs), sizes)
 
     def street_table(self, obs: Observation, index: int) -> F64:
@@ -167,7 +168,7 @@ class OpponentModel:
         stats = self.book.peek(player)
         if self.models.generic is None:
             return np.asarray(stats.summary()[4], dtype=np.float64)
-        base = features(obs, stats)
+        base = features(_as_seen_by(obs, index), stats)
         rows = np.repeat(base[None, :], 12, axis=0)
         table = stats.summary()[4]
         for street in range(4):
@@ -190,6 +191,12 @@ _FREQ_COLUMNS = [FEATURES.index(c) for c in ("stat_fold_here", "stat_call_here",
 _POT_ODDS = FEATURES.index("pot_odds")
 _RAISE_ALLOWED = FEATURES.index("raise_allowed")
 _TYPICAL_ODDS = (0.0, 0.2, 0.3)  # pot odds of facing nothing, one bet, a raise
+
+
+def _as_seen_by(obs: Observation, index: int) -> Observation:
+    """`obs` with `index` as the player the features describe (their line, position and
+    chips); the legal options stay the actor's, which the callers override or mask."""
+    return obs if index == obs.index else dataclasses.replace(obs, index=index)
 
 
 def _legal_only(shares: F64, obs: Observation) -> F64:

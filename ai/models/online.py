@@ -56,9 +56,9 @@ class OnlineTrainer:
             self.position = position
             self.hands.append(hand)
             self._count(hand)
+            touched.update(hand.players)
         if len(self.hands) > MAX_HANDS:
             del self.hands[: len(self.hands) - MAX_HANDS]
-            touched.update(hand.players)
         if touched:
             await self.store.save_stats(self.book, touched)
         self.since_fit += len(new)

@@ -5,7 +5,7 @@ Collections:
   per-player networks (npz blobs) with the held-out metrics it was accepted with;
 - `model_pointer` (`_id: "current"`): the version every worker uses, switched
   atomically by the trainer once a new version is no worse on held-out data;
-- `player_stats`: each player's statistics over every stored hand (the reads);
+- `opponent_stats`: each player's statistics over every stored hand (the reads);
 - `training` (`_id: "lease"`): which process trains; any number of workers may
   offer to train, the lease lets one at a time.
 """
@@ -97,14 +97,14 @@ class ModelStore:
     async def save_stats(self, book: StatsBook, players: Iterable[str]) -> None:
         for player in players:
             stats = book.get(player)
-            await self.db.player_stats.replace_one(
+            await self.db.opponent_stats.replace_one(
                 {"_id": player}, {**stats.to_doc(), "updated_at": now()}, upsert=True
             )
 
     async def stats(self, players: Iterable[str]) -> dict[str, PlayerStats]:
         wanted = list(dict.fromkeys(players))
         found = {}
-        async for doc in self.db.player_stats.find({"_id": {"$in": wanted}}):
+        async for doc in self.db.opponent_stats.find({"_id": {"$in": wanted}}):
             found[str(doc["_id"])] = PlayerStats.from_doc(doc)
         return found
 

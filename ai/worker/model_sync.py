@@ -65,7 +65,7 @@ class ModelSync:
             if stale:
                 found = {
                     str(doc["_id"]): PlayerStats.from_doc(doc)
-                    for doc in self._db.player_stats.find({"_id": {"$in": stale}})
+                    for doc in self._db.opponent_stats.find({"_id": {"$in": stale}})
                 }
                 for player in stale:
                     self._stats_at[player] = now

@@ -305,8 +305,9 @@ async def test_online_training_never_holds_up_the_workers_answers(mongo_url: str
         assert version is not None
         assert answered_while_training >= 3
         # The reads rest on every stored hand: the trainer keeps each player's statistics.
-        stored = await db.player_stats.find_one({"_id": "calling-station"})
-        assert stored is not None and stored["hands"] == len(docs)
+        stored = await db.opponent_stats.find_one({"_id": "calling-station"})
+        assert stored is not None, [d["_id"] async for d in db.opponent_stats.find({})]
+        assert stored["hands"] == len(docs)
         # The very next query switches to the published version.
         if table.hand is None or table.hand.is_over:
             table.start_hand()
@@ -453,5 +454,5 @@ def test_showdown_train_publishes_from_the_embedded_database(tmp_path: Path) -> 
         pointer = client.showdown.model_pointer.find_one({"_id": "current"})
         assert pointer is not None
         assert client.showdown.models.find_one({"_id": pointer["version"]}) is not None
-        assert client.showdown.player_stats.find_one({"_id": "loki"})["hands"] == len(docs)
+        assert client.showdown.opponent_stats.find_one({"_id": "loki"})["hands"] == len(docs)
         client.close()
