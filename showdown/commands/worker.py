@@ -75,10 +75,13 @@ def run(args: argparse.Namespace) -> int:
         if os.environ.get("MONGODB_URL") and not args.no_train:
             import sys
 
-            # Its own process: training never takes a decision's CPU time slice in this one.
+            from backend.db.embedded import die_with_parent
+
+            # Its own process, which dies with the worker: training never takes a
+            # decision's CPU time in this one.
             trainer = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "showdown.cli", "train", "--watch",
-                stdin=asyncio.subprocess.DEVNULL,
+                stdin=asyncio.subprocess.DEVNULL, preexec_fn=die_with_parent,
             )  # fmt: skip
         try:
             return await client.run(stop)
