@@ -137,6 +137,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // Quicker bots and shorter pauses between hands keep the run short.
       SHOWDOWN_BOT_DELAY_MS: "150",
       SHOWDOWN_HAND_PAUSE_MS: "1500",
+      // The layout test opens a table for each size, 2 to 10 seats, from one address.
+      SHOWDOWN_TABLE_CREATE_BURST: "30",
       ...process.env,
       PYTHONUNBUFFERED: "1",
     },

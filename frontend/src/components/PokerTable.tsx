@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState, type CSSProperties } from "react"
 import type { TableView, TurnClock } from "../protocol";
 import { formatChips } from "../lib/chips";
 import { lastActionLabel, STREET_LABEL } from "../lib/events";
-import { anchorSeat, seatLayout, shapeFor, type Point } from "../lib/layout";
+import { anchorSeat, seatLayout, shapeFor, TALL, type Point } from "../lib/layout";
 import { useElementSize } from "../hooks/useElementSize";
 import { bestHand, describeRanked, handNameFor } from "../lib/handrank";
 import { Card } from "./Card";
@@ -57,6 +57,9 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, t
   const anchor = anchorSeat(view.viewer_seat);
   const [box, boxSize] = useElementSize<HTMLDivElement>();
   const shape = shapeFor(boxSize.width, boxSize.height);
+  // A tall (phone) table of 9 or 10 seats has no room for your cards at full size
+  // between your neighbours (table.css: poker-table--crowded).
+  const crowded = shape === TALL && size >= 9;
   const spots = useMemo(() => seatLayout(size, anchor, shape), [size, anchor, shape]);
   const spotOf = useMemo(() => new Map(spots.map((s) => [s.seat, s])), [spots]);
   const seatsByNumber = useMemo(() => new Map(view.seats.map((s) => [s.seat, s])), [view.seats]);
@@ -128,7 +131,7 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, t
     : [];
   const showdownHighlight = winningCards.size > 0;
 
-  const tableClasses = ["poker-table", `poker-table--${size}`, view.hand_in_progress ? "poker-table--live" : ""].join(" ");
+  const tableClasses = ["poker-table", `poker-table--${size}`, view.hand_in_progress ? "poker-table--live" : "", crowded ? "poker-table--crowded" : ""].join(" ");
   return (
     <div ref={box} className={tableClasses} data-testid="poker-table" data-hand={view.hand_no} data-street={view.street ?? ""}>
       <div className="poker-table__rail">

@@ -37,8 +37,10 @@ export interface LayoutShape {
   button: [number, number];
 }
 
-export const WIDE: LayoutShape = { seat: [46, 41], bet: [30, 24], button: [35, 29] };
-export const TALL: LayoutShape = { seat: [39, 43], bet: [24, 28], button: [28, 33] };
+// A seat's pod is 14.5% of the box wide on a wide table and 25% on a tall one
+// (--pod-w in table.css): the seats' x radius keeps a side seat's pod inside the box.
+export const WIDE: LayoutShape = { seat: [42, 41], bet: [28, 24], button: [33, 29] };
+export const TALL: LayoutShape = { seat: [37, 43], bet: [23, 28], button: [27, 33] };
 
 export function shapeFor(width: number, height: number): LayoutShape {
   return height > 0 && width / height < 1.1 ? TALL : WIDE;

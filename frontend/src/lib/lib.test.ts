@@ -53,6 +53,17 @@ describe("seat layout", () => {
     expect(at(5).seatPos.x).toBeLessThan(50);
     expect(at(1).seatPos.y).toBeLessThan(15); // opposite the anchor
   });
+  it("keeps a side seat's whole pod inside the box (half of --pod-w: 7.25% wide, 12.5% tall)", () => {
+    for (let n = 2; n <= 10; n += 1) {
+      for (const [shape, half] of [[WIDE, 7.25], [TALL, 12.5]] as const) {
+        for (const s of seatLayout(n, 1, shape)) {
+          expect(s.seatPos.x - half).toBeGreaterThanOrEqual(0);
+          expect(s.seatPos.x + half).toBeLessThanOrEqual(100);
+        }
+      }
+    }
+  });
+
   it("lays out 2 to 10 seats inside the box", () => {
     for (let n = 2; n <= 10; n += 1) {
       for (const shape of [WIDE, TALL]) {
