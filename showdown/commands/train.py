@@ -11,14 +11,20 @@ last line printed is one JSON object of the cross-validated figures.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from showdown.commands import Subparsers, parser_for
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # heavy imports stay inside run (fast --help)
+    from pymongo.asynchronous.database import AsyncDatabase
+
+    from ai.models.dataset import Dataset
     from ai.models.public import PublicHand
+    from ai.models.training import TrainConfig
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -132,29 +138,26 @@ async def _from_database(args: argparse.Namespace) -> list[PublicHand]:
         return [hand for _, hand in await ModelStore(db).hands()]
 
 
-def _database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    import contextlib
-
+@contextlib.asynccontextmanager
+async def _database(args: argparse.Namespace) -> AsyncIterator[AsyncDatabase[dict[str, Any]]]:
+    """The database named by --mongodb-url / MONGODB_URL, else the embedded one under
+    --data-dir, started for the duration (with the credentials `showdown serve` made)."""
     from pymongo import AsyncMongoClient
 
-    @contextlib.asynccontextmanager
-    async def connect():  # type: ignore[no-untyped-def]
-        embedded = None
-        url = args.mongodb_url
-        if not url:
-            from backend.db.embedded import EmbeddedMongo
+    embedded = None
+    url = args.mongodb_url
+    if not url:
+        from backend.db.embedded import EmbeddedMongo
 
-            embedded = EmbeddedMongo(args.data_dir / "mongo").start()
-            url = embedded.url
-        client: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(url, tz_aware=True)
-        try:
-            yield client.get_default_database("showdown")
-        finally:
-            await client.close()
-            if embedded is not None:
-                embedded.stop()
-
-    return connect()
+        embedded = EmbeddedMongo(args.data_dir / "mongo").start()
+        url = embedded.url
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(url, tz_aware=True)
+    try:
+        yield client.get_default_database("showdown")
+    finally:
+        await client.close()
+        if embedded is not None:
+            embedded.stop()
 
 
 def _train(args: argparse.Namespace, hands: list[PublicHand], sources: str) -> int:
@@ -177,8 +180,9 @@ def _train(args: argparse.Namespace, hands: list[PublicHand], sources: str) -> i
     data, _ = build_dataset(hands, progress=lambda k: line(k, len(hands)) if k % 200 == 0 else None)
     line(len(hands), len(hands))
     _note(f"{len(data)} decisions of {len(data.players)} players ({data.skipped} hands skipped)")
-    if len(np_unique_hands := set(data.hand.tolist())) < args.folds:
-        _note(f"{len(np_unique_hands)} hands cannot be split into {args.folds} folds")
+    played = len(set(data.hand.tolist()))
+    if played < args.folds:
+        _note(f"{played} hands cannot be split into {args.folds} folds")
         return 2
     config = TrainConfig(epochs=args.epochs, seed=args.seed)
     _note(f"{args.folds}-fold cross-validation")
@@ -222,7 +226,7 @@ def _train(args: argparse.Namespace, hands: list[PublicHand], sources: str) -> i
     return 0
 
 
-def _adaptation(data, config, out: Path) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+def _adaptation(data: Dataset, config: TrainConfig, out: Path) -> list[dict[str, object]]:
     from ai.models.fit import adaptation
 
     _note("adaptation: per-player models on 200 hands against the population network")
