@@ -58,6 +58,7 @@ class MctsBot(LokiBot):
         self._kept: Kept | None = None
         # How much each player's bets follow their cards, from the hands they showed.
         self.reliability = Reliability()
+        self.believe = False  # mcts-believe: every player's bets follow its cards (kappa 1)
 
     def update_model(self, obs: Observation) -> None:
         if not self.generic_only:
@@ -80,7 +81,9 @@ class MctsBot(LokiBot):
                 self.preflop(obs) if obs.street == PREFLOP else self.postflop(obs, self.read(obs))
             )
         kappa = [
-            1.0 if i == obs.index else self.reliability.kappa(obs.player_id(i))
+            1.0
+            if i == obs.index or self.believe
+            else self.reliability.kappa(*self._raise_share(obs, i))
             for i in range(obs.n)
         ]
         tables = build_tables(obs, self.model, self.generic_only, kappa)
@@ -105,6 +108,14 @@ class MctsBot(LokiBot):
             equity=result.equity,
         )
 
+    def _raise_share(self, obs: Observation, i: int) -> tuple[str, float]:
+        """(player, share of its check/call/bet/raise decisions that bet or raise)."""
+        player = obs.player_id(i)
+        counts = self.book.peek(player).counts
+        continued = float(counts[..., 1:].sum())
+        share = float(counts[..., 2].sum()) / continued if continued else 0.3
+        return player, share
+
     def _keep(self, obs: Observation, result: SearchResult) -> Kept | None:
         if not self.keep_tree:
             return None
@@ -124,7 +135,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     """The style and its ablations: "generic" (population model, nothing per player),
     "frequency" (frequency tables only), "random" (random rollouts), "uct" (UCT picks at
     the root too, instead of sequential halving), "puct" (PUCT at every node), "warm"
-    (deep nodes play our rule for their first visits)."""
+    (deep nodes play our rule for their first visits), "believe" (no reliability: every
+    player's bets are taken to follow its cards)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -133,6 +145,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         return MctsBot(seed, config=replace(SearchConfig(), rollout=RANDOM))
     if variant == "puct":
         return MctsBot(seed, config=replace(SearchConfig(), puct=True, root=UCT))
+    if variant == "believe":
+        bot = MctsBot(seed)
+        bot.believe = True
+        return bot
     if variant == "warm":
         return MctsBot(seed, config=replace(SearchConfig(), warmup=WARMUP))
     if variant == "uct":

@@ -5,8 +5,9 @@ top share of holdings (the mu-sigma weighting). A maniac or a random player bets
 whatever they hold: their bets mean nothing, and a search that believes them folds
 too much. At a showdown the shown holding's strength (Income Rate percentile
 preflop, board percentile after) on every street where the player bet or raised is
-public; a strength-driven player shows about REFERENCE there, a card-blind one 0.5.
-Reliability kappa = (mean shown strength - 0.5) / (REFERENCE - 0.5), clipped to 0..1
+public; a strength-driven player that raises a share r of its continuing decisions
+shows about 1 - r / 2 there (REFERENCE when r is unknown), a card-blind one 0.5.
+Reliability kappa = (mean shown strength - 0.5) / (that - 0.5), clipped to 0..1
 and shrunk towards 1 by PRIOR_SHOWS imaginary shows, so an unknown player is
 believed. The search mixes each opponent's strength-driven play and range with
 card-blind ones by kappa (`ai.search.policy`, `ai.search.deals`).
@@ -62,7 +63,11 @@ class Reliability:
                 strength = float(holding_strengths(board, opponents)[combo])
                 self.add(summary.players[index], strength)
 
-    def kappa(self, player: str) -> float:
+    def kappa(self, player: str, raise_share: float | None = None) -> float:
+        """`raise_share`: how often the player bets or raises when it does not fold; a
+        strength-driven player raising that often shows the top of its holdings, about
+        1 - raise_share / 2 (REFERENCE when not given)."""
+        reference = REFERENCE if raise_share is None else max(0.55, 1.0 - raise_share / 2)
         count = self.counts.get(player, 0)
-        mean = (self.sums.get(player, 0.0) + PRIOR_SHOWS * REFERENCE) / (count + PRIOR_SHOWS)
-        return min(1.0, max(0.0, (mean - 0.5) / (REFERENCE - 0.5)))
+        mean = (self.sums.get(player, 0.0) + PRIOR_SHOWS * reference) / (count + PRIOR_SHOWS)
+        return min(1.0, max(0.0, (mean - 0.5) / (reference - 0.5)))

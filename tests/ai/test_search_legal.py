@@ -113,6 +113,7 @@ def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
         "mcts-uct",
         "mcts-puct",
         "mcts-warm",
+        "mcts-believe",
     ):
         assert canonical_style(name) == name
         assert name not in STYLES  # arena only, never seated at a table

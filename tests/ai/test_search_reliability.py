@@ -42,6 +42,13 @@ def test_strong_shows_keep_a_player_believed_weak_shows_do_not() -> None:
     for _ in range(10):
         blind.observe(summary("3c4d"))  # nothing at all, betting every street
     assert blind.kappa("b") < 0.2
+    # Judged against how often the player raises: raising 60% of the time, a
+    # strength-driven player shows 0.7 on average, not 0.8.
+    loose = Reliability()
+    for _ in range(40):
+        loose.add("c", 0.7)
+    assert loose.kappa("c", raise_share=0.6) > 0.99
+    assert loose.kappa("c") < 0.75
 
 
 def test_a_card_blind_player_acts_by_its_shares_whatever_it_holds() -> None:
