@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await idle.stop()
             await loop_lag.stop()
             await tables.close()
+            await repos.hands.stats.close()  # the hands filed last are counted
             await repos.writer.close()
             await gateway.close()
             await mongo.close()

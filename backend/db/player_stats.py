@@ -15,13 +15,18 @@ costs seconds (measured: `showdown bench stats`). Three collections:
   winnings lines and the block's first and last time. A graph reads at most a
   few hundred blocks: 100,000 hands are 100 blocks of 1,000.
 
-If the server stops between a new player_hand_stats document and its counters,
-that hand is missing from the summary (a known gap: nothing counts it later).
+Counting is queued (`file_later`) and done by one background task, never on a
+table's path: it costs the database about four upserts per seat and hand
+(measured: `showdown bench server`), which a table must not wait for. If the
+server stops between a new player_hand_stats document and its counters, or
+with hands still queued, those hands are missing from the summary (a known gap:
+nothing counts them later); a clean stop drains the queue (`close`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Iterable
 from datetime import datetime
@@ -40,6 +45,9 @@ from holdem.stats import COUNTER_NAMES, GameKey, PlayerHand, player_hands
 log = logging.getLogger(__name__)
 
 DUPLICATE_KEY = 11000
+# Hands waiting to be counted; past this (a database that cannot keep up) a hand is
+# left uncounted and logged rather than held in memory without bound.
+MAX_QUEUED = 10_000
 BLOCK_SIZES = (100, 1000)  # hands per point of the results graph: fine, coarse
 FINE_UP_TO = 30_000  # hands a graph draws at the fine size (at most 300 points)
 # The winnings lines a results block sums.
@@ -139,6 +147,8 @@ async def count_hand(record: HandRecord) -> list[PlayerHand]:
 
 class PlayerStats:
     def __init__(self, db: AsyncDatabase[Document], writer: BatchWriter) -> None:
+        self._queue: asyncio.Queue[tuple[Document, datetime]] = asyncio.Queue(MAX_QUEUED)
+        self._task: asyncio.Task[None] | None = None
         self._writer = writer
         self._per_hand = db.player_hand_stats
         self._summary = db.player_stats
@@ -146,6 +156,39 @@ class PlayerStats:
         self._tables = db.table_stats
 
     # -- filing ------------------------------------------------------------------
+
+    def file_later(self, doc: Document, played_at: datetime) -> None:
+        """Queue a filed hand for counting by the background task."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._count_queued(), name="player-stats")
+        try:
+            self._queue.put_nowait((doc, played_at))
+        except asyncio.QueueFull:
+            log.warning(
+                "statistics behind: a hand left uncounted", extra={"hand_no": doc.get("hand_no")}
+            )
+
+    async def _count_queued(self) -> None:
+        while True:
+            doc, played_at = await self._queue.get()
+            try:
+                await self.file(doc, played_at)
+            except Exception:
+                log.exception("statistics not counted", extra={"hand_no": doc.get("hand_no")})
+            finally:
+                self._queue.task_done()
+
+    async def drain(self) -> None:
+        """Return once every queued hand is counted."""
+        await self._queue.join()
+
+    async def close(self) -> None:
+        await self.drain()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
 
     async def file(self, doc: Document, played_at: datetime) -> None:
         """Count a filed hand (its stored record); counting it again changes nothing.

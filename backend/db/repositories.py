@@ -142,7 +142,7 @@ class Hands:
             # statistics may still be missing, and counting them again is harmless.
             if error.code != DUPLICATE_KEY:
                 raise
-        await self.stats.file(doc, played)
+        self.stats.file_later(doc, played)  # counted in the background: the table goes on
 
     async def get(self, hand_id_: str) -> Document | None:
         return await self._col.find_one({"_id": hand_id_})

@@ -69,6 +69,7 @@ async def test_kept_statistics_equal_those_counted_from_scratch(server_factory: 
     doc = await db.hands.find_one({})
     assert doc is not None
     await reader.state.repos.hands.insert(doc["record"])
+    await reader.state.repos.hands.stats.drain()
     assert [doc async for doc in db.player_stats.find({}).sort("_id", 1)] == before
 
 
