@@ -162,8 +162,9 @@ class OpponentModel:
     def street_table(self, obs: Observation, index: int) -> F64:
         """Player `index`'s (fold, call, raise) per street and bet level to come, shape
         (4, 3, 3): the network asked about this spot's context moved to each street and
-        cost (0, 1, 2+ bets to call); the frequency tables without a network. Rollouts
-        (poki's) draw every later action of the player from it."""
+        cost (0, 1, 2+ bets to call); the frequency tables without a network. A
+        rollout can draw every later action of the player from it (poki keeps the
+        frequency tables: docs/models.md)."""
         player = obs.player_id(index)
         stats = self.book.peek(player)
         if self.models.generic is None:
