@@ -25,9 +25,10 @@ from ai.bots.observation import KIND_NAMES, Decision, Observation
 from ai.bots.sizing import HALF_POT, NL_SIZES, POT, raise_to_amount
 from ai.math.combos import class_of_pair
 from ai.math.preflop_rank import income_rate_percentile, preflop_equity
-from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND, FloatArray
+from ai.math.range_strength import FloatArray
 from ai.math.rollout_strength import sampled_strengths, showdown_equity
 from ai.models.stats import PlayerStats, cost_bucket
+from ai.search.deals import deal_from_ranges
 from ai.sim.rules import CALL, CHECK, FOLD, PREFLOP, RIVER
 from ai.sim.state import SimState
 
@@ -123,64 +124,9 @@ class PokiBot(LokiBot):
     def deal(
         self, obs: Observation, rng: random.Random, count: int
     ) -> tuple[np.ndarray, np.ndarray]:
-        """`count` deals: (holes[count, n, 2], runouts[count, 5]); opponents from their ranges.
-
-        Vectorised: each opponent's holdings are drawn for all deals at once from its
-        weight table (re-drawn where they clash with an earlier opponent's), then the
-        board and the folded players' cards come from a random order of the unused cards.
-        """
-        n = obs.n
-        board = list(obs.board)
-        known = np.zeros(52, dtype=np.bool_)
-        known[[*obs.hole, *board]] = True
-        np_rng = np.random.default_rng(rng.getrandbits(63))
-        holes = np.zeros((count, n, 2), dtype=np.int64)
-        holes[:, obs.index] = obs.hole
-        used = np.tile(known, (count, 1))
-        rows = np.arange(count)
-        for i in obs.opponents:
-            weights = self.ranges.range_of(i, (*obs.hole, *board))
-            total = weights.sum()
-            if total <= 0:  # nothing left in the table: any holding
-                weights = np.where(known[COMBO_FIRST] | known[COMBO_SECOND], 0.0, 1.0)
-                total = weights.sum()
-            cumulative = np.cumsum(weights / total)
-            picks = np.zeros(count, dtype=np.int64)
-            pending = rows
-            for _ in range(64):  # redraw only the deals whose pick clashes
-                draws = np.searchsorted(cumulative, np_rng.random(len(pending)), side="right")
-                picks[pending] = np.minimum(draws, len(cumulative) - 1)
-                clash = (
-                    used[pending, COMBO_FIRST[picks[pending]]]
-                    | used[pending, COMBO_SECOND[picks[pending]]]
-                )
-                pending = pending[clash]
-                if not len(pending):
-                    break
-            for r in pending:  # the range all but exhausted by earlier deals: draw what is left
-                free = ~(used[r, COMBO_FIRST] | used[r, COMBO_SECOND])
-                left = np.where(free, weights, 0.0)
-                if left.sum() <= 0:
-                    left = free.astype(np.float64)
-                picks[r] = int(np.searchsorted(np.cumsum(left / left.sum()), np_rng.random()))
-            holes[:, i, 0] = COMBO_FIRST[picks]
-            holes[:, i, 1] = COMBO_SECOND[picks]
-            used[rows, holes[:, i, 0]] = True
-            used[rows, holes[:, i, 1]] = True
-        # Unused cards in random order: the board's missing cards first, then the folded.
-        keys = np_rng.random((count, 52)) + used
-        order = np.argsort(keys, axis=1)
-        missing = 5 - len(board)
-        runouts = np.zeros((count, 5), dtype=np.int64)
-        runouts[:, : len(board)] = board
-        runouts[:, len(board) :] = order[:, :missing]
-        in_play = {*obs.opponents, obs.index}
-        column = missing
-        for i in range(n):
-            if i not in in_play:  # folded players' cards never matter, but must be distinct
-                holes[:, i] = order[:, column : column + 2]
-                column += 2
-        return holes, runouts
+        """`count` deals: (holes[count, n, 2], runouts[count, 5]); opponents from their
+        ranges (`ai.search.deals.deal_from_ranges`, which the search deals with too)."""
+        return deal_from_ranges(obs, self.ranges, np.random.default_rng(rng.getrandbits(63)), count)
 
     def simulate(self, obs: Observation, read: Read) -> Decision:
         assert obs.sim is not None

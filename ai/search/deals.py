@@ -73,6 +73,12 @@ def deal_from_ranges(
             pending = pending[clash]
             if not len(pending):
                 break
+        for r in pending:  # the range all but exhausted by earlier deals: draw what is left
+            free = ~(used[r, COMBO_FIRST] | used[r, COMBO_SECOND])
+            left = np.where(free, weights, 0.0)
+            if left.sum() <= 0:
+                left = free.astype(np.float64)
+            picks[r] = int(np.searchsorted(np.cumsum(left / left.sum()), np_rng.random()))
         holes[:, i, 0] = COMBO_FIRST[picks]
         holes[:, i, 1] = COMBO_SECOND[picks]
         used[rows, holes[:, i, 0]] = True
