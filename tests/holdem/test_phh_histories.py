@@ -33,6 +33,9 @@ SAMPLES = {
     ],
     "wsop_bb_ante_side_pot.phh": [2400000, 1650000, 3100000, 1400000, 3550000],
     "wsop_bb_ante_heads_up.phh": [19200000, 5200000],
+    # Recorded hands of the 2023 WSOP $50,000 Poker Players Championship (Event #43).
+    "wsop_bb_ante_2023_43_day5_hand3.phh": [4050000, 8025000, 4550000, 8525000, 4550000],
+    "wsop_bb_ante_2023_43_showdown.phh": [7340000, 3775000, 5110000, 8935000, 4545000],
 }  # fmt: skip
 BB_ANTE_SAMPLES = sorted(name for name in SAMPLES if name.startswith("wsop_bb_ante"))
 
