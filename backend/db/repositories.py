@@ -52,8 +52,17 @@ class Tables:
         self._writer = writer
 
     async def insert(
-        self, table_id: str, config: Document, options: Document, snapshot: Document, seq: int
+        self,
+        table_id: str,
+        config: Document,
+        options: Document,
+        snapshot: Document,
+        seq: int,
+        ledger: list[Document] | None = None,
     ) -> None:
+        """A new table; `ledger` (the bots' buy-ins) rides along as its pending ledger, so
+        the chips on the table and their entries are stored in one write (the table's
+        persister files them, again after a crash)."""
         stamp = now()
         await self._col.insert_one(
             {
@@ -64,6 +73,7 @@ class Tables:
                 "seq": seq,
                 "created_at": stamp,
                 "updated_at": stamp,
+                "pending_ledger": ledger or [],
             }
         )
 

@@ -16,7 +16,7 @@ from backend.db.codec import (
     snapshot_from_doc,
     snapshot_to_doc,
 )
-from backend.db.repositories import Repositories
+from backend.db.repositories import Ledger, Repositories
 from backend.logging import log_context
 from backend.realtime.runtime import TableRuntime
 from backend.schemas import CreateTableRequest, TableOptions
@@ -101,15 +101,18 @@ class TableManager:
             )
             bots.append((player_id, number, config.max_buy_in))
         seq = _initial_seq()
+        entries = [
+            Ledger.entry(player_id, table_id, "buy_in", amount, number, f"{table_id}-bot-{number}")
+            for player_id, number, amount in bots
+        ]
         await self._repos.tables.insert(
             table_id,
             config_to_doc(config),
             options.model_dump(mode="json"),
             snapshot_to_doc(table.snapshot()),
             seq,
+            ledger=entries,
         )
-        for player_id, number, amount in bots:
-            await self._repos.ledger.record(player_id, table_id, "buy_in", amount, number)
         runtime = self._runtime(table, options, seq)
         runtime.start()
         with log_context(table_id=table_id):

@@ -44,6 +44,33 @@ async def test_hands_and_the_hand_in_progress_are_stored(server: RunningServer) 
     assert {(e["kind"], e["amount"]) for e in ledger if e["player_id"] == player_id} == {
         ("buy_in", 800)
     }
+    # The bots' buy-ins were stored with the new table, in the same write, and filed once.
+    bots = [e for e in ledger if e["player_id"].startswith("bot-")]
+    assert sorted((e["seat"], e["kind"]) for e in bots) == [(1, "buy_in"), (2, "buy_in")]
+
+
+async def test_a_table_created_just_before_a_crash_files_its_bots_buy_ins_at_restart(
+    server: RunningServer,
+) -> None:
+    """The table document carries its bots' buy-ins; the next start files them, once."""
+    token, _ = await guest(server, "Alice")
+    table = await create_table(server, token, seats=3, bots=2, small_blind=5, big_blind=10)
+    table_id = table["table_id"]
+    runtime = server.state.tables.get(table_id)
+    assert runtime is not None
+    await runtime.persister.drain()
+    db = server.state.mongo.db
+    # As if the server died right after the insert: the ledger has nothing yet.
+    await db.ledger.delete_many({"table_id": table_id})
+    doc = await db.tables.find_one({"_id": table_id})
+    assert doc is not None and len(doc["pending_ledger"]) == 2
+    await server.state.repos.ledger.file(await server.state.repos.tables.pending_ledger(table_id))
+    await server.state.repos.ledger.file(await server.state.repos.tables.pending_ledger(table_id))
+    entries = await server.state.repos.ledger.entries(table_id)
+    assert sorted((e["seat"], e["amount"]) for e in entries) == [
+        (1, doc["snapshot"]["seats"][0]["stack"]),
+        (2, doc["snapshot"]["seats"][1]["stack"]),
+    ]
 
 
 async def test_a_failing_write_is_retried_and_the_table_goes_on(server: RunningServer) -> None:
