@@ -33,13 +33,23 @@ log = logging.getLogger(__name__)
 
 Document = dict[str, Any]
 DUPLICATE_KEY = 11000
+CLOSE_WAIT = 10.0  # seconds a closing waits for the table's writes to be stored
 
 
 async def close_table(
     db: AsyncDatabase[Document], tables: TableManager, runtime: TableRuntime
 ) -> None:
-    """Stop the table and close it: lobby, database and ledger."""
+    """Stop the table and close it: lobby, database and ledger.
+
+    Only once its writes are stored: while the database does not confirm them the
+    table stays (closed at a later sweep), so the cashouts are the stored stacks."""
     table_id = runtime.table_id
+    try:
+        await runtime.persister.drain(CLOSE_WAIT)
+    except TimeoutError:
+        with log_context(table_id=table_id):
+            log.warning("idle table not closed: its writes are not stored yet")
+        return
     tables.forget(table_id)  # first: a socket arriving now is told there is no such table
     await runtime.stop()  # its writes are drained: the stored stacks are these
     cashouts = [
@@ -135,7 +145,11 @@ class IdleCloser:
             del self._seen[gone]
         for runtime in runtimes:
             hands = runtime.hands_played
-            busy = runtime.connections > 0 or runtime.summary().hand_in_progress
+            busy = (
+                runtime.connections > 0
+                or runtime.summary().hand_in_progress
+                or runtime.paused  # the database is not confirming: close nothing now
+            )
             since, seen_hands = self._seen.get(runtime.table_id, (now, hands))
             if busy or hands != seen_hands:
                 since = now

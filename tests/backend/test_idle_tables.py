@@ -75,3 +75,35 @@ async def test_idle_tables_close_and_their_chips_are_cashed_out(
             assert bought == cashed
     finally:
         await again.stop()
+
+
+async def test_a_table_whose_writes_are_not_stored_is_not_closed(
+    server: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Closing cashes out the stored stacks, so it waits until the table's writes are stored:
+    while the database refuses them, the table stays; once they are in, it closes."""
+    from backend.db.codec import snapshot_to_doc
+    from backend.realtime import closing
+
+    monkeypatch.setattr(closing, "CLOSE_WAIT", 0.5)
+    token, _ = await guest(server, "Alice")
+    table_id = (await create_table(server, token, seats=2, bots=1))["table_id"]
+    runtime = server.state.tables.get(table_id)
+    assert runtime is not None
+    await runtime.persister.drain()
+    db = server.state.mongo.db
+    admin = server.state.mongo.client.admin
+    failing = {"failCommands": ["update"], "errorCode": 2, "errmsg": "injected"}
+    await admin.command("configureFailPoint", "failCommand", mode="alwaysOn", data=failing)
+    try:
+        runtime.persister.save_state(snapshot_to_doc(runtime.table.snapshot()), 10**9)
+        await closing.close_table(db, server.state.tables, runtime)
+        assert table_id in await lobby(server)
+        assert await db.tables.count_documents({"_id": table_id}) == 1
+        assert await db.ledger.count_documents({"table_id": table_id, "kind": "cashout"}) == 0
+    finally:
+        await admin.command("configureFailPoint", "failCommand", mode="off")
+    await closing.close_table(db, server.state.tables, runtime)
+    await until_closed(server, {table_id})
+    bought, cashed = await chips_in_and_out(server, table_id)
+    assert bought == cashed > 0
