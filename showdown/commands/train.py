@@ -278,10 +278,12 @@ async def _watch(args: argparse.Namespace) -> int:
 
     torch.set_num_threads(1)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    stop = asyncio.Event()
+    # Stop at once on a signal, even mid-fit (a fit runs in a thread that cannot be
+    # cancelled): nothing here needs a clean stop (every write is one atomic operation,
+    # the lease runs out), and a trainer that lingers keeps its worker's pipes open.
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, os._exit, 0)
     async with _database(args) as db:
-        await OnlineTrainer(ModelStore(db)).run(stop)
+        await OnlineTrainer(ModelStore(db)).run(asyncio.Event())
     return 0
