@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
-import signal
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -13,55 +10,11 @@ from typing import Any
 import httpx
 import pytest
 from backend_testlib import TIMEOUT, signed_in
+from serve_testlib import ServeProcess
 
 from backend.db.embedded import free_port
 
 pytestmark = pytest.mark.slow
-
-
-class ServeProcess:
-    def __init__(self, data_dir: Path, port: int, log: Path, **env: str) -> None:
-        self.data_dir, self.port, self.log, self.env = data_dir, port, log, env
-        self.process: asyncio.subprocess.Process | None = None
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    async def start(self) -> ServeProcess:
-        env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URL", "SECRET_KEY")}
-        env.update(self.env)
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "showdown.cli",
-            "serve",
-            "--port",
-            str(self.port),
-            "--data-dir",
-            str(self.data_dir),
-            "--no-worker",
-            env=env,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=self.log.open("ab"),
-        )
-        assert self.process.stdout is not None
-        async with asyncio.timeout(60):
-            while True:  # the URL is printed once the server accepts connections
-                line = (await self.process.stdout.readline()).decode()
-                assert line, f"showdown serve exited; see {self.log}"
-                if "running at" in line:
-                    return self
-
-    async def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await asyncio.wait_for(self.process.wait(), TIMEOUT)
-
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.terminate()
-            await asyncio.wait_for(self.process.wait(), 30)
 
 
 @pytest.fixture
