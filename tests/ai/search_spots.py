@@ -1,4 +1,5 @@
-"""Hand-made spots for the search tests: seats 1..n, the button on the last seat."""
+"""Hand-made spots for the bot and search tests: seats 1..n, the button on the last seat
+(seat 1 is the small blind; heads-up the button is)."""
 
 from __future__ import annotations
 

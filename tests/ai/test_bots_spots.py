@@ -2,38 +2,11 @@
 
 from __future__ import annotations
 
+from search_spots import LIMIT2, LIMIT6, NL2, NL6, spot
+
 from ai.bots import make_bot
-from ai.bots.observation import ActionRecord, Decision, Observation
-from ai.bots.observe import apply, observe
 from ai.bots.poki import PokiBot
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
-from ai.sim.state import SimState
-from holdem.cards import parse_cards
-from holdem.config import TableConfig, Variant
-
-LIMIT6 = TableConfig(variant=Variant.LIMIT, seats=6, small_blind=1, big_blind=2)
-NL6 = TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=1, big_blind=2)
-LIMIT2 = TableConfig(variant=Variant.LIMIT, seats=2, small_blind=1, big_blind=2)
-
-
-def spot(
-    config: TableConfig,
-    holes: dict[int, str],
-    actions: list[tuple[int, int]],
-    board: str = "",
-    stacks: int = 400,
-) -> Observation:
-    """Seats 1..n, button on the last seat (seat 1 is the small blind; heads-up the button is).
-
-    `actions` are (kind, to) applied in turn order before the observed decision.
-    """
-    seats = {seat: stacks for seat in range(1, config.seats + 1)}
-    cards = {seat: parse_cards(text) for seat, text in holes.items()}
-    state = SimState.new_hand(config, seats, config.seats, cards, parse_cards(board), seed=3)
-    history: list[ActionRecord] = []
-    for kind, to in actions:
-        apply(state, Decision(kind, to), history, observe(state, history))
-    return observe(state, history, hand_key="spot")
 
 
 def limp_around(count: int) -> list[tuple[int, int]]:
@@ -93,8 +66,7 @@ def test_rational_calls_with_pot_odds_and_folds_without() -> None:
     assert cheap.legal.can_call
     assert bot.decide(cheap).kind in (CALL, RAISE)
     # 7-high with no draw facing a pot-sized No-Limit bet: fold.
-    nl = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
-    hopeless = spot(nl, {2: "7c2d"}, [(CALL, 0), (CHECK, 0), (BET, 4)], board="AhKsQd")
+    hopeless = spot(NL2, {2: "7c2d"}, [(CALL, 0), (CHECK, 0), (BET, 4)], board="AhKsQd")
     assert bot.decide(hopeless).kind == FOLD
 
 
