@@ -196,8 +196,8 @@ class PokiBot(LokiBot):
         player's frequency tables (our own row is unused: we follow a rule).
 
         The tables, not the network: the network asked about this spot moved to later
-        streets (`OpponentModel.street_table`) cost poki about 15 bb/100 against four
-        lokis (docs/models.md), while the network's ranges cost nothing."""
+        streets (as the search's opponent tables are built) cost poki about 15 bb/100
+        against four lokis (docs/models.md), while the network's ranges cost nothing."""
         out = []
         for i in range(obs.n):
             stats = self.model.stats(obs.player_id(i)) if i != obs.index else PlayerStats()

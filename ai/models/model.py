@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.bots.observation import Observation
-from ai.models.features import FEATURES, N_SIZES, features
+from ai.models.features import N_SIZES, features
 from ai.models.inference import NumpyNet
 from ai.models.stats import PlayerStats, StatsBook, cost_bucket
 from ai.models.weights import NetWeights
@@ -123,9 +123,6 @@ class OpponentModel:
     def stats(self, player: str) -> PlayerStats:
         return self.book.peek(player)
 
-    def hands_seen(self, player: str) -> int:
-        return self.book.peek(player).hands
-
     def networks(self, player: str, x: F32) -> tuple[F64, F64]:
         """(actions, sizes) for feature rows of `player`: the population network, blended
         with the player's own copy by how many of their decisions it was tuned on."""
@@ -158,40 +155,6 @@ class OpponentModel:
             return ActionProbs(_legal_only(shares, obs), PRIOR_SIZES)
         actions, sizes = self.networks(player, features(_as_seen_by(obs, index), stats))
         return ActionProbs(_legal_only(actions, obs), sizes)
-
-    def street_table(self, obs: Observation, index: int) -> F64:
-        """Player `index`'s (fold, call, raise) per street and bet level to come, shape
-        (4, 3, 3): the network asked about this spot's context moved to each street and
-        cost (0, 1, 2+ bets to call); the frequency tables without a network. A
-        rollout can draw every later action of the player from it (poki keeps the
-        frequency tables: docs/models.md)."""
-        player = obs.player_id(index)
-        stats = self.book.peek(player)
-        if self.models.generic is None:
-            return np.asarray(stats.summary()[4], dtype=np.float64)
-        base = features(_as_seen_by(obs, index), stats)
-        rows = np.repeat(base[None, :], 12, axis=0)
-        table = stats.summary()[4]
-        for street in range(4):
-            for cost in range(3):
-                row = rows[street * 3 + cost]
-                row[_STREET_COLUMNS] = 0.0
-                row[_STREET_COLUMNS[street]] = 1.0
-                row[_COST_COLUMNS] = 0.0
-                row[_COST_COLUMNS[cost]] = 1.0
-                row[_POT_ODDS] = _TYPICAL_ODDS[cost]
-                row[_RAISE_ALLOWED] = 1.0
-                row[_FREQ_COLUMNS] = table[street][cost]
-        out: F64 = self.networks(player, rows)[0].reshape(4, 3, 3)
-        return out
-
-
-_STREET_COLUMNS = [FEATURES.index(s) for s in ("preflop", "flop", "turn", "river")]
-_COST_COLUMNS = [FEATURES.index(c) for c in ("cost_none", "cost_one_bet", "cost_two_bets")]
-_FREQ_COLUMNS = [FEATURES.index(c) for c in ("stat_fold_here", "stat_call_here", "stat_raise_here")]
-_POT_ODDS = FEATURES.index("pot_odds")
-_RAISE_ALLOWED = FEATURES.index("raise_allowed")
-_TYPICAL_ODDS = (0.0, 0.2, 0.3)  # pot odds of facing nothing, one bet, a raise
 
 
 def _as_seen_by(obs: Observation, index: int) -> Observation:
