@@ -40,6 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         mongo = Mongo(url, settings.mongodb_db)
         await mongo.ensure_indexes()
         repos = Repositories.of(mongo.db)
+        await repos.players.ensure_indexes()
         gateway = AIGateway(settings.ai_shared_secret, settings.send_queue_size)
         tables = TableManager(settings, repos, gateway)
         loop_lag = LoopLagMonitor()
@@ -53,7 +54,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tables,
             loop_lag,
             sessions,
-            signins=Quota("guest sign-ins", settings.signin_burst, settings.signins_per_hour),
+            signins=Quota("sign-ins", settings.signin_burst, settings.signins_per_hour),
+            # Per name, whatever the address: guessing one player's password from many
+            # addresses is as slow as from one.
+            password_tries=Quota(
+                "password attempts for this name", settings.signin_burst, settings.signins_per_hour
+            ),
             table_creations=Quota(
                 "tables created", settings.table_create_burst, settings.table_creates_per_hour
             ),

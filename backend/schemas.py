@@ -8,6 +8,7 @@ from typing import Annotated, Self
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from backend.names import normalise_name
+from backend.passwords import PASSWORD_MAX, PASSWORD_MIN
 from backend.realtime.loop_lag import LoopLag
 from holdem.config import MAX_SEATS, MIN_SEATS, TableConfig, Variant
 from holdem.history import HandRecord
@@ -70,9 +71,43 @@ class TokenResponse(BaseModel):
     refresh_expires_at: datetime = Field(description="when the session ends unless refreshed")
 
 
+Password = Annotated[
+    str,
+    Field(
+        min_length=PASSWORD_MIN,
+        max_length=PASSWORD_MAX,
+        description=f"{PASSWORD_MIN}-{PASSWORD_MAX} characters",
+    ),
+]
+
+
+class LoginRequest(BaseModel):
+    """Sign in as the player who protected `name` with a password."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200)
+    password: str = Field(min_length=1, max_length=PASSWORD_MAX)
+
+
+class SetPasswordRequest(BaseModel):
+    """Protect your name with a password; changing it asks for the current one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    password: Password
+    current_password: str | None = Field(
+        default=None, max_length=PASSWORD_MAX, description="required when a password is set"
+    )
+
+
 class PlayerResponse(BaseModel):
     player_id: str
     name: str
+    has_password: bool = Field(
+        default=False,
+        description="the name is protected: sign in again with POST /api/auth/login",
+    )
 
 
 class CreateTableRequest(BaseModel):

@@ -27,6 +27,7 @@ class AppState:
     sessions: SessionStore
     signins: Quota
     table_creations: Quota
+    password_tries: Quota
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
     # Table names are checked and taken under this lock: two creates cannot share one.
     create_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

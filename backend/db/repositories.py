@@ -18,11 +18,12 @@ from typing import Any
 
 from pymongo import DESCENDING, InsertOne, ReplaceOne, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
-from pymongo.errors import WriteError
+from pymongo.errors import DuplicateKeyError, WriteError
 
 from backend.db.batch_writer import BatchWriter
 from backend.db.codec import Document, hand_id, record_to_doc
 from backend.db.player_stats import PlayerStats
+from backend.names import name_key
 from holdem.actions import HandEvent
 from holdem.history import HandRecord
 
@@ -33,17 +34,60 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+class NameTaken(Exception):
+    """Another player already protects this name with a password."""
+
+
 class Players:
+    """Guest accounts; one with a password owns its name (`name_key`, unique among those)."""
+
     def __init__(self, db: AsyncDatabase[Document]) -> None:
         self._col = db.players
 
+    async def ensure_indexes(self) -> None:
+        # Unique among protected names only: unprotected guests may share a name, as before.
+        await self._col.create_index(
+            "name_key",
+            unique=True,
+            name="protected_name",
+            partialFilterExpression={"password_hash": {"$exists": True}},
+        )
+
     async def create_guest(self, player_id: str, name: str) -> None:
         await self._col.insert_one(
-            {"_id": player_id, "name": name, "kind": "guest", "created_at": now()}
+            {
+                "_id": player_id,
+                "name": name,
+                "name_key": name_key(name),
+                "kind": "guest",
+                "created_at": now(),
+            }
         )
 
     async def get(self, player_id: str) -> Document | None:
         return await self._col.find_one({"_id": player_id})
+
+    async def protected(self, name: str) -> Document | None:
+        """The player who protects `name` (any case) with a password, if any."""
+        return await self._col.find_one(
+            {"name_key": name_key(name), "password_hash": {"$exists": True}}
+        )
+
+    async def set_password(self, player_id: str, name: str, password_hash: str) -> None:
+        """Protect the player's name with a password; NameTaken if another player holds it."""
+        try:
+            await self._col.update_one(
+                {"_id": player_id},
+                {
+                    "$set": {
+                        "password_hash": password_hash,
+                        "name_key": name_key(name),
+                        "password_set_at": now(),
+                    }
+                },
+            )
+        except DuplicateKeyError as error:
+            raise NameTaken(name) from error
 
 
 class Tables:

@@ -26,7 +26,7 @@ async def test_guest_sign_ins_are_limited_per_client(server_factory: Any) -> Non
     assert refused.status_code == 429
     retry = int(refused.headers["Retry-After"])
     assert 0 < retry <= 3600
-    assert "too many guest sign-ins" in refused.json()["detail"]
+    assert "too many sign-ins" in refused.json()["detail"]
     assert f"try again in {retry} s" in refused.json()["detail"]
 
 

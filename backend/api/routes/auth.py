@@ -1,8 +1,10 @@
-"""Signing in, refreshing and signing out.
+"""Signing in, refreshing and signing out; a password that keeps a guest's name.
 
 A guest sign-in opens a session (backend.sessions) and answers an access token
 of minutes with a refresh token; POST /auth/refresh trades the refresh token
 for a new pair; POST /auth/logout revokes the session and closes its sockets.
+POST /auth/password protects the signed-in guest's name with a password, and
+POST /auth/login signs in again as that player (docs/accounts.md).
 """
 
 from __future__ import annotations
@@ -15,7 +17,17 @@ from fastapi import APIRouter, HTTPException, Response, status
 
 from backend.api.deps import Client, Player, State
 from backend.auth import AuthError, issue_token
-from backend.schemas import GuestRequest, PlayerResponse, RefreshRequest, TokenResponse
+from backend.db.repositories import NameTaken
+from backend.names import name_key
+from backend.passwords import hash_password_async, verify_password_async
+from backend.schemas import (
+    GuestRequest,
+    LoginRequest,
+    PlayerResponse,
+    RefreshRequest,
+    SetPasswordRequest,
+    TokenResponse,
+)
 from backend.sessions import Refreshed
 from backend.state import AppState
 
@@ -40,13 +52,80 @@ def _tokens(state: AppState, session: Refreshed) -> TokenResponse:
     "/auth/guest",
     status_code=status.HTTP_201_CREATED,
     summary="Sign in as a guest",
-    responses={429: {"description": "too many sign-ins from this address (Retry-After)"}},
+    responses={
+        409: {"description": "the name is protected by another player's password"},
+        429: {"description": "too many sign-ins from this address (Retry-After)"},
+    },
 )
 async def guest(body: GuestRequest, state: State, client: Client) -> TokenResponse:
     state.signins.take(client.ip)
+    if await state.repos.players.protected(body.name) is not None:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            f"the name {body.name} is protected by a password: sign in with it, "
+            "or choose another name",
+        )
     player_id = "g" + uuid.uuid4().hex[:16]
     await state.repos.players.create_guest(player_id, body.name)
     return _tokens(state, await state.sessions.create(player_id, body.name))
+
+
+@router.post(
+    "/auth/login",
+    summary="Sign in with a name and its password",
+    responses={
+        401: {"description": "no password protects this name, or the password is wrong"},
+        429: {"description": "too many sign-ins from this address or for this name"},
+    },
+)
+async def login(body: LoginRequest, state: State, client: Client) -> TokenResponse:
+    state.signins.take(client.ip)
+    name = " ".join(body.name.split())
+    state.password_tries.take(name_key(name))
+    player = await state.repos.players.protected(name)
+    if player is None:
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            f"no player named {name} has a password: play as a guest to take the name",
+        )
+    if not await verify_password_async(body.password, player["password_hash"]):
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, f"wrong password for {player['name']}")
+    log.info("signed in with a password", extra={"player_id": player["_id"]})
+    return _tokens(state, await state.sessions.create(player["_id"], player["name"]))
+
+
+@router.post(
+    "/auth/password",
+    summary="Protect your name with a password (or change it)",
+    responses={
+        403: {"description": "the current password is missing or wrong"},
+        409: {"description": "another player already protects this name"},
+        429: {"description": "too many password attempts for this name"},
+    },
+)
+async def set_password(body: SetPasswordRequest, player: Player, state: State) -> PlayerResponse:
+    doc = await state.repos.players.get(player.player_id)
+    if doc is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "no such player: sign in again")
+    stored = doc.get("password_hash")
+    if isinstance(stored, str):
+        # A stolen access token alone must not take the name over for good.
+        state.password_tries.take(name_key(player.name))
+        if body.current_password is None or not await verify_password_async(
+            body.current_password, stored
+        ):
+            raise HTTPException(status.HTTP_403_FORBIDDEN, "the current password is wrong")
+    try:
+        await state.repos.players.set_password(
+            player.player_id, player.name, await hash_password_async(body.password)
+        )
+    except NameTaken as error:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            f"another player already protects the name {player.name} with a password",
+        ) from error
+    log.info("password set", extra={"player_id": player.player_id})
+    return PlayerResponse(player_id=player.player_id, name=player.name, has_password=True)
 
 
 @router.post(
@@ -75,5 +154,7 @@ async def logout(player: Player, state: State) -> Response:
 
 
 @router.get("/me", summary="The signed-in player")
-async def me(player: Player) -> PlayerResponse:
-    return PlayerResponse(player_id=player.player_id, name=player.name)
+async def me(player: Player, state: State) -> PlayerResponse:
+    doc = await state.repos.players.get(player.player_id)
+    has_password = doc is not None and isinstance(doc.get("password_hash"), str)
+    return PlayerResponse(player_id=player.player_id, name=player.name, has_password=has_password)
