@@ -217,6 +217,12 @@ class ActionValue(_Message):
     action: ActionKind
     amount: int | None = None
     value_bb: float
+    stderr_bb: float | None = Field(
+        default=None, ge=0, description="standard error of value_bb (0 for an exact value)"
+    )
+    share: float | None = Field(
+        default=None, ge=0, le=1, description="the action's share of the search's iterations"
+    )
 
 
 class OpponentRead(_Message):

@@ -100,12 +100,17 @@ class MctsBot(LokiBot):
         self._kept = self._keep(obs, result)
         choice = result.choice
         text = reason(result, obs) if self.explain else ""
+        if not result.iterations:
+            # Out of time before one iteration: no searched values to show (advice then
+            # estimates them from the equity, as the choice was made).
+            return Decision(choice.kind, choice.to, reason=text, equity=result.equity)
         return Decision(
             choice.kind,
             choice.to,
             reason=text,
             values=result.values,
             equity=result.equity,
+            spread={a.label: (a.stderr_bb, a.share) for a in result.actions},
         )
 
     def _raise_share(self, obs: Observation, i: int) -> tuple[str, float]:

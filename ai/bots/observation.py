@@ -124,6 +124,8 @@ class Decision:
     values: dict[str, float] | None = None
     equity: float | None = None
     ehs: float | None = None
+    # Per value label, from a search: (standard error in big blinds, share of the iterations).
+    spread: dict[str, tuple[float, float]] | None = None
 
     def to_action(self) -> Action:
         kind: ActionKind = KIND_TO_ACTION_KIND[self.kind]

@@ -38,9 +38,12 @@ def estimated_values(obs: Observation, decision: Decision) -> dict[str, float]:
     return values
 
 
-def _value_entries(values: dict[str, float]) -> list[ActionValue]:
+def _value_entries(
+    values: dict[str, float], spread: dict[str, tuple[float, float]] | None = None
+) -> list[ActionValue]:
     entries = []
     for label, value in values.items():
+        stderr, share = spread.get(label, (None, None)) if spread else (None, None)
         name, _, amount = label.partition(" ")
         kind = _KIND_BY_NAME.get(name)
         if kind is None:
@@ -50,6 +53,8 @@ def _value_entries(values: dict[str, float]) -> list[ActionValue]:
                 action=KIND_TO_ACTION_KIND[kind],
                 amount=int(amount) if amount else None,
                 value_bb=round(value, 3),
+                stderr_bb=None if stderr is None else round(max(stderr, 0.0), 3),
+                share=None if share is None else round(min(max(share, 0.0), 1.0), 3),
             )
         )
     return entries
@@ -96,7 +101,7 @@ def build_advice(obs: Observation, decision: Decision, bot: Bot, model: Opponent
     return Advice(
         action=KIND_TO_ACTION_KIND[decision.kind],
         amount=decision.to if decision.kind in (BET, RAISE) else None,
-        values=_value_entries(values)[:16],
+        values=_value_entries(values, decision.spread if decision.values else None)[:16],
         equity=equity,
         ehs=ehs,
         opponents=opponent_reads(obs, bot, model)[:10],

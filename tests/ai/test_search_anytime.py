@@ -95,3 +95,15 @@ def test_deep_nodes_can_follow_our_rule_first() -> None:
     again = search(config=config).run(iterations=200)
     assert first.actions == again.actions and first.root.size() > 1
     assert first.choice.kind in {a.kind for a in first.actions}
+
+
+def test_a_bot_out_of_time_claims_no_searched_values() -> None:
+    """No iteration done: the decision carries no values (advice then estimates them from
+    the equity) rather than zeros that read as searched."""
+    searcher: MctsBot = bot(iterations=10_000)
+    searcher.clock = TickingClock()
+    searcher.deadline = 0.0
+    decision = searcher.decide(FLOP6)
+    assert decision.is_legal(FLOP6.legal)
+    assert decision.values is None and decision.spread is None
+    assert decision.equity is not None

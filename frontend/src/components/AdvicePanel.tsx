@@ -95,7 +95,7 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
       )}
       {values.length > 0 && (
         <table className="advice__values" data-testid="advice-values">
-          <caption>Value of each action (big blinds)</caption>
+          <caption>Value of each action (big blinds, ± standard error, share of the search)</caption>
           <tbody>
             {values.map((v, i) => (
               <tr key={`${v.action}-${v.amount ?? ""}-${i}`} className={v === best ? "is-best" : ""}>
@@ -112,6 +112,10 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
                   </span>
                 </td>
                 <td className="num">{v.value_bb >= 0 ? "+" : ""}{v.value_bb.toFixed(2)}</td>
+                <td className="num muted small" data-testid="advice-spread">
+                  {v.stderr_bb != null && v.stderr_bb > 0 ? `±${v.stderr_bb.toFixed(2)}` : ""}
+                  {v.share != null && v.share > 0 ? ` · ${pct(v.share)} searched` : ""}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -274,8 +274,8 @@ const REPORT: AdviceReport = {
     amount: 600,
     values: [
       { action: "fold", amount: null, value_bb: 0 },
-      { action: "call", amount: null, value_bb: 1.2 },
-      { action: "raise", amount: 600, value_bb: 2.4 },
+      { action: "call", amount: null, value_bb: 1.2, stderr_bb: 0.3, share: 0.25 },
+      { action: "raise", amount: 600, value_bb: 2.4, stderr_bb: 0.2, share: 0.75 },
     ],
     equity: 0.61,
     ehs: 0.66,
@@ -293,6 +293,9 @@ describe("AdvicePanel", () => {
     const rows = within(screen.getByTestId("advice-values")).getAllByRole("row");
     expect(rows[0]).toHaveTextContent("Raise 600");
     expect(rows[0]).toHaveTextContent("+2.40");
+    expect(rows[0]).toHaveTextContent("±0.20 · 75% searched");
+    expect(rows[2]).toHaveTextContent("Fold");
+    expect(rows[2]).not.toHaveTextContent("±");
     expect(screen.getByTestId("advice-reads")).toHaveTextContent("Cleo");
     expect(screen.getByTestId("advice-reads")).toHaveTextContent("loose-passive");
     expect(screen.getByTestId("advice-reads")).toHaveTextContent("VPIP 45%");
