@@ -13,6 +13,11 @@ another worker at once. When the time is up it gets queries again; its first
 good answer clears its record. While another worker is available, a query
 gives its first worker only part of the time left, so a silent worker still
 leaves time to ask a healthy one.
+
+Reviews (`review()`: a finished hand's decision, asked for its values afterwards) never
+delay a live query: they wait in their own queue and go out only to a worker with
+nothing in flight, one at a time; a live query is sent at once whatever waits there,
+and prefers a worker that is not reviewing.
 """
 
 from __future__ import annotations
@@ -61,6 +66,13 @@ FIRST_SHARE = 0.5  # of the time left, given to one worker while another could b
 QUARANTINE_BASE = 2.0  # seconds a misbehaving worker gets no queries, the first time
 QUARANTINE_MAX = 60.0
 RECENT_REQUESTS = 64  # request ids a worker may still answer late, per worker
+REVIEW_QUEUE_MAX = 2000  # review queries waiting for an idle worker, over all players
+REVIEW_TIMEOUT = 5.0  # seconds a worker gets to answer one review query
+REVIEW_TRIES = 3  # workers asked for one review query before it fails
+
+
+class ReviewUnavailable(Exception):
+    """A review query could not be answered (queue full, workers failing, shutting down)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +102,7 @@ class _Worker:
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_REQUESTS))
     quarantined_until: float = 0.0  # loop time
     strikes: int = 0  # quarantines in a row, without a good answer since
+    reviewing: bool = False  # a review query is out to it (set before it is sent)
 
     @property
     def load(self) -> float:
@@ -105,6 +118,14 @@ class _Pending:
     future: asyncio.Future[DecisionAnswer | _Gone]
 
 
+@dataclass
+class _Review:
+    view: TableView
+    legal: LegalActions
+    future: asyncio.Future[Advice]
+    tries: int = 0
+
+
 class AIGateway:
     def __init__(self, shared_secret: str, send_queue_size: int = 256) -> None:
         self._secret = shared_secret
@@ -113,6 +134,9 @@ class AIGateway:
         self._pending: dict[str, _Pending] = {}
         self.counters: Counter[str] = Counter()
         self.quarantine_base = QUARANTINE_BASE
+        self._reviews: deque[_Review] = deque()
+        self._review_tasks: set[asyncio.Task[None]] = set()
+        self._review_timer: asyncio.TimerHandle | None = None
 
     @property
     def worker_count(self) -> int:
@@ -123,7 +147,8 @@ class AIGateway:
         return sum(1 for w in self._workers.values() if w.quarantined(now))
 
     def stats(self) -> dict[str, int]:
-        """Counters since start; `workers_connected` and `workers_quarantined` are now."""
+        """Counters since start; `workers_connected`, `workers_quarantined` and
+        `reviews_waiting` are now."""
         keys = ("queries", "answered", "resent", "fallbacks", "invalid_answers", "quarantines")
         return {
             **dict.fromkeys(keys, 0),
@@ -131,6 +156,7 @@ class AIGateway:
             "workers": self.worker_count,
             "workers_connected": self.worker_count,
             "workers_quarantined": self.quarantined_count(),
+            "reviews_waiting": len(self._reviews),
         }
 
     # -- deciding ------------------------------------------------------------
@@ -209,7 +235,99 @@ class AIGateway:
             for w in self._workers.values()
             if w.worker_id not in exclude and not w.outbox.closing and not w.quarantined(now)
         ]
-        return min(candidates, key=lambda w: w.load, default=None)
+        return min(candidates, key=lambda w: (w.load, w.reviewing), default=None)
+
+    # -- reviews: low priority ---------------------------------------------------
+
+    async def review(self, view: TableView, legal: LegalActions) -> Advice:
+        """The advisor's values for a past decision (`view` as its seat saw it then).
+
+        Waits in the review queue for an idle worker; raises ReviewUnavailable when the
+        queue is full or REVIEW_TRIES workers could not answer. No fallback: a review
+        without the search's values is no review.
+        """
+        if len(self._reviews) >= REVIEW_QUEUE_MAX:
+            raise ReviewUnavailable("too many reviews are waiting: try again later")
+        job = _Review(view, legal, asyncio.get_running_loop().create_future())
+        self._reviews.append(job)
+        self.counters["reviews"] += 1
+        self._dispatch_reviews()
+        try:
+            return await job.future
+        finally:
+            if not job.future.done():  # the caller gave up: nobody needs the answer
+                job.future.cancel()
+
+    def _dispatch_reviews(self) -> None:
+        """Send waiting reviews to workers with nothing in flight, one each."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        while self._reviews and self._reviews[0].future.done():
+            self._reviews.popleft()  # given up while it waited
+        while self._reviews:
+            idle = [
+                w
+                for w in self._workers.values()
+                if not w.inflight and not w.reviewing and not w.outbox.closing
+            ]
+            worker = next((w for w in idle if not w.quarantined(now)), None)
+            if worker is None:
+                if idle and self._review_timer is None:  # retry when a quarantine ends
+                    wake = min(w.quarantined_until for w in idle) - now
+                    self._review_timer = loop.call_later(max(wake, 0.0), self._wake_reviews)
+                return
+            job = self._reviews.popleft()
+            if job.future.done():
+                continue
+            worker.reviewing = True  # before the task runs: no second review for it
+            task = asyncio.create_task(self._run_review(worker, job))
+            self._review_tasks.add(task)
+            task.add_done_callback(self._review_tasks.discard)
+
+    def _wake_reviews(self) -> None:
+        self._review_timer = None
+        self._dispatch_reviews()
+
+    async def _run_review(self, worker: _Worker, job: _Review) -> None:
+        request_id = uuid.uuid4().hex
+        view, legal = job.view, job.legal
+        query = DecisionQuery(
+            request_id=request_id,
+            purpose=QueryPurpose.REVIEW,
+            table_id=view.table_id,
+            hand_no=view.hand_no,
+            seat=legal.seat,
+            style=None,
+            view=view,
+            legal=legal,
+            deadline=time.time() * 1000 + REVIEW_TIMEOUT * 1000,
+            timeout_ms=int(REVIEW_TIMEOUT * 1000),
+            want_advice=True,
+        )
+        try:
+            with log_context(table_id=view.table_id, hand_no=view.hand_no, request_id=request_id):
+                result = await self._ask(worker, query, REVIEW_TIMEOUT)
+                if result is None:
+                    self._quarantine(worker, "missed the deadline it was given")
+                advice = result.advice if isinstance(result, DecisionAnswer) else None
+                if advice is not None and advice.values:
+                    worker.strikes = 0
+                    self.counters["reviews_answered"] += 1
+                    if not job.future.done():
+                        job.future.set_result(advice)
+                    return
+                job.tries += 1
+                if job.tries >= REVIEW_TRIES:
+                    self.counters["reviews_failed"] += 1
+                    if not job.future.done():
+                        job.future.set_exception(
+                            ReviewUnavailable("the AI workers could not review this decision")
+                        )
+                else:
+                    self._reviews.appendleft(job)  # its turn again, on another try
+        finally:
+            worker.reviewing = False
+            self._dispatch_reviews()
 
     def _quarantine(self, worker: _Worker, why: str) -> None:
         """No queries for a while (longer each time in a row); its queries go elsewhere now."""
@@ -255,6 +373,8 @@ class AIGateway:
             self._pending.pop(request_id, None)
             worker.inflight.discard(request_id)
             worker.recent.append(request_id)
+            if not worker.inflight and not worker.reviewing:
+                self._dispatch_reviews()  # idle now: a waiting review may go
 
     def _accept(
         self,
@@ -312,6 +432,7 @@ class AIGateway:
             extra={"worker_id": worker.worker_id, "worker": hello.name, "capacity": hello.capacity},
         )
         worker.outbox.put(WorkerWelcome(worker_id=worker.worker_id).model_dump_json())
+        self._dispatch_reviews()
         try:
             await self._receive_loop(websocket, worker)
         finally:
@@ -383,6 +504,14 @@ class AIGateway:
             pending.future.set_result(message)
 
     async def close(self) -> None:
+        if self._review_timer is not None:
+            self._review_timer.cancel()
+        for job in self._reviews:
+            if not job.future.done():
+                job.future.set_exception(ReviewUnavailable("the server is shutting down"))
+        self._reviews.clear()
+        for task in list(self._review_tasks):
+            task.cancel()
         for worker in list(self._workers.values()):
             await worker.outbox.close(CloseCode.GOING_AWAY, "server shutting down")
 

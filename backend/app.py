@@ -13,7 +13,16 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from backend.ai_gateway import AIGateway
-from backend.api.routes import auth, hands, health, players, sockets, table_stats, tables
+from backend.api.routes import (
+    auth,
+    hands,
+    health,
+    players,
+    reviews,
+    sockets,
+    table_stats,
+    tables,
+)
 from backend.db.client import Mongo
 from backend.db.repositories import Repositories
 from backend.frontend import DEFAULT_DIR, mount_frontend
@@ -21,6 +30,7 @@ from backend.quotas import Quota
 from backend.realtime.closing import IdleCloser, finish_closed_tables
 from backend.realtime.loop_lag import LoopLagMonitor
 from backend.realtime.manager import TableManager
+from backend.review.service import ReviewService
 from backend.security_headers import SecurityHeaders
 from backend.sessions import SessionStore
 from backend.settings import Settings
@@ -64,6 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "tables created", settings.table_create_burst, settings.table_creates_per_hour
             ),
         )
+        app.state.showdown.reviews = ReviewService(mongo.db, gateway)
         await finish_closed_tables(mongo.db)  # a closing a stop cut short
         restored = await tables.load_all()
         idle = IdleCloser(mongo.db, tables, settings.table_idle_close)
@@ -76,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await idle.stop()
             await loop_lag.stop()
             await tables.close()
+            await app.state.showdown.reviews.close()
             await repos.hands.stats.close()  # the hands filed last are counted
             await repos.writer.close()
             await gateway.close()
@@ -89,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.add_middleware(SecurityHeaders)
-    for module in (auth, tables, table_stats, hands, players, health, sockets):
+    for module in (auth, tables, table_stats, hands, reviews, players, health, sockets):
         app.include_router(module.router)
     frontend_dir = settings.frontend_dir or DEFAULT_DIR
     if frontend_dir.is_dir():

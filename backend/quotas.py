@@ -1,4 +1,5 @@
-"""Per-client quotas (guest sign-ins, table creations): a token bucket per client address.
+"""Per-client quotas (guest sign-ins, table creations: per client address; hand reviews:
+per player): a token bucket per key.
 
 A client may do `burst` at once and regains `per_hour` an hour. A refused
 request is answered 429 with Retry-After: the seconds until one more is allowed.
@@ -23,8 +24,11 @@ class _Bucket:
 
 
 class Quota:
-    def __init__(self, what: str, burst: int, per_hour: float) -> None:
+    def __init__(
+        self, what: str, burst: int, per_hour: float, whose: str = "from your address"
+    ) -> None:
         self.what = what
+        self.whose = whose  # the key's words in the refusal
         self.burst = burst
         self.rate = per_hour / 3600.0
         self._buckets: dict[str, _Bucket] = {}
@@ -53,7 +57,7 @@ class Quota:
             seconds = max(1, math.ceil(wait))
             raise HTTPException(
                 status.HTTP_429_TOO_MANY_REQUESTS,
-                f"too many {self.what} from your address (at most {self.burst} at once, "
+                f"too many {self.what} {self.whose} (at most {self.burst} at once, "
                 f"{self.rate * 3600:g} an hour): try again in {seconds} s",
                 headers={"Retry-After": str(seconds)},
             )

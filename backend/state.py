@@ -12,6 +12,7 @@ from backend.quotas import Quota
 from backend.realtime.loop_lag import LoopLagMonitor
 from backend.realtime.manager import TableManager
 from backend.realtime.session_sockets import SessionSockets
+from backend.review.service import ReviewService
 from backend.sessions import SessionStore
 from backend.settings import Settings
 
@@ -29,5 +30,6 @@ class AppState:
     table_creations: Quota
     password_tries: Quota
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
+    reviews: ReviewService | None = None  # set by the app once the gateway exists
     # Table names are checked and taken under this lock: two creates cannot share one.
     create_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

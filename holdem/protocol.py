@@ -455,6 +455,7 @@ class QueryPurpose(StrEnum):
     BOT = "bot"  # a bot seat's decision
     AI_DECIDE = "ai_decide"  # a human pressed "Let AI decide": the action is applied
     ADVICE = "advice"  # a human asked for advice: nothing is applied
+    REVIEW = "review"  # a finished hand's decision, graded afterwards: low priority
 
 
 class WorkerWelcome(_Message):

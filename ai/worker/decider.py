@@ -7,6 +7,7 @@ Everything crosses the process boundary as JSON text.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import threading
@@ -36,6 +37,10 @@ FALLBACK_STYLE = "rational"
 # is at most ADVICE_SECONDS: a person is waiting (the issue's p95 of 500 ms end to end).
 ADVICE_ITERATIONS = 3000
 ADVICE_SECONDS = 0.3
+# A review (a finished hand's decision, graded afterwards) thinks as long as advice: the
+# gateway sends it only to an idle worker, and a live query that arrives meanwhile waits
+# for the lane at most this long.
+REVIEW_SECONDS = ADVICE_SECONDS
 
 
 class Decider:
@@ -48,6 +53,7 @@ class Decider:
         # counted from the queries; the bots' models and the advice read them.
         self._book = StatsBook()
         self._model = OpponentModel(book=self._book)
+        self._review_bots: dict[str, Bot] = {}
         self._lock = threading.Lock()
 
     def bot_for(self, table_id: str, seat: int, style: str) -> Bot:
@@ -84,12 +90,16 @@ class Decider:
         players = [obs.player_id(i) for i in range(obs.n)]
         if self._sync is not None:
             self._sync.refresh(players, self._book.players.update)
-        self._book.ingest(obs.hand_key, players, obs.history, obs.bet_units, obs.limit)
-        bot = self.bot_for(query.table_id, query.seat, style)
-        if isinstance(bot, LokiBot):
-            bot.model.book = self._book  # every bot reads the statistics of every stored hand
-        if query.purpose is not QueryPurpose.BOT:
-            budget = min(budget, ADVICE_SECONDS)
+        if query.purpose is QueryPurpose.REVIEW:
+            bot = self._review_bot(style, players)
+            budget = min(budget, REVIEW_SECONDS)
+        else:
+            self._book.ingest(obs.hand_key, players, obs.history, obs.bet_units, obs.limit)
+            bot = self.bot_for(query.table_id, query.seat, style)
+            if isinstance(bot, LokiBot):
+                bot.model.book = self._book  # every bot reads every stored hand's statistics
+            if query.purpose is not QueryPurpose.BOT:
+                budget = min(budget, ADVICE_SECONDS)
         bot.deadline = time.monotonic() + budget
         try:
             decision = bot.decide(obs)
@@ -103,6 +113,22 @@ class Decider:
         return DecisionAnswer(
             request_id=query.request_id, action=action.kind, amount=action.amount, advice=advice
         )
+
+    def _review_bot(self, style: str, players: list[str]) -> Bot:
+        """The advisor for a past hand's decision: it reads the players' statistics as they
+        are now, from a copy, so replaying an old hand counts nothing twice and leaves the
+        live bots (their statistics, their kept trees) as they were."""
+        bot = self._review_bots.get(style)
+        if bot is None:
+            bot = self._review_bots[style] = self.bot_for("review", 0, style)
+            self._bots.pop(("review", 0, style), None)  # never evicted, never shared
+        if isinstance(bot, MctsBot):
+            bot.keep_tree = False  # decisions arrive in any order, from any hand
+        if isinstance(bot, LokiBot):
+            book = StatsBook()
+            book.players.update({p: copy.deepcopy(self._book.peek(p)) for p in players})
+            bot.model.book = book
+        return bot
 
     def _style(self, query: DecisionQuery) -> str:
         if query.purpose is not QueryPurpose.BOT or not query.style:
