@@ -174,6 +174,21 @@ class ChatCommand(_Message):
     text: str = Field(min_length=1, max_length=500)
 
 
+class ShowCommand(_Message):
+    """Show the cards that won the last hand uncalled (before the next deal); default: muck."""
+
+    type: Literal["show"] = "show"
+    ref: Ref = None
+
+
+class ShowUncalledCommand(_Message):
+    """A standing choice at this table: show your cards whenever you win uncalled."""
+
+    type: Literal["show_uncalled"] = "show_uncalled"
+    ref: Ref = None
+    enabled: bool
+
+
 class SyncRequest(_Message):
     """Ask for the full current state again (e.g. after a gap in seq)."""
 
@@ -197,6 +212,8 @@ ClientCommand = Annotated[
     | AdviceRequest
     | AIDecideCommand
     | ChatCommand
+    | ShowCommand
+    | ShowUncalledCommand
     | SyncRequest
     | PingMessage
     | AuthMessage,
@@ -274,6 +291,7 @@ class ChangeKind(StrEnum):
     ACT = "act"
     HAND_START = "hand_start"
     RESTORE = "restore"  # the table was loaded again after a server restart
+    SHOW = "show"  # the winner of an uncalled pot showed their cards after the hand
 
 
 class ActedBy(StrEnum):
@@ -293,6 +311,13 @@ class Change(_Message):
     action: Action | None = None
     by: ActedBy = ActedBy.PLAYER
     note: str = ""
+    amount: int | None = Field(
+        default=None, description='rebuy: the chips added (a bot\'s rebuy is by "bot")'
+    )
+    stack: int | None = Field(default=None, description="rebuy: the seat's stack after it")
+    top_up: bool | None = Field(
+        default=None, description="rebuy: true for a top-up, false for a rebuy after busting"
+    )
 
 
 class TurnClock(_Message):
@@ -349,6 +374,9 @@ class ChatMessage(_Message):
     name: str
     seat: int | None
     text: str
+    history: bool = Field(
+        default=False, description="sent on joining: one of the table's last chat messages"
+    )
 
 
 class AdviceSource(StrEnum):

@@ -31,7 +31,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from holdem.actions import Action
+from holdem.actions import Action, EventKind, HandEvent, Street
 from holdem.cards import Deck, make_rng
 from holdem.config import TableConfig
 from holdem.errors import BuyInError, IllegalActionError, SeatError
@@ -292,6 +292,31 @@ class Table:
                 seat.stack < self.config.big_blind and not seat.sitting_out
             ):
                 self._mark_sitting_out(seat)
+
+    def show_uncalled(self, player_id: str) -> HandEvent:
+        """Show the cards that won the last hand uncalled (everyone else folded).
+
+        Only between that hand's end and the next deal, only by its winner, once.
+        The SHOW event joins the hand's events, result and record, as at a showdown.
+        """
+        hand, record, result = self.hand, self.last_record, self.last_result
+        if hand is None or not hand.is_over or record is None or result is None:
+            raise SeatError("there is no finished hand to show cards from")
+        dealt = next((s.seat for s in record.seats if s.player_id == player_id), None)
+        if dealt is None or record.hand_no != self.hand_no:
+            raise SeatError("you were not dealt into the last hand")
+        folded = {e.seat for e in hand.events if e.kind is EventKind.FOLD}
+        if [n for n in hand.seats if n not in folded] != [dealt]:
+            raise SeatError("only a hand won uncalled (everyone else folded) can be shown")
+        if dealt in hand.shown:
+            raise SeatError("your cards are shown already")
+        cards = hand.hole_cards[dealt]
+        event = HandEvent(kind=EventKind.SHOW, street=Street.SHOWDOWN, seat=dealt, cards=cards)
+        hand.events.append(event)
+        hand.shown[dealt] = cards
+        self.last_result = replace(result, shown={**result.shown, dealt: cards})
+        self.last_record = record.model_copy(update={"events": [*record.events, event]})
+        return event
 
     def chips_in_play(self) -> int:
         """Every chip at the table: stacks plus what is in the current hand."""

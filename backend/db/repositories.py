@@ -198,6 +198,16 @@ class Hands:
                 raise
         self.stats.file_later(doc, played)  # counted in the background: the table goes on
 
+    async def add_show(self, table_id: str, hand_no: int, event: HandEvent) -> None:
+        """A winner's cards shown after the hand was filed (idempotent: one SHOW a seat)."""
+        await self._col.update_one(
+            {
+                "_id": hand_id(table_id, hand_no),
+                "record.events": {"$not": {"$elemMatch": {"kind": "show", "seat": event.seat}}},
+            },
+            {"$push": {"record.events": event.model_dump(mode="json")}},
+        )
+
     async def get(self, hand_id_: str) -> Document | None:
         return await self._col.find_one({"_id": hand_id_})
 

@@ -120,6 +120,15 @@ class Persister:
 
         self._push(_Op("file", file))
 
+    def file_show(self, hand_no: int, event: HandEvent) -> None:
+        """Cards a winner showed after the hand ended: added to the filed hand, after it."""
+        table_id = self.table_id
+
+        async def run() -> None:
+            await self._repos.hands.add_show(table_id, hand_no, event)
+
+        self._push(_Op("show", run, hand_no))
+
     def start_hand(
         self, hand_no: int, button: int, stacks: dict[int, int], players: Document
     ) -> None:

@@ -55,6 +55,8 @@ from holdem.protocol import (
     PongMessage,
     QueryPurpose,
     RebuyCommand,
+    ShowCommand,
+    ShowUncalledCommand,
     SitBackCommand,
     SitCommand,
     SitOutCommand,
@@ -70,6 +72,8 @@ log = logging.getLogger(__name__)
 
 # A durable write not confirmed within this many seconds pauses the table, visibly.
 PAUSE_NOTICE_AFTER = 0.5
+# Chat messages a table keeps (in memory only) for those who join later.
+CHAT_HISTORY = 50
 
 
 @dataclass(eq=False)
@@ -103,7 +107,7 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class TimerFired:
-    kind: str  # "turn", "bot", "deal", "grace"
+    kind: str  # "turn", "bot", "deal", "grace", "rebuy"
     key: Turn | str | None = None
 
 
@@ -167,6 +171,10 @@ class TableRuntime:
         self._public: tuple[int, TableView] | None = None
         self.messages_sent = 0
         self.hands_played = 0
+        self._chat: deque[ChatMessage] = deque(maxlen=CHAT_HISTORY)
+        self._show_uncalled: set[str] = set()  # players who show whenever they win uncalled
+        self._rebuys_for_hand = -1  # bots rebuy after the result was shown for this long
+        self._rebuy_failed: set[str] = set()  # bots whose rebuy the rules refused
 
     @property
     def table_id(self) -> str:
@@ -369,6 +377,8 @@ class TableRuntime:
         )
         self._send(client, welcome.model_dump_json())
         self._send(client, self._state_text(seat.number if seat else None, None, now_ms()))
+        for chat in self._chat:
+            self._send(client, chat.model_copy(update={"history": True}).model_dump_json())
         log.info("client joined", extra={"player_id": client.player_id, "last_seq": last_seq})
 
     def _remove_client(self, client: Client) -> None:
@@ -432,23 +442,36 @@ class TableRuntime:
             self._banks.reset_timeouts(pid)
             self._changed(self._seat_change(ChangeKind.SIT_BACK, pid), True)
         elif isinstance(message, RebuyCommand):
+            seat = table.seat_of(pid)
+            before = seat.stack
             table.rebuy(pid, message.amount)
-            self._persist.ledger(pid, "rebuy", message.amount, table.seat_of(pid).number)
-            self._changed(self._seat_change(ChangeKind.REBUY, pid), True)
+            self._persist.ledger(pid, "rebuy", message.amount, seat.number)
+            self._changed(self._rebuy_change(seat, message.amount, before, ActedBy.PLAYER), True)
+        elif isinstance(message, ShowCommand):
+            event = table.show_uncalled(pid)
+            self._persist.file_show(table.hand_no, event)
+            self._changed(Change(kind=ChangeKind.SHOW, seat=event.seat, player_id=pid), False)
+        elif isinstance(message, ShowUncalledCommand):
+            if message.enabled:
+                self._show_uncalled.add(pid)
+            else:
+                self._show_uncalled.discard(pid)
         elif isinstance(message, ActCommand):
             self._act(client, message)
         elif isinstance(message, AdviceRequest | AIDecideCommand):
             self._ai_request(client, message)
         elif isinstance(message, ChatCommand):
             chatter = table.find_seat(pid)
-            chat = ChatMessage(
+            said = ChatMessage(
                 seq=self.seq,
                 at=now_ms(),
                 player_id=pid,
                 name=client.name,
                 seat=chatter.number if chatter else None,
                 text=message.text.strip() or message.text,
-            ).model_dump_json()
+            )
+            self._chat.append(said)
+            chat = said.model_dump_json()
             for other in list(self._clients.values()):
                 self._send(other, chat)
         elif isinstance(message, SyncRequest):
@@ -458,6 +481,18 @@ class TableRuntime:
             self._send(client, PongMessage(ref=message.ref, at=now_ms()).model_dump_json())
         elif isinstance(message, AuthMessage):
             raise CommandError(ErrorCode.BAD_MESSAGE, "already signed in on this connection")
+
+    def _rebuy_change(self, seat: Seat, amount: int, before: int, by: ActedBy) -> Change:
+        """A rebuy or top-up as a table event: who, how much, and the stack it made."""
+        return Change(
+            kind=ChangeKind.REBUY,
+            seat=seat.number,
+            player_id=seat.player_id,
+            by=by,
+            amount=amount,
+            stack=seat.stack,
+            top_up=before >= self.table.config.big_blind,
+        )
 
     def _seat_change(self, kind: ChangeKind, player_id: str) -> Change:
         return Change(kind=kind, seat=self.table.seat_of(player_id).number, player_id=player_id)
@@ -615,6 +650,9 @@ class TableRuntime:
         if fired.kind == "deal":
             self._timers.pop("deal", None)
             self._deal()
+        elif fired.kind == "rebuy":
+            self._timers.pop("rebuy", None)
+            self._rebuy_bot()
         elif fired.kind == "grace" and isinstance(fired.key, str):
             self._timers.pop(f"grace:{fired.key}", None)
             self._grace_expired(fired.key)
@@ -713,8 +751,10 @@ class TableRuntime:
             self._recorded_hand_no = record.hand_no
             self.hands_played += 1
             self._banks.hand_played(seat.player_id for seat in record.seats)
-            self._rebuy_bots()
             self._settle_cashouts()
+            if self._show_if_chosen():
+                record = table.last_record
+                assert record is not None
             with log_context(hand_no=record.hand_no):
                 log.info("hand finished", extra={"net": record.net})
             self._persist.save_state(
@@ -740,19 +780,54 @@ class TableRuntime:
             log.info("cashout", extra={"player_id": cashout.player_id, "amount": cashout.amount})
         self._cashouts_seen = len(self.table.cashouts)
 
-    def _rebuy_bots(self) -> None:
-        """Bots never leave broke: they buy in again for the maximum."""
-        amount = self.table.config.max_buy_in
-        for seat in list(self.table.seats.values()):
-            if seat.is_bot and seat.stack == 0 and not seat.leaving:
-                try:
-                    self.table.rebuy(seat.player_id, amount)
-                    if seat.sitting_out:
-                        self.table.sit_back(seat.player_id)
-                except RuleError as error:
-                    log.warning("bot rebuy failed", extra={"error": error.message})
-                    continue
-                self._persist.ledger(seat.player_id, "rebuy", amount, seat.number)
+    def _show_if_chosen(self) -> bool:
+        """The uncalled winner shows at once if that is their standing choice."""
+        for player_id in self._show_uncalled:
+            with contextlib.suppress(RuleError):  # not the uncalled winner
+                event = self.table.show_uncalled(player_id)
+                log.info("cards shown uncalled", extra={"seat": event.seat})
+                return True
+        return False
+
+    def _bots_to_rebuy(self) -> list[Seat]:
+        """Bots short of a big blind between hands: they never leave broke."""
+        hand = self.table.hand
+        if hand is not None and not hand.is_over:
+            return []
+        return [
+            seat
+            for seat in self.table.seats.values()
+            if seat.is_bot
+            and seat.stack < self.table.config.big_blind
+            and not seat.leaving
+            and seat.player_id not in self._rebuy_failed
+        ]
+
+    def _rebuy_bot(self) -> None:
+        """One bot buys in again up to the maximum, as its own table event.
+
+        Not at the hand's end but once its result was on show (the "rebuy" timer),
+        so the result's stacks stay those the hand left; one bot per event, so each
+        state's stacks add up with the events before it.
+        """
+        self._rebuys_for_hand = self.table.hand_no
+        bots = self._bots_to_rebuy()
+        if not bots:  # gone meanwhile: on to the next deal
+            self._schedule()
+            return
+        seat = bots[0]
+        before, amount = seat.stack, self.table.config.max_buy_in - seat.stack
+        try:
+            self.table.rebuy(seat.player_id, amount)
+            if seat.sitting_out:
+                self.table.sit_back(seat.player_id)
+        except RuleError as error:
+            log.warning("bot rebuy failed", extra={"error": error.message})
+            self._rebuy_failed.add(seat.player_id)
+            self._schedule()
+            return
+        self._persist.ledger(seat.player_id, "rebuy", amount, seat.number)
+        self._changed(self._rebuy_change(seat, amount, before, ActedBy.BOT), True)
 
     def _schedule(self) -> None:
         """Start the clock for a new decision, or plan the next hand."""
@@ -776,6 +851,13 @@ class TableRuntime:
         self._clock = None
         self._cancel_timer("turn")
         self._cancel_timer("bot")
+        if self._bots_to_rebuy():
+            if "rebuy" not in self._timers:
+                # The first waits half the pause (the result is on show), the rest follow.
+                first = self._rebuys_for_hand != self.table.hand_no
+                delay = self._settings.hand_pause_ms / 2000 if first else 0.0
+                self._start_timer("rebuy", delay, TimerFired("rebuy"))
+            return
         if "deal" not in self._timers and self._may_deal():
             self._start_timer("deal", self._settings.hand_pause_ms / 1000, TimerFired("deal"))
 

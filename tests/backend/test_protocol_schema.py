@@ -48,7 +48,7 @@ def test_the_schema_names_every_direction_and_message() -> None:
     }
     assert client_types == {
         "auth", "sit", "stand", "sit_out", "sit_back", "rebuy", "act", "advice",
-        "ai_decide", "chat", "sync", "ping",
+        "ai_decide", "chat", "show", "show_uncalled", "sync", "ping",
     }  # fmt: skip
 
 
