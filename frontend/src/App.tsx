@@ -2,6 +2,7 @@
 import { hrefFor, useRoute } from "./hooks/useRoute";
 import { usePreferences } from "./hooks/usePreferences";
 import { useSession } from "./hooks/useSession";
+import { AccountMenu } from "./components/AccountMenu";
 import { HandsPage } from "./components/HandsPage";
 import { Lobby } from "./components/Lobby";
 import { SignIn } from "./components/SignIn";
@@ -9,7 +10,7 @@ import { TableScreen } from "./components/TableScreen";
 import { ProfilePage } from "./pages/ProfilePage";
 
 export function App() {
-  const { session, signOut } = useSession();
+  const { session } = useSession();
   const route = useRoute();
   const prefs = usePreferences();
   const atTable = route.page === "table";
@@ -44,19 +45,7 @@ export function App() {
             <input type="checkbox" checked={prefs.hud} onChange={(e) => prefs.set({ hud: e.target.checked })} data-testid="hud-toggle" />
             <span>HUD</span>
           </label>
-          {session && (
-            <div className="who" data-testid="who">
-              <span className="who__avatar" aria-hidden="true">
-                {session.name.slice(0, 1).toUpperCase()}
-              </span>
-              <span className="who__name" data-testid="player-name">
-                {session.name}
-              </span>
-              <button type="button" className="btn btn--tiny btn--ghost" onClick={signOut} data-testid="sign-out">
-                Sign out
-              </button>
-            </div>
-          )}
+          {session && <AccountMenu />}
         </div>
       </header>
       <main className="app-main">

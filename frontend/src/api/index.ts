@@ -23,6 +23,33 @@ export async function signInAsGuest(name: string): Promise<GuestSession> {
   return { ...session, name: session.name || name };
 }
 
+/** Sign in again as the player who protected `name` with a password. */
+export async function signInWithPassword(name: string, password: string): Promise<GuestSession> {
+  return decodeGuest(await request(endpoints.login(), { method: "POST", body: { name, password } }));
+}
+
+/** The signed-in player; `has_password` when their name is protected. */
+export interface Me {
+  player_id: string;
+  name: string;
+  has_password: boolean;
+}
+
+export async function getMe(token: string | null): Promise<Me> {
+  const body = await request<Partial<Me>>(endpoints.me(), { token });
+  return { player_id: String(body.player_id ?? ""), name: String(body.name ?? ""), has_password: body.has_password === true };
+}
+
+/** Protect your name with a password (changing it needs the current one). */
+export async function setPassword(token: string | null, password: string, currentPassword: string | null = null): Promise<Me> {
+  const body = await request<Partial<Me>>(endpoints.password(), {
+    method: "POST",
+    token,
+    body: currentPassword === null ? { password } : { password, current_password: currentPassword },
+  });
+  return { player_id: String(body.player_id ?? ""), name: String(body.name ?? ""), has_password: body.has_password === true };
+}
+
 /** A new access and refresh token for a refresh token (each works once). */
 export async function refreshSession(refreshToken: string): Promise<GuestSession> {
   const body = await request(endpoints.refresh(), { method: "POST", body: { refresh_token: refreshToken }, noRefresh: true });

@@ -17,8 +17,18 @@ export function Chat({ messages, onSend, canSend, myId }: { messages: ChatMessag
     <div className="chat" data-testid="chat">
       <div className="chat__messages" role="log" aria-live="polite">
         {messages.length === 0 && <p className="muted">Say hello to the table.</p>}
+        {messages.some((m) => m.history) && (
+          <p className="chat__earlier" data-testid="chat-earlier">
+            Earlier at this table
+          </p>
+        )}
         {messages.map((m, i) => (
-          <div key={`${m.seq ?? i}-${i}`} className={`chat__line${m.player_id === myId ? " chat__line--me" : ""}`}>
+          <div
+            key={`${m.seq ?? i}-${i}`}
+            className={`chat__line${m.player_id === myId ? " chat__line--me" : ""}${m.history ? " chat__line--history" : ""}`}
+            data-testid="chat-line"
+            data-history={m.history ? "true" : undefined}
+          >
             <span className="chat__name">{m.name}</span> <span className="chat__text">{m.text}</span>
           </div>
         ))}

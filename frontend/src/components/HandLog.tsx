@@ -4,6 +4,7 @@ import type { HandEvent, Street, TableView } from "../protocol";
 import { describeEvent, STREET_LABEL } from "../lib/events";
 import type { TableNotice } from "../hooks/useTable";
 import { describeAction } from "../lib/events";
+import { formatChips } from "../lib/chips";
 import { Icon } from "./Icon";
 
 export function HandLog({ view, notices }: { view: TableView; notices: TableNotice[] }) {
@@ -39,7 +40,7 @@ export function HandLog({ view, notices }: { view: TableView; notices: TableNoti
         <ul className="hand-log__notices">
           {handNotices.map((n) => (
             <li key={n.id} data-testid="notice" data-by={n.by}>
-              <Icon name={n.by === "ai" ? "robot" : "clock"} size={13} /> {noticeText(n, nameOf, unit)}
+              <Icon name={noticeIcon(n)} size={13} /> {noticeText(n, nameOf, unit)}
             </li>
           ))}
         </ul>
@@ -49,8 +50,17 @@ export function HandLog({ view, notices }: { view: TableView; notices: TableNoti
   );
 }
 
+export function noticeIcon(n: TableNotice): "robot" | "clock" | "coins" {
+  if (n.by === "rebuy") return n.rebuy?.bot ? "robot" : "coins";
+  return n.by === "ai" ? "robot" : "clock";
+}
+
 export function noticeText(n: TableNotice, nameOf: (seat: number | null | undefined) => string, unit: string): string {
   const who = nameOf(n.seat) || "A player";
+  if (n.by === "rebuy" && n.rebuy) {
+    const { amount, stack, topUp } = n.rebuy;
+    return `${who} ${topUp ? "tops up" : "rebuys"} ${formatChips(amount, unit)} (stack ${formatChips(stack, unit)})`;
+  }
   const what = n.action ? describeAction(n.action, unit) : "";
   if (n.by === "ai") return `AI decided for ${who}${what ? `: ${what}` : ""}`;
   if (n.by === "timer") return `${who} ran out of time${what ? `: ${what}` : ""}`;

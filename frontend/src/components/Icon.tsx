@@ -1,9 +1,15 @@
 /** Small inline SVG icons (no emoji font needed). */
 import type { ReactElement, SVGProps } from "react";
 
-type IconName = "robot" | "bulb" | "hourglass" | "clock" | "download" | "play" | "pause" | "first" | "prev" | "next" | "last";
+type IconName = "coins" | "robot" | "bulb" | "hourglass" | "clock" | "download" | "play" | "pause" | "first" | "prev" | "next" | "last";
 
 const PATHS: Record<IconName, ReactElement> = {
+  coins: (
+    <>
+      <ellipse cx="12" cy="6" rx="7" ry="3" />
+      <path d="M5 6v6c0 1.7 3.1 3 7 3s7-1.3 7-3V6M5 12v6c0 1.7 3.1 3 7 3s7-1.3 7-3v-6" />
+    </>
+  ),
   robot: (
     <>
       <rect x="4" y="7" width="16" height="12" rx="3" />

@@ -22,6 +22,8 @@ export interface PokerTableProps {
   onSit: (seat: number) => void;
   /** seats for which the AI just decided (flash a badge) */
   aiSeats?: ReadonlySet<number>;
+  /** a brief note at a seat ("+1,000 rebuy"), keyed by seat number */
+  seatCues?: ReadonlyMap<number, string>;
   tableName?: string;
   /** each seat's statistics line (the table's HUD setting) */
   hud?: boolean;
@@ -51,7 +53,7 @@ function dealOrder(view: TableView): number[] {
   return [...after, ...before];
 }
 
-export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, tableName, hud = false }: PokerTableProps) {
+export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, seatCues, tableName, hud = false }: PokerTableProps) {
   const unit = view.config.chip_unit;
   const size = view.config.seats;
   const anchor = anchorSeat(view.viewer_seat);
@@ -233,6 +235,7 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, t
             won={won && won > 0 ? won : null}
             highlightCards={showdownHighlight && won ? winningCards : null}
             aiDecided={aiSeats?.has(seat.seat) ?? false}
+            cue={seatCues?.get(seat.seat) ?? null}
             dealDelay={dealDelay}
             cardSize={isViewer ? "md" : "sm"}
             hud={hud}

@@ -21,6 +21,8 @@ export interface SeatProps {
   won: number | null;
   /** the AI just decided for this seat */
   aiDecided: boolean;
+  /** a brief note: chips that just joined the stack ("+1,000 rebuy") */
+  cue?: string | null;
   /** a new hand was just dealt: animate the cards in (delay in ms) */
   dealDelay: number | null;
   cardSize: CardSize;
@@ -62,7 +64,7 @@ export function hueOf(id: string): number {
 }
 
 export function Seat(props: SeatProps) {
-  const { seat, unit, isViewer, isActor, isButton, blind, lastAction, clock, clockOffset, won, aiDecided, dealDelay, cardSize, style, side, highlightCards, hud = false, foldedInHand = false, handName = null } = props;
+  const { seat, unit, isViewer, isActor, isButton, blind, lastAction, clock, clockOffset, won, aiDecided, dealDelay, cardSize, style, side, highlightCards, hud = false, foldedInHand = false, handName = null, cue = null } = props;
   const folded = seat.state === "folded";
   const showCards = seat.has_cards || (seat.hole_cards !== null && seat.hole_cards.length > 0);
   const cards: (string | null)[] = seat.hole_cards && seat.hole_cards.length ? seat.hole_cards : seat.has_cards ? [null, null] : [];
@@ -139,6 +141,11 @@ export function Seat(props: SeatProps) {
       )}
       {badge && <div className={`seat__badge seat__badge--${seat.state}`}>{badge}</div>}
       {!badge && lastAction && <div className="seat__action" data-testid={`last-action-${seat.seat}`}>{lastAction}</div>}
+      {cue && (
+        <div className="seat__cue" data-testid={`cue-${seat.seat}`} role="status">
+          {cue}
+        </div>
+      )}
       {aiDecided && (
         <div className="seat__ai" data-testid={`ai-decided-${seat.seat}`}>
           <Icon name="robot" size={12} /> AI decided

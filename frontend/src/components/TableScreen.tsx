@@ -14,9 +14,10 @@ import { BuyInDialog } from "./BuyInDialog";
 import { Chat } from "./Chat";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { HandList, HandReplay } from "./HandHistory";
-import { HandLog, noticeText } from "./HandLog";
+import { HandLog, noticeIcon, noticeText } from "./HandLog";
 import { Icon } from "./Icon";
 import { PokerTable } from "./PokerTable";
+import { ShowCardsBar } from "./ShowCardsBar";
 import { Toasts } from "./Toasts";
 
 type Tab = "advice" | "log" | "chat" | "hands";
@@ -133,8 +134,24 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     }
   }, [table.adviceLoading]);
   useEffect(() => {
-    if (tab !== "chat" && table.chat.length) setUnreadChat((n) => n + 1);
+    // Lines sent again on joining (the table's last 50) are not news.
+    const last = table.chat[table.chat.length - 1];
+    if (tab !== "chat" && last && !last.history) setUnreadChat((n) => n + 1);
   }, [table.chat.length]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The standing "show when uncalled" choice, told to the table on every (re)connection.
+  const welcome = snapshot.welcome;
+  const showUncalled = prefs.showUncalled;
+  useEffect(() => {
+    if (welcome && showUncalled) send({ type: "show_uncalled", enabled: true });
+  }, [welcome, showUncalled, send]);
+  const setShowUncalled = useCallback(
+    (on: boolean) => {
+      prefs.set({ showUncalled: on });
+      if (!on) send({ type: "show_uncalled", enabled: false });
+    },
+    [prefs, send],
+  );
   useEffect(() => {
     if (tab === "chat") setUnreadChat(0);
   }, [tab]);
@@ -142,6 +159,24 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
   // Seats the AI just decided for (everyone sees it), flashed for a few seconds.
   const [aiSeats, setAiSeats] = useState<Set<number>>(new Set());
   const lastNotice = table.notices[table.notices.length - 1];
+  // A rebuy or top-up: "+1,000" flashes at the seat, so the new stack is explained.
+  const [seatCues, setSeatCues] = useState<ReadonlyMap<number, string>>(new Map());
+  useEffect(() => {
+    if (!lastNotice || lastNotice.by !== "rebuy" || lastNotice.seat === null || !lastNotice.rebuy || !view) return;
+    const seat = lastNotice.seat;
+    const cue = `+${formatChips(lastNotice.rebuy.amount, view.config.chip_unit)} ${lastNotice.rebuy.topUp ? "top-up" : "rebuy"}`;
+    setSeatCues((cues) => new Map(cues).set(seat, cue));
+    const id = setTimeout(
+      () =>
+        setSeatCues((cues) => {
+          const next = new Map(cues);
+          next.delete(seat);
+          return next;
+        }),
+      3000,
+    );
+    return () => clearTimeout(id);
+  }, [lastNotice]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     if (!lastNotice || lastNotice.by !== "ai" || lastNotice.seat === null) return;
     const seat = lastNotice.seat;
@@ -317,7 +352,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
           )}
           {latestBanner && (
             <div className="banner" data-testid="ai-banner" key={lastNotice?.id}>
-              <Icon name={lastNotice?.by === "ai" ? "robot" : "clock"} size={15} /> {latestBanner}
+              {lastNotice && <Icon name={noticeIcon(lastNotice)} size={15} />} {latestBanner}
             </div>
           )}
           <PokerTable
@@ -327,11 +362,13 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
             canSit={canSit}
             onSit={(seat) => setBuyInSeat(seat)}
             aiSeats={aiSeats}
+            seatCues={seatCues}
             tableName={title}
             hud={prefs.hud}
           />
 
           <div className="action-dock">
+            <ShowCardsBar view={view} always={prefs.showUncalled} onShow={() => send({ type: "show" })} onAlways={setShowUncalled} />
             <ActionBar
               view={view}
               onAct={onAct}

@@ -9,13 +9,15 @@ export interface Preferences {
   showBB: boolean;
   /** statistics under each seat at the table */
   hud: boolean;
+  /** show your cards whenever you win uncalled (sent to each table you join) */
+  showUncalled: boolean;
 }
 
 interface PreferencesApi extends Preferences {
   set: (patch: Partial<Preferences>) => void;
 }
 
-const DEFAULTS: Preferences = { fourColour: true, showBB: false, hud: true };
+const DEFAULTS: Preferences = { fourColour: true, showBB: false, hud: true, showUncalled: false };
 const PreferencesContext = createContext<PreferencesApi>({ ...DEFAULTS, set: () => {} });
 
 export function PreferencesProvider({ children }: { children: ReactNode }) {

@@ -10,7 +10,7 @@
  * rather than spending its own (already rotated) refresh token.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { refreshSession, setTokenRefresher, signInAsGuest, signOutSession } from "../api";
+import { refreshSession, setTokenRefresher, signInAsGuest, signInWithPassword, signOutSession } from "../api";
 import type { GuestSession } from "../protocol";
 import { readStorage, writeStorage } from "./storage";
 
@@ -24,6 +24,8 @@ export interface SessionApi {
   /** the last display name used, for the sign-in form */
   rememberedName: string;
   signIn: (name: string) => Promise<GuestSession>;
+  /** sign in again as the player whose name this password protects */
+  signInWithPassword: (name: string, password: string) => Promise<GuestSession>;
   /** the token was refused: refresh it, or else sign in again with the same name */
   renew: () => Promise<GuestSession | null>;
   /** a current access token: at once, or refreshed first if it is about to expire */
@@ -70,6 +72,17 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
       adopt(next);
       writeStorage(NAME_KEY, next.name || clean);
       setRememberedName(next.name || clean);
+      return next;
+    },
+    [adopt],
+  );
+
+  const signInPassword = useCallback(
+    async (name: string, password: string) => {
+      const next = await signInWithPassword(name.trim(), password);
+      adopt(next);
+      writeStorage(NAME_KEY, next.name);
+      setRememberedName(next.name);
       return next;
     },
     [adopt],
@@ -176,8 +189,8 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
   }, []);
 
   const api = useMemo<SessionApi>(
-    () => ({ session, rememberedName, signIn, renew, accessToken, signOut }),
-    [session, rememberedName, signIn, renew, accessToken, signOut],
+    () => ({ session, rememberedName, signIn, signInWithPassword: signInPassword, renew, accessToken, signOut }),
+    [session, rememberedName, signIn, signInPassword, renew, accessToken, signOut],
   );
   return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
 }

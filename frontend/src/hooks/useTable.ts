@@ -26,15 +26,23 @@ export interface Toast {
   at: number;
 }
 
-/** "The AI decided for X" (everyone sees it) or "X timed out". */
+/** "The AI decided for X" (everyone sees it), "X timed out", or a rebuy or top-up. */
 export interface TableNotice {
   id: number;
   at: number;
   seat: number | null;
-  by: "ai" | "timer" | "table";
+  by: "ai" | "timer" | "table" | "rebuy";
   action: Action | null;
   handNo: number;
   note: string;
+  /** a rebuy or top-up (a person's or a bot's): the chips added and the stack they made */
+  rebuy?: { amount: number; stack: number; topUp: boolean; bot: boolean };
+}
+
+/** Chat lines sent again on joining (`history`) that this client already shows are skipped. */
+export function addChat(list: ChatMessage[], message: ChatMessage): ChatMessage[] {
+  const seen = message.history && list.some((m) => m.at === message.at && m.player_id === message.player_id && m.text === message.text);
+  return seen ? list : [...list, message].slice(-200);
 }
 
 export interface TableState {
@@ -124,7 +132,7 @@ export function useTable(tableId: string, token: TokenSource, options: UseTableO
           setAdviceLoading(false);
           break;
         case "chat":
-          setChat((list) => [...list, event.message].slice(-200));
+          setChat((list) => addChat(list, event.message));
           break;
         case "state": {
           const { previous, view, cause } = event;
@@ -137,7 +145,21 @@ export function useTable(tableId: string, token: TokenSource, options: UseTableO
             setAdvice((current) => (current?.applied ? current : null));
             setAdviceLoading(false);
           }
-          if (cause && !event.resync && (cause.by === "ai" || cause.by === "timer" || (cause.by === "table" && cause.note))) {
+          if (cause && !event.resync && cause.kind === "rebuy" && typeof cause.amount === "number") {
+            // Chips joined the table: logged, so stacks plus pots add up from the events.
+            noticeId += 1;
+            const notice: TableNotice = {
+              id: noticeId,
+              at: Date.now(),
+              seat: cause.seat ?? null,
+              by: "rebuy",
+              action: null,
+              handNo: view.hand_no,
+              note: "",
+              rebuy: { amount: cause.amount, stack: cause.stack ?? 0, topUp: cause.top_up === true, bot: cause.by === "bot" },
+            };
+            setNotices((list) => [...list, notice].slice(-30));
+          } else if (cause && !event.resync && (cause.by === "ai" || cause.by === "timer" || (cause.by === "table" && cause.note))) {
             noticeId += 1;
             const notice: TableNotice = {
               id: noticeId,

@@ -142,6 +142,7 @@ export function decode(text: string): Incoming {
           name: stringOrNull(raw.name) ?? "?",
           seat: numberOrNull(raw.seat),
           text: stringOrNull(raw.text) ?? "",
+          history: raw.history === true,
         } as ChatMessage,
       };
     case "advice": {

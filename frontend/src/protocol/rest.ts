@@ -18,6 +18,8 @@ import type {
 
 export const endpoints = {
   guest: () => "/api/auth/guest",
+  login: () => "/api/auth/login",
+  password: () => "/api/auth/password",
   refresh: () => "/api/auth/refresh",
   logout: () => "/api/auth/logout",
   me: () => "/api/me",

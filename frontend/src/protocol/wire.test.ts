@@ -57,7 +57,7 @@ describe("the generated wire types", () => {
     expectTypeOf<HandEvent["amount"]>().toEqualTypeOf<number | null>();
     expectTypeOf<Welcome["protocol"]>().toEqualTypeOf<number>();
     expectTypeOf<Change["kind"]>().toEqualTypeOf<
-      "sit" | "stand" | "sit_out" | "sit_back" | "rebuy" | "act" | "hand_start" | "restore"
+      "sit" | "stand" | "sit_out" | "sit_back" | "rebuy" | "act" | "hand_start" | "restore" | "show"
     >();
     expectTypeOf<Extract<ClientCommand, { type: "act" }>["amount"]>().toEqualTypeOf<
       number | null | undefined
