@@ -53,9 +53,14 @@ class Settings(BaseSettings):
         [],
         "proxy addresses/networks whose X-Forwarded-* headers are believed, comma-separated",
     )
-    signin_burst: int = _env("SIGNIN_BURST", 10, "sign-ins (and password attempts per name) at once", ge=1)
+    signin_burst: int = _env(
+        "SIGNIN_BURST", 10, "sign-ins (and password attempts per name) at once", ge=1
+    )
     signins_per_hour: float = _env(
-        "SIGNINS_PER_HOUR", 30.0, "sign-ins (and password attempts per name) regained per hour", gt=0
+        "SIGNINS_PER_HOUR",
+        30.0,
+        "sign-ins (and password attempts per name) regained per hour",
+        gt=0,
     )
     table_create_burst: int = _env(
         "TABLE_CREATE_BURST", 5, "tables a client may create at once", ge=1
