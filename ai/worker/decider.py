@@ -189,3 +189,12 @@ def warm_up() -> None:
             bot.decide(obs) if obs.street else Decision(CALL if obs.legal.can_call else CHECK)
         )
         apply(state, decision, history, obs)
+    # The advisor's search (advice, reviews): compiled here, not within a query's budget,
+    # where it would leave the first advice of each process with no searched values.
+    config = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
+    state = SimState.new_hand(config, {1: 200, 2: 200}, button=2, seed=1)
+    advisor = make_bot(ADVISOR_STYLE, 1)
+    if isinstance(advisor, MctsBot):
+        advisor.search_preflop = True
+        advisor.iterations = 64
+    advisor.decide(observe(state, [], "warm-up"))

@@ -99,7 +99,7 @@ class ReviewService:
         if active >= self._max_active:
             raise HTTPException(
                 status.HTTP_429_TOO_MANY_REQUESTS,
-                f"you have {active} reviews in progress (at most {self._max_active}): "
+                f"at most {self._max_active} of your reviews may be in progress at once: "
                 "wait for one to finish",
                 headers={"Retry-After": "5"},
             )
@@ -111,6 +111,9 @@ class ReviewService:
         job = self._jobs[key] = _Job(hand_id, player_id, len(points))
         seat = next(s["seat"] for s in record_doc["seats"] if s["player_id"] == player_id)
         big_blind = int(record_doc["config"]["big_blind"])
+        if not points:  # a walk: nothing to ask the workers
+            await self._run(job, points, seat, big_blind)
+            return await self._stored(key) or job.status()
         job.task = asyncio.create_task(self._run(job, points, seat, big_blind))
         return job.status()
 
