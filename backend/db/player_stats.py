@@ -16,8 +16,11 @@ costs seconds (measured: `showdown bench stats`). Three collections:
   few hundred blocks: 100,000 hands are 100 blocks of 1,000.
 
 Counting is queued (`file_later`) and done by one background task, never on a
-table's path: it costs the database about four upserts per seat and hand
-(measured: `showdown bench server`), which a table must not wait for. If the
+table's path. The task counts whatever is queued together: one group write of
+the per-hand facts, one of the summed counters (an update per player and game,
+however many hands), one read of the players' hand counts, and one each for the
+results blocks and the tables; counting hand by hand cost the database about
+four round trips per seat and hand (measured: `showdown bench server`). If the
 server stops between a new player_hand_stats document and its counters, or
 with hands still queued, those hands are missing from the summary (a known gap:
 nothing counts them later); a clean stop drains the queue (`close`).
@@ -32,9 +35,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from pymongo import InsertOne, ReturnDocument, UpdateOne
+from pymongo import InsertOne, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
-from pymongo.errors import DuplicateKeyError, WriteError
+from pymongo.errors import WriteError
 
 from backend.db.batch_writer import BatchWriter
 from backend.db.codec import Document, hand_id, record_from_doc
@@ -48,6 +51,7 @@ DUPLICATE_KEY = 11000
 # Hands waiting to be counted; past this (a database that cannot keep up) a hand is
 # left uncounted and logged rather than held in memory without bound.
 MAX_QUEUED = 10_000
+BATCH_HANDS = 200  # queued hands counted together (a handful of group writes for all)
 BLOCK_SIZES = (100, 1000)  # hands per point of the results graph: fine, coarse
 FINE_UP_TO = 30_000  # hands a graph draws at the fine size (at most 300 points)
 # The winnings lines a results block sums.
@@ -85,25 +89,40 @@ def block_size_for(hands: int) -> int:
     return BLOCK_SIZES[0] if hands <= FINE_UP_TO else BLOCK_SIZES[1]
 
 
-def block_update(p: PlayerHand, size: int, number: int, played_at: datetime) -> UpdateOne:
-    """Add the hand to its block (the player's `number`-th hand of this game, from 1)."""
-    counts = p.counts.as_dict()
-    block = (number - 1) // size
-    return UpdateOne(
-        {"_id": f"{stats_id(p.player_id, p.game)}|{size}|{block}"},
-        {
-            "$inc": {"hands": 1, **{name: counts[name] for name in SERIES}},
-            "$min": {"first_at": played_at},
-            "$max": {"last_at": played_at},
-            "$setOnInsert": {
-                "player_id": p.player_id,
-                "game": game_doc(p.game),
-                "size": size,
-                "block": block,
-            },
-        },
-        upsert=True,
-    )
+class BlockSums:
+    """New hands summed per results block (a player's `number`-th hand of a game falls
+    in block (number - 1) // size), written as one upsert per block."""
+
+    def __init__(self) -> None:
+        self._blocks: dict[str, Document] = {}
+
+    def add(self, p: PlayerHand, number: int, played_at: datetime) -> None:
+        counts = p.counts.as_dict()
+        for size in BLOCK_SIZES:
+            block = (number - 1) // size
+            key = f"{stats_id(p.player_id, p.game)}|{size}|{block}"
+            doc = self._blocks.get(key)
+            if doc is None:
+                self._blocks[key] = {
+                    "$inc": {"hands": 1, **{name: counts[name] for name in SERIES}},
+                    "$min": {"first_at": played_at},
+                    "$max": {"last_at": played_at},
+                    "$setOnInsert": {
+                        "player_id": p.player_id,
+                        "game": game_doc(p.game),
+                        "size": size,
+                        "block": block,
+                    },
+                }
+                continue
+            doc["$inc"]["hands"] += 1
+            for name in SERIES:
+                doc["$inc"][name] += counts[name]
+            doc["$min"]["first_at"] = min(doc["$min"]["first_at"], played_at)
+            doc["$max"]["last_at"] = max(doc["$max"]["last_at"], played_at)
+
+    def updates(self) -> list[UpdateOne]:
+        return [UpdateOne({"_id": key}, doc, upsert=True) for key, doc in self._blocks.items()]
 
 
 def table_update(record: HandRecord, players: list[PlayerHand], played_at: datetime) -> UpdateOne:
@@ -170,13 +189,16 @@ class PlayerStats:
 
     async def _count_queued(self) -> None:
         while True:
-            doc, played_at = await self._queue.get()
+            batch = [await self._queue.get()]
+            while len(batch) < BATCH_HANDS and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
             try:
-                await self.file(doc, played_at)
+                await self.file_many(batch)
             except Exception:
-                log.exception("statistics not counted", extra={"hand_no": doc.get("hand_no")})
+                log.exception("statistics not counted", extra={"hands": len(batch)})
             finally:
-                self._queue.task_done()
+                for _ in batch:
+                    self._queue.task_done()
 
     async def drain(self) -> None:
         """Return once every queued hand is counted."""
@@ -191,23 +213,41 @@ class PlayerStats:
             self._task = None
 
     async def file(self, doc: Document, played_at: datetime) -> None:
-        """Count a filed hand (its stored record); counting it again changes nothing.
+        """Count one filed hand (its stored record); counting it again changes nothing."""
+        await self.file_many([(doc, played_at)])
 
-        A hand the statistics cannot read is logged and skipped: it must never stop
-        a table from filing its hands.
+    async def file_many(self, hands: list[tuple[Document, datetime]]) -> None:
+        """Count filed hands, in filing order; a hand counted already changes nothing.
+
+        Four group writes and one read whatever the number of hands and seats: the
+        per-hand facts (the new ones are the hands to count), every player's summed
+        counters, the players' hand counts read back (they number the hands for the
+        results blocks), then the blocks and the tables. A hand the statistics cannot
+        read is logged and skipped: it must never stop a table from filing its hands.
         """
-        try:
-            record = record_from_doc(doc)
-            players = await count_hand(record)
-        except Exception:
-            log.exception("statistics skipped a hand", extra={"hand_no": doc.get("hand_no")})
-            return
-        new = await asyncio.gather(*(self._file_one(record, p, played_at) for p in players))
-        if new and new[0]:  # the first seat's document was new: the hand is counted once
-            await self._writer.write(self._tables.name, table_update(record, players, played_at))
+        counted: list[tuple[HandRecord, list[PlayerHand], datetime]] = []
+        for doc, played_at in hands:
+            try:
+                record = record_from_doc(doc)
+                counted.append((record, await count_hand(record), played_at))
+            except Exception:
+                log.exception("statistics skipped a hand", extra={"hand_no": doc.get("hand_no")})
+        seats = [(record, p, at) for record, players, at in counted for p in players]
+        new = await asyncio.gather(*(self._insert_fact(r, p, at) for r, p, at in seats))
+        fresh = [(p, at) for (_, p, at), is_new in zip(seats, new, strict=True) if is_new]
+        if fresh:
+            hands_after = await self._add_counts(fresh)
+            await self._add_blocks(fresh, hands_after)
+        firsts = iter(new)
+        tables: list[UpdateOne] = []
+        for record, players, at in counted:
+            flags = [next(firsts) for _ in players]
+            if flags and flags[0]:  # the first seat's fact was new: the hand is counted once
+                tables.append(table_update(record, players, at))
+        await asyncio.gather(*(self._writer.write(self._tables.name, op) for op in tables))
 
-    async def _file_one(self, record: HandRecord, p: PlayerHand, played_at: datetime) -> bool:
-        """Count one seat's part; False if it was counted already."""
+    async def _insert_fact(self, record: HandRecord, p: PlayerHand, played_at: datetime) -> bool:
+        """Store one seat's fact of the hand; False if it was there already (counted)."""
         hid = hand_id(record.table_id, record.hand_no)
         fact = {
             "_id": f"{hid}|{p.player_id}",
@@ -223,39 +263,54 @@ class PlayerStats:
             await self._writer.write(self._per_hand.name, InsertOne(fact))
         except WriteError as error:
             if error.code == DUPLICATE_KEY:
-                return False  # counted already
+                return False
             raise
-        hands = await self._add_counts(p, played_at)
-        await asyncio.gather(
-            *(
-                self._writer.write(self._blocks.name, block_update(p, size, hands, played_at))
-                for size in BLOCK_SIZES
-            )
-        )
         return True
 
-    async def _add_counts(self, p: PlayerHand, played_at: datetime) -> int:
-        """Add the hand's counters; the player's hands of this game so far, this one included."""
-        update = {
-            "$inc": counter_inc(p),
-            "$set": {"name": p.name, "is_bot": p.is_bot, "last_played_at": played_at},
-            "$setOnInsert": {"player_id": p.player_id, "game": game_doc(p.game)},
-        }
-        for attempt in range(2):
-            try:
-                doc = await self._summary.find_one_and_update(
-                    {"_id": stats_id(p.player_id, p.game)},
-                    update,
-                    upsert=True,
-                    return_document=ReturnDocument.AFTER,
-                    projection={"hands": 1},
-                )
-            except DuplicateKeyError:
-                if attempt:  # two first hands at once: the other upsert created it
-                    raise
-                continue
-            return int(doc["hands"]) if doc is not None else 1
-        raise AssertionError("unreachable")
+    async def _add_counts(self, fresh: list[tuple[PlayerHand, datetime]]) -> dict[str, int]:
+        """Add the new hands' counters, one update per player and game; returns each one's
+        hands so far, these included (one counting task: nobody else adds meanwhile)."""
+        updates: dict[str, Document] = {}
+        for p, played_at in fresh:
+            key = stats_id(p.player_id, p.game)
+            update = updates.setdefault(
+                key,
+                {
+                    "$inc": {},
+                    "$set": {},
+                    "$setOnInsert": {"player_id": p.player_id, "game": game_doc(p.game)},
+                },
+            )
+            inc = update["$inc"]
+            for name, value in counter_inc(p).items():
+                inc[name] = inc.get(name, 0) + value
+            update["$set"] = {"name": p.name, "is_bot": p.is_bot, "last_played_at": played_at}
+        await asyncio.gather(
+            *(
+                self._writer.write(self._summary.name, UpdateOne({"_id": key}, u, upsert=True))
+                for key, u in updates.items()
+            )
+        )
+        cursor = self._summary.find({"_id": {"$in": list(updates)}}, projection={"hands": 1})
+        return {doc["_id"]: int(doc.get("hands", 0)) async for doc in cursor}
+
+    async def _add_blocks(
+        self, fresh: list[tuple[PlayerHand, datetime]], hands_after: dict[str, int]
+    ) -> None:
+        """Add the new hands to their results blocks, numbered in filing order."""
+        per_player: dict[str, int] = {}
+        for p, _ in fresh:
+            key = stats_id(p.player_id, p.game)
+            per_player[key] = per_player.get(key, 0) + 1
+        number = {key: hands_after.get(key, n) - n for key, n in per_player.items()}
+        blocks = BlockSums()
+        for p, played_at in fresh:
+            key = stats_id(p.player_id, p.game)
+            number[key] += 1
+            blocks.add(p, number[key], played_at)
+        await asyncio.gather(
+            *(self._writer.write(self._blocks.name, op) for op in blocks.updates())
+        )
 
     # -- reading -----------------------------------------------------------------
 

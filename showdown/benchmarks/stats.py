@@ -110,7 +110,7 @@ async def fill(url: str, hands: int, seed: int) -> None:
     summaries: dict[str, dict[str, Any]] = {}
     per_game_hands: dict[str, int] = {}
     fact_docs: list[dict[str, Any]] = []
-    # The results blocks summed here, as `block_update` would have left them.
+    # The results blocks summed here, as `BlockSums` would have left them.
     blocks: dict[str, dict[str, Any]] = {}
     for n in range(hands):
         p = rng.choice(facts)

@@ -9,6 +9,8 @@ import httpx
 import pytest
 from backend_testlib import RunningServer, WsClient, create_table, guest
 
+from backend.db import player_stats
+from backend.db.batch_writer import BatchWriter
 from backend.db.codec import record_from_doc
 from backend.db.player_stats import BLOCK_SIZES, SERIES, PlayerStats
 from holdem.stats import COUNTER_NAMES, StatCounts, player_hands, ratios
@@ -136,3 +138,26 @@ async def test_rest_stats_results_and_leaderboard(server_factory: Any) -> None:
             assert figures["players_per_flop"] == pytest.approx(sum(flops) / len(flops))
         assert figures["hands_per_hour"] is None or figures["hands_per_hour"] > 0
         assert (await http.get("/api/table-stats")).json() == [figures]  # the open tables
+
+
+async def test_hands_counted_in_one_batch_equal_those_counted_one_by_one(
+    server_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The background task counts whatever is queued together: every stored hand counted
+    again in one batch, twice over, into a fresh database gives the same documents."""
+    # Small results blocks, so that the hands of one batch span several of them.
+    monkeypatch.setattr(player_stats, "BLOCK_SIZES", (2, 5))
+    reader, _ = await play_hands(server_factory, small_blind=5, big_blind=10)
+    db = reader.state.mongo.db
+    hands = [(doc["record"], doc["played_at"]) async for doc in db.hands.find({})]
+    again = db.client[f"{db.name}_recount"]
+    stats = PlayerStats(again, BatchWriter(again))
+    await stats.file_many(hands + hands[:3])  # the repeats count nothing
+    for name in ("player_stats", "player_results", "table_stats", "player_hand_stats"):
+        kept = [doc async for doc in db[name].find({}).sort("_id", 1)]
+        recount = [doc async for doc in again[name].find({}).sort("_id", 1)]
+        assert len(recount) == len(kept) > 0, name
+        if name == "player_results":
+            assert len(kept) >= 3 * (HANDS // 2 + HANDS // 5)
+        for a, b in zip(recount, kept, strict=True):
+            assert a == approx_row(b), name
