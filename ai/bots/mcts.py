@@ -23,6 +23,7 @@ from ai.search.mcts import RANDOM, UCT, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
 from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
+from ai.search.warm import warm
 from ai.sim.rules import PREFLOP
 
 DEFAULT_ITERATIONS = 600
@@ -43,6 +44,7 @@ class MctsBot(LokiBot):
         models: ModelSet | None = None,
     ) -> None:
         super().__init__(seed)
+        warm()  # the search's compiled kernels, before any decision's clock runs
         if models is not None:
             self.model = OpponentModel(models, self.model.book)
         self.iterations = iterations

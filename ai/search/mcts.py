@@ -21,19 +21,12 @@ import numpy as np
 from ai.bots.observation import Observation
 from ai.math.rollout_strength import showdown_equity
 from ai.models.ranges import RangeTracker
-from ai.search.abstraction import TreeAction, bucket_amount, our_actions, raise_to
+from ai.search import kernel
 from ai.search.deals import deal_from_ranges, street_strengths
 from ai.search.opponents import OpponentTables
-from ai.search.policy import (
-    cost_of,
-    opponent_bucket,
-    opponent_choice,
-    our_choice,
-    play_out,
-    random_play_out,
-)
-from ai.search.tree import Node
-from ai.sim.rules import BET, CALL, CHECK, FOLD
+from ai.search.tree import Node, Tree
+from ai.sim.arrays import evaluator_tables, rules_array, state_array
+from ai.sim.rules import CALL, CHECK, FOLD
 from ai.sim.state import SimState
 
 Clock = Callable[[], float]
@@ -85,32 +78,6 @@ class SearchResult:
         return {a.label: a.value_bb for a in self.actions}
 
 
-def _prior(tables: OpponentTables, me: int, street: int, cost: int, acts: list[TreeAction],
-           pot: int, state: SimState) -> list[float]:  # fmt: skip
-    """PUCT prior over our actions: the model's (fold, call, raise) for our seat, the raise
-    share split by its size buckets; floored so that no action is starved."""
-    from ai.search.abstraction import size_bucket
-
-    shares = tables.shares[me, street, cost]
-    sizes = tables.sizes[me, street, cost]
-    legal = state.legal_actions()
-    assert legal is not None
-    raises = [a for a in acts if a.kind >= BET]
-    buckets = [size_bucket(pot, legal, a.to) for a in raises]
-    out = []
-    for act in acts:
-        if act.kind == FOLD:
-            p = float(shares[0])
-        elif act.kind in (CHECK, CALL):
-            p = float(shares[1])
-        else:
-            b = size_bucket(pot, legal, act.to)
-            p = float(shares[2]) * (float(sizes[b]) + 0.05) / max(buckets.count(b), 1)
-        out.append(max(p, 0.05))
-    total = sum(out)
-    return [p / total for p in out]
-
-
 class Search:
     """One decision's search; `run` may be called once."""
 
@@ -144,34 +111,37 @@ class Search:
         self._rng = random.Random(seed)
         self._seed_base = seed * 1_000_003
         self._np_rng = np.random.default_rng(seed)
-        self._holes: list[tuple[tuple[int, int], ...]] = []
-        self._runouts: list[tuple[int, ...]] = []
-        self._strengths: list[list[list[float]]] = []
+        self._holes = np.zeros((0, obs.n, 2), dtype=np.int64)
+        self._runouts = np.zeros((0, 5), dtype=np.int64)
+        self._strengths = np.zeros((0, obs.n, 4))
         self.equity = 0.0
+        # The compiled iterations' inputs (ai.search.kernel): the spot, the tables, the
+        # settings, and the iterations queued until the tree is next read.
+        self.tree = Tree(self.root_state.rules.is_limit)
+        self._state = state_array(self.root_state)
+        self._rules = rules_array(self.root_state.rules)
+        self._tab = kernel.table_array(tables)
+        self._ev = evaluator_tables()
+        self._stream = np.zeros(1, dtype=np.int64)
+        kernel.reseed(self._stream, self._seed_base)
+        config = self.config
+        self._settings = np.array(
+            [self.me, config.puct, config.warmup, config.rollout == RANDOM, 0], dtype=np.int64
+        )
+        self._params = np.array([config.exploration, self.scale, self.fold_penalty, self.base])
+        self._sums = np.zeros(2)
+        self._pending: list[tuple[int, int, int]] = []
 
     # -- the tree ---------------------------------------------------------------
 
     def new_node(self, state: SimState, root: bool = False) -> Node:
-        legal = state.legal_actions()
-        assert legal is not None
-        pot = state.pot
-        acts = our_actions(pot, legal, state.rules.is_limit)
-        if root:
-            acts = [a for a in acts if a.kind != FOLD]  # valued exactly: 0
-        if self.config.puct:
-            units = state.rules.min_increment
-            cost = cost_of(legal.call_amount, pot, units[state.street], state.rules.is_limit)
-            prior = _prior(self.tables, self.me, state.street, cost, acts, pot, state)
-        else:
-            prior = [1.0 - 0.01 * k for k in range(len(acts))]  # tie order: as listed
-        node = Node(acts, prior)
-        passive = next(a for a, act in enumerate(acts) if act.kind in (CHECK, CALL))
-        give_up = next((a for a, act in enumerate(acts) if act.kind == FOLD), passive)
-        raises = [a for a, act in enumerate(acts) if act.kind >= BET]
-        pot_sized = raise_to(pot, legal, 1.0)
-        aggressive = min(raises, key=lambda a: abs(acts[a].to - pot_sized), default=passive)
-        node.rule = (give_up, passive, aggressive)
-        return node
+        """A node of `self.tree` for our decision at `state`."""
+        tree = self.tree
+        tree.reserve(1)
+        node = kernel.new_node(tree.nodes, tree.edges, tree.edge_f, tree.counts,
+                               state_array(state), self._rules, self._tab, self.me,
+                               self.config.puct, root)  # fmt: skip
+        return Node(tree, node)
 
     def _deal(self) -> None:
         count = self.config.batch
@@ -186,103 +156,34 @@ class Search:
             self._rng.getrandbits(31),
             self.obs.n_opponents,
         )
-        if not self._holes:
+        if not len(self._holes):
             self.equity = showdown_equity(holes, runouts, self.me, self.obs.opponents)
-        self._holes = [tuple((h[0], h[1]) for h in deal) for deal in holes.tolist()]
-        self._runouts = [tuple(r) for r in runouts.tolist()]
-        self._strengths = strengths.tolist()
+        self._holes = holes
+        self._runouts = runouts
+        self._strengths = strengths
 
-    def _advance(self, state: SimState, strength: list[list[float]], key: list[int]) -> None:
-        """Opponents act (the model's tables) until it is our turn or the hand ends."""
-        me = self.me
-        tables = self.tables
-        rand = self._rng.random
-        rules = state.rules
-        units = rules.min_increment
-        limit = rules.is_limit
-        while not state.over and state.queue[0] != me:
-            i = state.queue[0]
-            street = state.street
-            stack = state.stacks[i]
-            call = state.max_bet - state.bets[i]
-            if stack < call:
-                call = stack
-            pot = sum(state.contrib) + sum(state.bets)
-            cost = cost_of(call, pot, units[street], limit)
-            choice = opponent_choice(tables, i, street, cost, strength[i][street], rand())
-            if choice == 2:
-                legal = state.legal_actions()
-                assert legal is not None
-                if legal.raise_kind is not None:
-                    bucket = 0
-                    if limit:
-                        to = legal.min_to
-                    else:
-                        bucket = opponent_bucket(tables, i, street, cost, rand())
-                        to = bucket_amount(pot, legal, bucket)
-                    state.step(legal.raise_kind, to)
-                    key.append(street * 64 + 16 + bucket)
-                    continue
-                choice = 1
-            if choice == 1 or call == 0:
-                state.step(CHECK if call == 0 else CALL)
-                key.append(street * 64 + 8)
-            else:
-                state.step(FOLD)
-                key.append(street * 64)
+    def _iterate(self, root: Node, d: int, forced: int = -1, seed: int = -1) -> None:
+        """Queue one iteration on deal d; `forced`: the root action to take (else
+        selection); `seed`: restart the random numbers there (else continue them).
+        The queue runs (compiled) at the next `_flush`, before anything reads the tree."""
+        self._pending.append((d, forced, seed))
 
-    def _iterate(self, root: Node, d: int, forced: int = -1) -> None:
-        """One iteration on deal d; `forced`: the root action to take (else selection)."""
-        state = self.root_state.clone()
-        state.holes = self._holes[d]
-        state.runout = self._runouts[d]
-        strength = self._strengths[d]
-        config = self.config
-        me = self.me
-        node = root
-        path: list[tuple[Node, int]] = []
-        a = forced
-        warmup = config.warmup
-        while True:
-            if a < 0:
-                if node.total < warmup and node is not root:
-                    call = state.max_bet - state.bets[me]
-                    if state.stacks[me] < call:
-                        call = state.stacks[me]
-                    pot = sum(state.contrib) + sum(state.bets)
-                    a = node.rule[our_choice(strength[me][state.street], call, pot)]
-                else:
-                    a = node.select(config.exploration, self.scale, config.puct)
-            path.append((node, a))
-            act = node.actions[a]
-            if act.kind == FOLD:
-                value = state.stacks[me] + state.bets[me] - state.start[me] - self.fold_penalty
-                break
-            seen = state.board_len
-            state.step(act.kind, act.to)
-            key: list[int] = []
-            self._advance(state, strength, key)
-            if state.over:
-                value = state.stacks[me] + state.bets[me] - state.start[me]
-                break
-            key.extend(state.runout[seen : state.board_len])
-            children = node.children[a]
-            child = children.get(tuple(key))
-            if child is None:  # expand one node per iteration, then play out
-                children[tuple(key)] = self.new_node(state)
-                if config.rollout == RANDOM:
-                    random_play_out(state, self._rng.random)
-                else:
-                    play_out(state, strength, self.tables, self._rng.random, me)
-                value = state.stacks[me] + state.bets[me] - state.start[me]
-                break
-            node = child
-            a = -1
-        value -= self.base
-        self._sum += value
-        self._sum2 += value * value
-        for node, a in path:
-            node.update(a, value)
+    def _flush(self, root: Node) -> None:
+        if not self._pending:
+            return
+        schedule = np.array(self._pending, dtype=np.int64)
+        self._pending.clear()
+        tree = self.tree
+        tree.reserve(len(schedule))
+        self._params[kernel.P_SCALE] = self.scale
+        self._sums[:] = 0.0
+        kernel.run_schedule(
+            *tree.arrays, root.id, self._state, self._rules, self._holes, self._runouts,
+            self._strengths, self._tab, schedule, self._settings, self._params, self._stream,
+            self._ev, self._sums,
+        )  # fmt: skip
+        self._sum += float(self._sums[0])
+        self._sum2 += float(self._sums[1])
 
     def _rescale(self, done: int) -> None:
         mean = self._sum / done
@@ -307,6 +208,8 @@ class Search:
         if iterations is None and deadline is None:
             iterations = config.iterations
         limit = iterations if iterations is not None else math.inf
+        if root is not None:
+            self.tree = root.tree
         tree = root if root is not None else self.new_node(self.root_state, root=True)
         alive = list(range(len(tree.actions)))
         halving = config.root == HALVING and len(alive) > 1
@@ -319,6 +222,7 @@ class Search:
         next_check = 0
         while done < limit:
             if done >= next_check:
+                self._flush(tree)
                 if deadline is not None and clock() >= deadline:
                     break
                 next_check = done + config.check_every
@@ -326,17 +230,18 @@ class Search:
                     self._rescale(done)
             d = deals % config.batch
             if d == 0 and deals:
+                self._flush(tree)
                 self._deal()
             if halving:
                 for a in alive:
                     if done >= limit:
                         break
                     # Common random numbers: every action meets the same opponents' draws.
-                    self._rng.seed(self._seed_base + deals)
-                    self._iterate(tree, d, a)
+                    self._iterate(tree, d, a, self._seed_base + deals)
                     done += 1
                     used += 1
                 if len(alive) > 1 and used >= round_budget:
+                    self._flush(tree)
                     alive.sort(key=lambda a: -tree.mean(a))
                     alive = sorted(alive[: (len(alive) + 1) // 2])
                     used = 0
@@ -344,6 +249,7 @@ class Search:
                 self._iterate(tree, d)
                 done += 1
             deals += 1
+        self._flush(tree)
         return self._result(tree, done)
 
     def _result(self, root: Node, iterations: int) -> SearchResult:

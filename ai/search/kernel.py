@@ -1,0 +1,597 @@
+"""The search's hot path compiled by numba: whole MCTS iterations on flat arrays.
+
+One call runs a schedule of iterations (deal, forced root action or -1, random seed or
+-1) on the tree's arrays (`ai.search.tree.Tree`): walk our nodes by UCT/PUCT (or our
+rule while warming up), opponents acting from the model's tables between them, expand
+one node, play out to the end, back the chips up. Python keeps what happens between
+schedules: the deals, the clock, the root's sequential halving (`ai.search.mcts`).
+
+The rules are `ai.sim.arrays` (SimState's machine, tested against it); the policies are
+`ai.search.policy`'s, line for line (tests/ai/test_search_kernel.py plays both on the
+same random numbers). Random numbers are xorshift64 (`ai.math.fastrng`): a schedule
+entry with a seed restarts the stream there (the root's common random numbers),
+otherwise the stream continues from `rng[0]`.
+
+Tables, packed per player, street and cost (`table_array`): the strength thresholds,
+the card-blind shares, the model's shares and size shares, the size cdf and kappa.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.math._jit import jit
+from ai.math.fastrng import next_state, seed_state
+from ai.models.features import SIZE_FRACTIONS
+from ai.search.opponents import OpponentTables
+from ai.sim.arrays import (
+    BETS,
+    BOARD_LEN,
+    IS_LIMIT,
+    MIN_INC,
+    OVER,
+    QUEUE,
+    STACKS,
+    START,
+    STATE_SIZE,
+    STREET,
+    raise_bounds,
+    raise_kind,
+    step,
+    to_call,
+)
+from ai.sim.arrays import (
+    pot as pot_of,
+)
+
+I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
+F64 = npt.NDArray[np.float64]
+
+# Literal copies (numba's disk cache does not see constants imported from elsewhere).
+FOLD, CHECK, CALL, BET = 0, 1, 2, 3
+SIGMA = 0.12  # ai.search.policy.SIGMA
+ALL_IN = 5  # ai.models.features.ALL_IN_BUCKET
+FRACTIONS = np.array([0.33, 0.5, 0.75, 1.0, 2.0])  # the model's size buckets
+LOG_FRACTIONS = np.log(FRACTIONS)
+OUR_FRACTIONS = np.array([0.5, 1.0, 2.0])  # ai.search.abstraction.OUR_FRACTIONS
+if tuple(FRACTIONS) != SIZE_FRACTIONS:
+    raise RuntimeError("ai.search.kernel's size fractions disagree with ai.models.features")
+_LOW53 = (1 << 53) - 1
+_UNIT = 1.0 / (1 << 53)
+
+# Table fields (last axis of the packed tables).
+T_RAISE_ABOVE, T_CONTINUE_ABOVE, T_RAISE_SHARE, T_CONTINUE_SHARE = 0, 1, 2, 3
+T_SHARES, T_SIZES, T_CDF, T_KAPPA, T_FIELDS = 4, 7, 13, 19, 20
+# Tree layout: node rows, edge rows (one per action of a node), child rows (a list per
+# edge of the lines that led to a child node, keyed by a slice of `keys`).
+NODE_FIRST, NODE_K, NODE_TOTAL, NODE_RULE, NODE_FIELDS = 0, 1, 2, 3, 6
+E_KIND, E_TO, E_N, E_HEAD, E_FIELDS = 0, 1, 2, 3, 4
+EF_W, EF_W2, EF_PRIOR, EF_FIELDS = 0, 1, 2, 3
+C_NODE, C_NEXT, C_KEY, C_LEN, C_HASH, C_FIELDS = 0, 1, 2, 3, 4, 5
+COUNT_NODES, COUNT_EDGES, COUNT_CHILDREN, COUNT_KEYS = 0, 1, 2, 3
+MAX_ACTIONS = 7  # fold, check/call and five raise sizes
+MAX_KEY = 64  # a line between two of our decisions is at most ~2 (n - 1) actions + 3 cards
+MAX_DEPTH = 256
+# Integer settings (`settings` array).
+S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_ROOT = 0, 1, 2, 3, 4
+# Float settings (`params` array).
+P_EXPLORATION, P_SCALE, P_FOLD_PENALTY, P_BASE = 0, 1, 2, 3
+
+
+def table_array(tables: OpponentTables) -> F64:
+    """The tables packed as [player, street, cost, field] for the kernels."""
+    n = tables.shares.shape[0]
+    out = np.zeros((n, 4, 3, T_FIELDS))
+    out[..., T_RAISE_ABOVE] = tables.raise_above
+    out[..., T_CONTINUE_ABOVE] = tables.continue_above
+    out[..., T_RAISE_SHARE] = tables.raise_share
+    out[..., T_CONTINUE_SHARE] = tables.continue_share
+    out[..., T_SHARES : T_SHARES + 3] = tables.shares
+    out[..., T_SIZES : T_SIZES + 6] = tables.sizes
+    out[..., T_CDF : T_CDF + 6] = tables.size_cdf
+    out[..., T_KAPPA] = np.asarray(tables.kappa)[:, None, None]
+    return out
+
+
+# -- random numbers -------------------------------------------------------------------
+
+
+@jit
+def uniform(rng: I64) -> float:
+    """A float in [0, 1) from the stream in rng[0] (advanced)."""
+    x = next_state(rng[0])
+    rng[0] = x
+    return ((x >> 11) & _LOW53) * _UNIT
+
+
+@jit
+def reseed(rng: I64, seed: int) -> None:
+    rng[0] = seed_state(seed)
+
+
+# -- the policies (ai.search.policy, ai.search.abstraction) ---------------------------
+
+
+@jit
+def cost_of(call: int, pot: int, unit: int, limit: bool) -> int:
+    if call <= 0:
+        return 0
+    if limit:
+        return 1 if call <= unit else 2
+    return 1 if 2 * call <= pot else 2
+
+
+@jit
+def opponent_choice(tab: F64, i: int, street: int, cost: int, s: float, u: float) -> int:
+    """0 fold, 1 check/call, 2 bet/raise (policy.opponent_choice)."""
+    row = tab[i, street, cost]
+    p_raise = (s - row[T_RAISE_ABOVE] + SIGMA) / (2 * SIGMA)
+    kappa = row[T_KAPPA]
+    if kappa < 1.0:
+        p_raise = kappa * min(max(p_raise, 0.0), 1.0) + (1.0 - kappa) * row[T_RAISE_SHARE]
+    if u < p_raise:
+        return 2
+    if cost == 0:
+        return 1
+    p_continue = (s - row[T_CONTINUE_ABOVE] + SIGMA) / (2 * SIGMA)
+    if kappa < 1.0:
+        p_continue = kappa * min(max(p_continue, 0.0), 1.0) + (1.0 - kappa) * row[T_CONTINUE_SHARE]
+    return 1 if u < p_continue else 0
+
+
+@jit
+def our_choice(s: float, call: int, pot: int) -> int:
+    """policy.our_choice: value-raise strong hands, call on pot odds plus a margin."""
+    if s >= (0.8 if call else 0.65):
+        return 2
+    if not call or s >= call / (call + pot) + 0.15:
+        return 1
+    return 0
+
+
+@jit
+def opponent_bucket(tab: F64, i: int, street: int, cost: int, u: float) -> int:
+    row = tab[i, street, cost]
+    bucket = 0
+    while u > row[T_CDF + bucket]:
+        bucket += 1
+    return bucket
+
+
+@jit
+def raise_to(pot: int, committed: int, call: int, low: int, high: int, fraction: float) -> int:
+    """abstraction.raise_to: `fraction` of the pot after calling, made legal."""
+    wanted = committed + call + int(np.rint(fraction * (pot + call)))
+    return min(max(wanted, low), high)
+
+
+@jit
+def bucket_amount(pot: int, committed: int, call: int, low: int, high: int, bucket: int) -> int:
+    if bucket >= ALL_IN:
+        return high
+    return raise_to(pot, committed, call, low, high, FRACTIONS[bucket])
+
+
+@jit
+def size_bucket(pot: int, committed: int, call: int, stack: int, to: int) -> int:
+    """abstraction.size_bucket: all-in, else the nearest fraction on a log scale."""
+    if to >= committed + stack:
+        return ALL_IN
+    extra = to - committed - call
+    fraction = max(extra, 1) / max(pot + call, 1)
+    lf = math.log(fraction)
+    best = 0
+    gap = abs(LOG_FRACTIONS[0] - lf)
+    for b in range(1, 5):
+        g = abs(LOG_FRACTIONS[b] - lf)
+        if g < gap:
+            best, gap = b, g
+    return best
+
+
+@jit
+def advance(
+    st: I64,
+    rules: I64,
+    holes: I64,
+    runout: I64,
+    strength: F64,
+    tab: F64,
+    me: int,
+    rng: I64,
+    key: I64,
+    length: int,
+    ev: tuple[I64, I64, I32, I32],
+) -> int:
+    """Opponents act from the tables until it is our turn or the hand ends; their
+    actions are appended to `key` (street * 64 + 16 + size bucket for a bet or raise,
+    + 8 for check/call, + 0 for a fold). Returns the key's new length."""
+    pack, bits, plain, flush = ev
+    limit = rules[IS_LIMIT] != 0
+    while not st[OVER] and st[QUEUE] != me:
+        i = st[QUEUE]
+        street = st[STREET]
+        call = to_call(st, i)
+        pot = pot_of(st)
+        cost = cost_of(call, pot, rules[MIN_INC + street], limit)
+        choice = opponent_choice(tab, i, street, cost, strength[i, street], uniform(rng))
+        kind = CHECK if call == 0 else (CALL if choice >= 1 else FOLD)
+        to = 0
+        code = street * 64 + (8 if kind != FOLD else 0)
+        if choice == 2:
+            ok, low, high = raise_bounds(st, rules, i, call)
+            if ok:
+                kind = BET
+                bucket = 0
+                if limit:
+                    to = low
+                else:
+                    bucket = opponent_bucket(tab, i, street, cost, uniform(rng))
+                    to = bucket_amount(pot, st[BETS + i], call, low, high, bucket)
+                code = street * 64 + 16 + bucket
+        step(st, rules, kind, to, holes, runout, pack, bits, plain, flush)
+        if length < MAX_KEY:
+            key[length] = code
+        length += 1
+    return length
+
+
+@jit
+def play_out(
+    st: I64,
+    rules: I64,
+    holes: I64,
+    runout: I64,
+    strength: F64,
+    tab: F64,
+    me: int,
+    rng: I64,
+    ev: tuple[I64, I64, I32, I32],
+) -> None:
+    """policy.play_out: opponents from their tables, us by our_choice, to the end."""
+    pack, bits, plain, flush = ev
+    limit = rules[IS_LIMIT] != 0
+    while not st[OVER]:
+        i = st[QUEUE]
+        street = st[STREET]
+        call = to_call(st, i)
+        pot = pot_of(st)
+        s = strength[i, street]
+        cost = 0
+        if i == me:
+            choice = our_choice(s, call, pot)
+        else:
+            cost = cost_of(call, pot, rules[MIN_INC + street], limit)
+            choice = opponent_choice(tab, i, street, cost, s, uniform(rng))
+        kind = CHECK if call == 0 else (CALL if choice >= 1 else FOLD)
+        to = 0
+        if choice == 2:
+            ok, low, high = raise_bounds(st, rules, i, call)
+            if ok:
+                kind = BET
+                if limit:
+                    to = low
+                elif i == me:
+                    to = raise_to(pot, st[BETS + i], call, low, high, 1.0)
+                else:
+                    bucket = opponent_bucket(tab, i, street, cost, uniform(rng))
+                    to = bucket_amount(pot, st[BETS + i], call, low, high, bucket)
+        step(st, rules, kind, to, holes, runout, pack, bits, plain, flush)
+
+
+@jit
+def random_play_out(
+    st: I64, rules: I64, holes: I64, runout: I64, rng: I64, ev: tuple[I64, I64, I32, I32]
+) -> None:
+    """policy.random_play_out: uniform over fold / check-call / bet-raise (pot-sized)."""
+    pack, bits, plain, flush = ev
+    limit = rules[IS_LIMIT] != 0
+    while not st[OVER]:
+        i = st[QUEUE]
+        call = to_call(st, i)
+        ok, low, high = raise_bounds(st, rules, i, call)
+        # The legal kinds in SimLegal.kinds' order: (fold, call | check)[, raise].
+        count = (2 if call > 0 else 1) + (1 if ok else 0)
+        pick = int(uniform(rng) * count)
+        if call > 0:
+            kind = FOLD if pick == 0 else (CALL if pick == 1 else BET)
+        else:
+            kind = CHECK if pick == 0 else BET
+        to = 0
+        if kind >= BET:
+            to = low if limit else raise_to(pot_of(st), st[BETS + i], call, low, high, 1.0)
+        step(st, rules, kind, to, holes, runout, pack, bits, plain, flush)
+
+
+# -- the tree -------------------------------------------------------------------------
+
+
+@jit
+def new_node(
+    nodes: I64,
+    edges: I64,
+    edge_f: F64,
+    counts: I64,
+    st: I64,
+    rules: I64,
+    tab: F64,
+    me: int,
+    puct: bool,
+    root: bool,
+) -> int:
+    """A node for our decision at `st` (Search.new_node): our abstract actions
+    (abstraction.our_actions; no fold at the root, valued exactly), their prior and
+    our rule's give-up, passive and pot-sized actions. Returns its id."""
+    limit = rules[IS_LIMIT] != 0
+    street = st[STREET]
+    call = to_call(st, me)
+    pot = pot_of(st)
+    committed = st[BETS + me]
+    stack = st[STACKS + me]
+    ok, low, high = raise_bounds(st, rules, me, call)
+    kinds = np.zeros(MAX_ACTIONS, dtype=np.int64)
+    tos = np.zeros(MAX_ACTIONS, dtype=np.int64)
+    k = 0
+    if call > 0 and not root:
+        kinds[k] = FOLD
+        k += 1
+    kinds[k] = CALL if call > 0 else CHECK
+    k += 1
+    if ok:
+        kind = raise_kind(st)
+        if limit:
+            kinds[k] = kind
+            tos[k] = low
+            k += 1
+        else:
+            amounts = np.empty(5, dtype=np.int64)
+            amounts[0] = low
+            amounts[1] = high
+            for f in range(3):
+                amounts[2 + f] = raise_to(pot, committed, call, low, high, OUR_FRACTIONS[f])
+            amounts.sort()
+            for m in range(5):
+                if m and amounts[m] == amounts[m - 1]:
+                    continue
+                kinds[k] = kind
+                tos[k] = amounts[m]
+                k += 1
+    node = counts[COUNT_NODES]
+    first = counts[COUNT_EDGES]
+    counts[COUNT_NODES] += 1
+    counts[COUNT_EDGES] += k
+    nodes[node, NODE_FIRST] = first
+    nodes[node, NODE_K] = k
+    nodes[node, NODE_TOTAL] = 0
+    prior = np.empty(k)
+    if puct:
+        cost = cost_of(call, pot, rules[MIN_INC + street], limit)
+        row = tab[me, street, cost]
+        buckets = np.zeros(k, dtype=np.int64)
+        for a in range(k):
+            if kinds[a] >= BET:
+                buckets[a] = size_bucket(pot, committed, call, stack, tos[a])
+        total = 0.0
+        for a in range(k):
+            if kinds[a] == FOLD:
+                p = row[T_SHARES]
+            elif kinds[a] < BET:
+                p = row[T_SHARES + 1]
+            else:
+                same = 0
+                for b in range(k):
+                    if kinds[b] >= BET and buckets[b] == buckets[a]:
+                        same += 1
+                p = row[T_SHARES + 2] * (row[T_SIZES + buckets[a]] + 0.05) / max(same, 1)
+            prior[a] = max(p, 0.05)
+            total += prior[a]
+        for a in range(k):
+            prior[a] /= total
+    else:
+        for a in range(k):
+            prior[a] = 1.0 - 0.01 * a  # tie order: as listed
+    passive = 1 if kinds[0] == FOLD else 0
+    give_up = 0 if kinds[0] == FOLD else passive
+    aggressive = passive
+    if ok:
+        pot_sized = raise_to(pot, committed, call, low, high, 1.0)
+        gap = -1
+        for a in range(k):
+            if kinds[a] >= BET and (gap < 0 or abs(tos[a] - pot_sized) < gap):
+                aggressive, gap = a, abs(tos[a] - pot_sized)
+    nodes[node, NODE_RULE] = give_up
+    nodes[node, NODE_RULE + 1] = passive
+    nodes[node, NODE_RULE + 2] = aggressive
+    for a in range(k):
+        e = first + a
+        edges[e, E_KIND] = kinds[a]
+        edges[e, E_TO] = tos[a]
+        edges[e, E_N] = 0
+        edges[e, E_HEAD] = -1
+        edge_f[e, EF_W] = 0.0
+        edge_f[e, EF_W2] = 0.0
+        edge_f[e, EF_PRIOR] = prior[a]
+    return int(node)
+
+
+@jit
+def select(
+    nodes: I64, edges: I64, edge_f: F64, node: int, exploration: float, scale: float,
+    puct: bool,
+) -> int:  # fmt: skip
+    """Tree.select: UCT (w/n + c sqrt(ln t / n)) or PUCT (w/n + c P sqrt(t) / (1 + n))
+    on values divided by `scale`; untried actions first, the likeliest first."""
+    first = nodes[node, NODE_FIRST]
+    k = nodes[node, NODE_K]
+    untried = -1
+    for a in range(k):
+        e = first + a
+        if edges[e, E_N] == 0 and (
+            untried < 0 or edge_f[e, EF_PRIOR] > edge_f[first + untried, EF_PRIOR]
+        ):
+            untried = a
+    if untried >= 0:
+        return untried
+    total = nodes[node, NODE_TOTAL]
+    best = 0
+    best_score = -np.inf
+    if puct:
+        coef = exploration * math.sqrt(total)
+        for a in range(k):
+            e = first + a
+            n = edges[e, E_N]
+            score = edge_f[e, EF_W] / (n * scale) + coef * edge_f[e, EF_PRIOR] / (1 + n)
+            if score > best_score:
+                best, best_score = a, score
+    else:
+        log_t = math.log(total)
+        for a in range(k):
+            e = first + a
+            n = edges[e, E_N]
+            score = edge_f[e, EF_W] / (n * scale) + exploration * math.sqrt(log_t / n)
+            if score > best_score:
+                best, best_score = a, score
+    return best
+
+
+@jit
+def _find_child(edges: I64, children: I64, keys: I64, e: int, key: I64, length: int,
+                h: int) -> int:  # fmt: skip
+    c = edges[e, E_HEAD]
+    while c >= 0:
+        if children[c, C_HASH] == h and children[c, C_LEN] == length:
+            start = children[c, C_KEY]
+            same = True
+            for m in range(length):
+                if keys[start + m] != key[m]:
+                    same = False
+                    break
+            if same:
+                return int(children[c, C_NODE])
+        c = children[c, C_NEXT]
+    return -1
+
+
+@jit
+def _add_child(edges: I64, children: I64, keys: I64, counts: I64, e: int, node: int,
+               key: I64, length: int, h: int) -> None:  # fmt: skip
+    c = counts[COUNT_CHILDREN]
+    counts[COUNT_CHILDREN] += 1
+    start = counts[COUNT_KEYS]
+    counts[COUNT_KEYS] += length
+    keys[start : start + length] = key[:length]
+    children[c, C_NODE] = node
+    children[c, C_NEXT] = edges[e, E_HEAD]
+    children[c, C_KEY] = start
+    children[c, C_LEN] = length
+    children[c, C_HASH] = h
+    edges[e, E_HEAD] = c
+
+
+@jit
+def run_schedule(
+    nodes: I64,
+    edges: I64,
+    edge_f: F64,
+    children: I64,
+    keys: I64,
+    counts: I64,
+    root: int,
+    root_state: I64,
+    rules: I64,
+    holes: I64,
+    runouts: I64,
+    strengths: F64,
+    tab: F64,
+    schedule: I64,
+    settings: I64,
+    params: F64,
+    rng: I64,
+    ev: tuple[I64, I64, I32, I32],
+    out: F64,
+) -> None:
+    """Run the iterations of `schedule` (rows: deal, forced root action or -1, seed or -1);
+    out[0], out[1] accumulate the values and their squares (for the scale)."""
+    me = settings[S_ME]
+    puct = settings[S_PUCT] != 0
+    warmup = settings[S_WARMUP]
+    random_rollout = settings[S_RANDOM] != 0
+    exploration = params[P_EXPLORATION]
+    scale = params[P_SCALE]
+    fold_penalty = params[P_FOLD_PENALTY]
+    base = params[P_BASE]
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    key = np.empty(MAX_KEY + 8, dtype=np.int64)
+    path_nodes = np.empty(MAX_DEPTH, dtype=np.int64)
+    path_edges = np.empty(MAX_DEPTH, dtype=np.int64)
+    pack, bits, plain, flush = ev
+    for row in range(schedule.shape[0]):
+        d = schedule[row, 0]
+        a = schedule[row, 1]
+        if schedule[row, 2] >= 0:
+            reseed(rng, schedule[row, 2])
+        st[:] = root_state
+        hole = holes[d]
+        runout = runouts[d]
+        strength = strengths[d]
+        node = root
+        depth = 0
+        value = 0.0
+        while True:
+            if a < 0:
+                if nodes[node, NODE_TOTAL] < warmup and node != root:
+                    rule = our_choice(strength[me, st[STREET]], to_call(st, me), pot_of(st))
+                    a = nodes[node, NODE_RULE + rule]
+                else:
+                    a = select(nodes, edges, edge_f, node, exploration, scale, puct)
+            e = nodes[node, NODE_FIRST] + a
+            path_nodes[depth] = node
+            path_edges[depth] = e
+            depth += 1
+            kind = edges[e, E_KIND]
+            if kind == FOLD:
+                value = st[STACKS + me] + st[BETS + me] - st[START + me] - fold_penalty
+                break
+            seen = st[BOARD_LEN]
+            step(st, rules, kind, edges[e, E_TO], hole, runout, pack, bits, plain, flush)
+            length = advance(st, rules, hole, runout, strength, tab, me, rng, key, 0, ev)
+            if st[OVER]:
+                value = st[STACKS + me] + st[BETS + me] - st[START + me]
+                break
+            for c in range(seen, st[BOARD_LEN]):
+                if length < MAX_KEY:
+                    key[length] = runout[c]
+                length += 1
+            child = -1
+            h = 0
+            if length <= MAX_KEY and depth < MAX_DEPTH:
+                for m in range(length):
+                    h = h * 1000003 + key[m] + 1
+                child = _find_child(edges, children, keys, e, key, length, h)
+                if child < 0:  # expand one node per iteration, then play out
+                    child = new_node(nodes, edges, edge_f, counts, st, rules, tab, me, puct,
+                                     False)  # fmt: skip
+                    _add_child(edges, children, keys, counts, e, child, key, length, h)
+                    child = -1
+            if child < 0:
+                if random_rollout:
+                    random_play_out(st, rules, hole, runout, rng, ev)
+                else:
+                    play_out(st, rules, hole, runout, strength, tab, me, rng, ev)
+                value = st[STACKS + me] + st[BETS + me] - st[START + me]
+                break
+            node = child
+            a = -1
+        value -= base
+        out[0] += value
+        out[1] += value * value
+        for m in range(depth):
+            e = path_edges[m]
+            edges[e, E_N] += 1
+            edge_f[e, EF_W] += value
+            edge_f[e, EF_W2] += value * value
+            nodes[path_nodes[m], NODE_TOTAL] += 1

@@ -1,0 +1,84 @@
+"""The compiled rollouts (ai.search.kernel) play as ai.search.policy's Python ones: on the
+same random numbers, the same chips for every player, from random seeded states with
+random opponent tables (card-blind players included), Limit and No-Limit."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_sim_arrays import EV, random_hand
+
+from ai.search import kernel as K
+from ai.search.opponents import OpponentTables
+from ai.search.policy import play_out, random_play_out
+from ai.sim import arrays as A
+from ai.sim.rules import BET
+from ai.sim.state import SimState
+
+SETTINGS = settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def random_tables(rng: np.random.Generator, n: int) -> OpponentTables:
+    shares = rng.dirichlet(np.ones(3), size=(n, 4, 3))
+    sizes = rng.dirichlet(np.ones(6), size=(n, 4, 3))
+    kappa = [1.0 if rng.random() < 0.5 else float(rng.random()) for _ in range(n)]
+    return OpponentTables.of(shares, sizes, kappa)
+
+
+def advanced(state: SimState, rng: random.Random, actions: int) -> SimState:
+    for _ in range(actions):
+        legal = state.legal_actions()
+        if legal is None:
+            break
+        kind = rng.choice(legal.kinds)
+        state.step(kind, rng.randint(legal.min_to, legal.max_to) if kind >= BET else 0)
+    return state
+
+
+@SETTINGS
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(2, 8),
+    limit=st.booleans(),
+    actions=st.integers(0, 6),
+    rollout=st.sampled_from(("model", "random")),
+)
+def test_the_compiled_rollouts_play_as_the_python_ones(
+    seed: int, players: int, limit: bool, actions: int, rollout: str
+) -> None:
+    state = advanced(random_hand(seed, players, limit, 0), random.Random(seed), actions)
+    generator = np.random.default_rng(seed)
+    tables = random_tables(generator, state.n)
+    strength = generator.random((state.n, 4))
+    me = int(generator.integers(state.n))
+    st_ = A.state_array(state)
+    rules = A.rules_array(state.rules)
+    holes, runout = A.cards_arrays(state)
+    stream = np.zeros(1, dtype=np.int64)
+    K.reseed(stream, seed)
+    if rollout == "random":
+        K.random_play_out(st_, rules, holes, runout, stream, EV)
+    else:
+        K.play_out(st_, rules, holes, runout, strength, K.table_array(tables), me, stream, EV)
+    # The same stream, drawn from Python.
+    python_stream = np.zeros(1, dtype=np.int64)
+    K.reseed(python_stream, seed)
+
+    def rand() -> float:
+        return K.uniform(python_stream)
+
+    if rollout == "random":
+        random_play_out(state, rand)
+    else:
+        play_out(state, strength.tolist(), tables, rand, me)
+    assert state.over and st_[A.OVER] == 1
+    assert [A.payoff(st_, i) for i in range(state.n)] == state.payoffs()
+    assert stream[0] == python_stream[0]  # as many draws, in the same order
