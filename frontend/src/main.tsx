@@ -8,6 +8,7 @@ import "./styles/global.css";
 import "./styles/table.css";
 import "./styles/panels.css";
 import "./styles/stats.css";
+import "./styles/review.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("no #root element");

@@ -4,6 +4,7 @@ import { downloadPhh, getHand, listMyHands } from "../api";
 import type { HandRecord, HandSummary } from "../protocol";
 import { formatChips } from "../lib/chips";
 import { saveText } from "../lib/download";
+import { plural } from "../lib/plural";
 import { Card } from "./Card";
 import { Replayer } from "./Replayer";
 
@@ -24,10 +25,11 @@ export function HandList({ token, tableId, onOpen, refreshKey = 0, pageSize = 20
   useEffect(() => {
     let cancelled = false;
     setError(null);
-    listMyHands(token, pageSize, offset)
+    // The server picks the table's hands: filtering one page of them here missed older ones.
+    listMyHands(token, pageSize, offset, tableId ?? null)
       .then((page) => {
         if (cancelled) return;
-        setItems(tableId ? page.items.filter((h) => h.table_id === tableId) : page.items);
+        setItems(page.items);
         setTotal(page.total);
       })
       .catch((e: Error) => !cancelled && setError(e.message));
@@ -47,7 +49,7 @@ export function HandList({ token, tableId, onOpen, refreshKey = 0, pageSize = 20
             <li key={h.hand_id}>
               <button type="button" className="hand-list__item" onClick={() => onOpen(h)} data-testid="hand-item" data-hand-id={h.hand_id}>
                 <span className="hand-list__no">#{h.hand_no}</span>
-                <span className="hand-list__cards">
+                <span className="hand-list__cards" data-testid="hand-my-cards" title="Your cards">
                   {(h.hole_cards ?? []).map((c) => (
                     <Card key={c} code={c} size="xs" />
                   ))}
@@ -62,10 +64,12 @@ export function HandList({ token, tableId, onOpen, refreshKey = 0, pageSize = 20
                   ) : (
                     <span className="muted small">no flop</span>
                   )}
-                  <span className="hand-list__meta">
-                    {h.table_name ?? ""}
-                    {h.players ? ` ${h.players} players` : ""}
-                    {h.played_at ? ` · ${new Date(h.played_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : ""}
+                  <span className="hand-list__meta" data-testid="hand-meta">
+                    {h.table_name && <strong className="hand-list__table-name" data-testid="hand-table-name">{h.table_name}</strong>}
+                    {h.table_name ? " · " : ""}
+                    {[h.players ? plural(h.players, "player") : null, h.played_at ? new Date(h.played_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : null]
+                      .filter(Boolean)
+                      .join(" · ")}
                   </span>
                 </span>
                 {typeof h.net === "number" && (
@@ -80,7 +84,7 @@ export function HandList({ token, tableId, onOpen, refreshKey = 0, pageSize = 20
           );
         })}
       </ul>
-      {!tableId && total > pageSize && (
+      {total > pageSize && (
         <div className="pager">
           <button type="button" className="btn btn--small btn--ghost" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - pageSize))}>
             Newer
@@ -119,5 +123,6 @@ export function HandReplay({ handId, token, playerId }: { handId: string; token:
   if (error) return <p className="error-text" data-testid="replay-error">{error}</p>;
   if (!record) return <p className="muted">Loading the hand…</p>;
   const mySeat = record.seats.find((s) => s.player_id === playerId)?.seat ?? null;
-  return <Replayer record={record} viewerSeat={mySeat} onDownloadPhh={download} />;
+  const review = mySeat !== null ? { handId, token } : undefined;
+  return <Replayer record={record} viewerSeat={mySeat} onDownloadPhh={download} review={review} />;
 }

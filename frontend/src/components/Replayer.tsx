@@ -7,6 +7,7 @@ import { stepToView } from "../lib/replayView";
 import { describeEvent } from "../lib/events";
 import { formatChips } from "../lib/chips";
 import { PokerTable } from "./PokerTable";
+import { HandReview } from "./HandReview";
 
 export interface ReplayerProps {
   record: HandRecord;
@@ -14,9 +15,11 @@ export interface ReplayerProps {
   viewerSeat: number | null;
   phhHref?: string;
   onDownloadPhh?: () => void;
+  /** your hand's review (you were dealt in): asked for and shown beside the steps */
+  review?: { handId: string; token: string | null } | undefined;
 }
 
-export function Replayer({ record, viewerSeat, onDownloadPhh }: ReplayerProps) {
+export function Replayer({ record, viewerSeat, onDownloadPhh, review }: ReplayerProps) {
   const steps = useMemo(() => buildReplay(record, "all"), [record]);
   const [index, setIndex] = useState(0);
   const [playing, setPlaying] = useState(false);
@@ -68,6 +71,7 @@ export function Replayer({ record, viewerSeat, onDownloadPhh }: ReplayerProps) {
       <p className="replayer__caption" data-testid="replay-caption">
         {step.event ? describeEvent(step.event, nameOf, unit) : `Blinds ${formatChips(record.config.small_blind, unit)}/${formatChips(record.config.big_blind, unit)} · ${record.seats.length} players`}
       </p>
+      {review && <HandReview handId={review.handId} token={review.token} step={index} unit={unit} onJump={(i) => { setPlaying(false); setIndex(Math.min(last, i)); }} />}
       <ol className="replayer__events">
         {record.events.map((e, i) => (
           <li key={i} className={i + 1 === index ? "is-current" : i + 1 < index ? "is-past" : ""}>
