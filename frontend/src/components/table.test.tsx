@@ -273,7 +273,7 @@ const REPORT: AdviceReport = {
     action: "raise",
     amount: 600,
     values: [
-      { action: "fold", amount: null, value_bb: 0 },
+      { action: "fold", amount: null, value_bb: 0, stderr_bb: null, share: null },
       { action: "call", amount: null, value_bb: 1.2, stderr_bb: 0.3, share: 0.25 },
       { action: "raise", amount: 600, value_bb: 2.4, stderr_bb: 0.2, share: 0.75 },
     ],
