@@ -121,7 +121,7 @@ class CreateTableRequest(BaseModel):
             default="",
             max_length=200,
             description=f"1-{TABLE_NAME_MAX} characters, unique among open tables; "
-            "empty: named after the stakes",
+            'empty: "Table N", the first number free',
         ),
         AfterValidator(_table_name),
     ] = ""
@@ -217,6 +217,13 @@ class HandSummary(BaseModel):
     net: int | None
     board: tuple[str, ...]
     players: int
+    table_name: str | None = Field(
+        default=None, description="the table's name (open or closed); null if unknown"
+    )
+    hole_cards: tuple[str, ...] | None = Field(
+        default=None, description="your own hole cards in the hand (never anyone else's)"
+    )
+    chip_unit: str = Field(default="1", description="the table's chip unit, for display")
 
 
 class HandPage(BaseModel):

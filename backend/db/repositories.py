@@ -93,7 +93,18 @@ class Players:
 class Tables:
     def __init__(self, db: AsyncDatabase[Document], writer: BatchWriter) -> None:
         self._col = db.tables
+        self._closed = db.closed_tables
         self._writer = writer
+
+    async def names(self, table_ids: set[str]) -> dict[str, str]:
+        """The names of these tables, open or closed (a closed table's is in closed_tables)."""
+        ids = list(table_ids)
+        names: dict[str, str] = {}
+        async for doc in self._closed.find({"_id": {"$in": ids}}, {"name": 1}):
+            names[str(doc["_id"])] = str(doc.get("name", ""))
+        async for doc in self._col.find({"_id": {"$in": ids}}, {"options.name": 1}):
+            names[str(doc["_id"])] = str(doc.get("options", {}).get("name", ""))
+        return {table_id: name for table_id, name in names.items() if name}
 
     async def insert(
         self,
@@ -212,9 +223,11 @@ class Hands:
         return await self._col.find_one({"_id": hand_id_})
 
     async def for_player(
-        self, player_id: str, limit: int, offset: int
+        self, player_id: str, limit: int, offset: int, table_id: str | None = None
     ) -> tuple[list[Document], int]:
-        query = {"player_ids": player_id}
+        query: Document = {"player_ids": player_id}
+        if table_id is not None:
+            query["table_id"] = table_id
         total = await self._col.count_documents(query)
         cursor = self._col.find(query).sort("played_at", DESCENDING).skip(offset).limit(limit)
         return [doc async for doc in cursor], total

@@ -79,7 +79,7 @@ class TableManager:
         )
         table_id = "t" + secrets.token_hex(4)
         options = TableOptions(
-            name=request.name or f"{config.variant.value} {config.small_blind}/{config.big_blind}",
+            name=request.name or f"Table {table_id}",  # the lobby route names it "Table N"
             action_timeout=request.action_timeout or self._settings.action_timeout,
             time_bank=self._settings.time_bank if request.time_bank is None else request.time_bank,
             advice_allowed=request.advice_allowed,

@@ -85,12 +85,13 @@ async def test_names_are_normalised_and_restricted(server: RunningServer) -> Non
             "/api/tables", json={"name": "Fri\u202eday"}, headers=bearer(token)
         )
         assert hidden.status_code == 422
-        # Unnamed tables are named after their stakes, numbered when that is taken.
+        # Unnamed tables are "Table N", the first number free (not the game and stakes
+        # the lobby shows in their own columns).
         names = [
             (await http.post("/api/tables", json={}, headers=bearer(token))).json()["name"]
             for _ in range(2)
         ]
-        assert names == ["no-limit 50/100", "no-limit 50/100 #2"]
+        assert names == ["Table 1", "Table 2"]
         assert len((await http.get("/api/tables")).json()) == 3
 
 

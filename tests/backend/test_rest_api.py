@@ -122,6 +122,48 @@ async def test_hand_histories_and_phh(server: RunningServer) -> None:
     _ = alice_id
 
 
+async def test_hand_list_names_the_table_and_shows_only_your_own_cards(
+    server: RunningServer,
+) -> None:
+    alice_token, alice_id = await guest(server, "Alice")
+    bob_token, bob_id = await guest(server, "Bob")
+    tables = [
+        await create_table(server, alice_token, name=name, seats=2, small_blind=5, big_blind=10)
+        for name in ("Monday", "Tuesday")
+    ]
+    import asyncio
+
+    for table in tables:
+        alice = await join(server, table["table_id"], alice_token)
+        bob = await join(server, table["table_id"], bob_token)
+        await alice.send({"type": "sit", "seat": 1, "buy_in": 1000})
+        await bob.send({"type": "sit", "seat": 2, "buy_in": 1000})
+        await asyncio.gather(play_until_hand_over(alice, 1), play_until_hand_over(bob, 1))
+        await alice.close()
+        await bob.close()
+        await server.state.tables.get(table["table_id"]).persister.drain()  # type: ignore[union-attr]
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        for token, player_id in ((alice_token, alice_id), (bob_token, bob_id)):
+            items = (await http.get("/api/hands", headers=bearer(token))).json()["items"]
+            assert {h["table_name"] for h in items} == {"Monday", "Tuesday"}
+            for item in items:
+                stored = await server.state.repos.hands.get(item["hand_id"])
+                assert stored is not None
+                cards = {s["player_id"]: s["hole_cards"] for s in stored["record"]["seats"]}
+                # Your own cards, never the other player's (shown or not).
+                assert item["hole_cards"] == cards[player_id]
+                assert item["chip_unit"] == "1"
+        only = await http.get(
+            f"/api/hands?table_id={tables[1]['table_id']}", headers=bearer(alice_token)
+        )
+        page = only.json()
+        assert page["total"] == len(page["items"]) >= 1
+        assert {h["table_name"] for h in page["items"]} == {"Tuesday"}
+        assert (await http.get("/api/hands?table_id=nope", headers=bearer(alice_token))).json()[
+            "total"
+        ] == 0
+
+
 async def test_health_stats_and_openapi(server: RunningServer) -> None:
     async with httpx.AsyncClient(base_url=server.http) as http:
         assert (await http.get("/healthz")).json() == {"status": "ok"}

@@ -26,16 +26,19 @@ async def my_hands(
     player: Player,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0)] = 0,
+    table_id: Annotated[str | None, Query(max_length=64, description="only this table's")] = None,
 ) -> HandPage:
-    docs, total = await state.repos.hands.for_player(player.player_id, limit, offset)
+    docs, total = await state.repos.hands.for_player(player.player_id, limit, offset, table_id)
+    records = [record_from_doc(doc["record"]) for doc in docs]
+    names = await state.repos.tables.names({r.table_id for r in records}) if records else {}
     items = []
-    for doc in docs:
-        record = record_from_doc(doc["record"])
+    for doc, record in zip(docs, records, strict=True):
         mine = next((s for s in record.seats if s.player_id == player.player_id), None)
         items.append(
             HandSummary(
                 hand_id=doc["_id"],
                 table_id=record.table_id,
+                table_name=names.get(record.table_id),
                 hand_no=record.hand_no,
                 played_at=doc.get("played_at"),
                 variant=record.config.variant,
@@ -43,6 +46,9 @@ async def my_hands(
                 big_blind=record.config.big_blind,
                 seat=mine.seat if mine else None,
                 net=mine.final_stack - mine.starting_stack if mine else None,
+                # Your own cards only: the list never carries anyone else's.
+                hole_cards=mine.hole_cards if mine else None,
+                chip_unit=str(record.config.chip_unit),
                 board=record.board,
                 players=len(record.seats),
             )

@@ -21,7 +21,8 @@ async def list_tables(state: State) -> list[TableSummary]:
 def _free_name(state: AppState, body: CreateTableRequest) -> str:
     """The table's name: the one asked for if no open table has it; else a 409.
 
-    Without a name the table is named after its stakes, numbered if that is taken.
+    Without a name the table is "Table N", the first number free: the lobby shows the
+    game and the stakes in their own columns, so a name made of them said them twice.
     """
     taken = {name_key(r.options.name) for r in state.tables.all()}
     if body.name:
@@ -31,13 +32,10 @@ def _free_name(state: AppState, body: CreateTableRequest) -> str:
                 f"a table named {body.name!r} is open already: choose another name",
             )
         return body.name
-    base = f"{body.variant.value} {body.small_blind}/{body.big_blind}"
     number = 1
-    name = base
-    while name_key(name) in taken:
+    while name_key(f"Table {number}") in taken:
         number += 1
-        name = f"{base} #{number}"
-    return name
+    return f"Table {number}"
 
 
 @router.post(
