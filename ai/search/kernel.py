@@ -40,6 +40,7 @@ from ai.sim.arrays import (
     STREET,
     raise_bounds,
     raise_kind,
+    sort,
     step,
     to_call,
 )
@@ -77,7 +78,7 @@ MAX_ACTIONS = 7  # fold, check/call and five raise sizes
 MAX_KEY = 64  # a line between two of our decisions is at most ~2 (n - 1) actions + 3 cards
 MAX_DEPTH = 256
 # Integer settings (`settings` array).
-S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_ROOT = 0, 1, 2, 3, 4
+S_ME, S_PUCT, S_WARMUP, S_RANDOM = 0, 1, 2, 3
 # Float settings (`params` array).
 P_EXPLORATION, P_SCALE, P_FOLD_PENALTY, P_BASE = 0, 1, 2, 3
 
@@ -353,7 +354,7 @@ def new_node(
             amounts[1] = high
             for f in range(3):
                 amounts[2 + f] = raise_to(pot, committed, call, low, high, OUR_FRACTIONS[f])
-            amounts.sort()
+            sort(amounts)
             for m in range(5):
                 if m and amounts[m] == amounts[m - 1]:
                     continue

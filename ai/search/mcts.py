@@ -126,7 +126,7 @@ class Search:
         kernel.reseed(self._stream, self._seed_base)
         config = self.config
         self._settings = np.array(
-            [self.me, config.puct, config.warmup, config.rollout == RANDOM, 0], dtype=np.int64
+            [self.me, config.puct, config.warmup, config.rollout == RANDOM], dtype=np.int64
         )
         self._params = np.array([config.exploration, self.scale, self.fold_penalty, self.base])
         self._sums = np.zeros(2)

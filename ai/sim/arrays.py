@@ -435,10 +435,23 @@ def _award(st: I64, n: int, amount: int, players: int, ranks: I64) -> None:
 
 
 @jit
+def sort(values: I64) -> None:
+    """Insertion sort in place (at most ten values; cheaper to compile than np.sort)."""
+    for k in range(1, values.shape[0]):
+        v = values[k]
+        m = k - 1
+        while m >= 0 and values[m] > v:
+            values[m + 1] = values[m]
+            m -= 1
+        values[m + 1] = v
+
+
+@jit
 def _pots(st: I64, n: int, eligible: int, amounts: I64, players: I64) -> int:
     """Main pot then side pots (ai.sim.showdown._pots): one per contribution level,
     consecutive levels with the same eligible players merged. Returns the count."""
-    levels = np.sort(st[CONTRIB : CONTRIB + n])
+    levels = st[CONTRIB : CONTRIB + n].copy()
+    sort(levels)
     count = 0
     previous = 0
     for k in range(n):
