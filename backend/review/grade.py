@@ -8,6 +8,8 @@ fold is worth exactly 0 even where the advisor did not list it.
 
 from __future__ import annotations
 
+import math
+
 from pydantic import BaseModel, Field
 
 from holdem.actions import Action, ActionKind
@@ -23,6 +25,11 @@ class Grade(BaseModel):
     )
     grade_bb: float | None = Field(
         ge=0, description="value of the best action minus that of the action taken, in bb"
+    )
+    grade_stderr_bb: float | None = Field(
+        default=None,
+        ge=0,
+        description="standard error of grade_bb (the two values' errors, as if independent)",
     )
 
 
@@ -46,4 +53,15 @@ def grade(values: list[ActionValue], taken: Action) -> Grade:
     best = max(values, key=lambda v: v.value_bb)
     matched = match_taken(values, taken)
     given_up = None if matched is None else round(max(0.0, best.value_bb - matched.value_bb), 3)
-    return Grade(best=best, matched=matched, grade_bb=given_up)
+    return Grade(
+        best=best, matched=matched, grade_bb=given_up, grade_stderr_bb=_spread(best, matched)
+    )
+
+
+def _spread(best: ActionValue, matched: ActionValue | None) -> float | None:
+    """How far the grade could be off from the search's noise; None when unknown."""
+    if matched is None or best.stderr_bb is None or matched.stderr_bb is None:
+        return None
+    if best == matched:
+        return 0.0
+    return round(math.hypot(best.stderr_bb, matched.stderr_bb), 3)

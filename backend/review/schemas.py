@@ -25,6 +25,9 @@ class ReviewedDecision(BaseModel):
     grade_bb: float | None = Field(
         description="value given up: best value minus that of the action taken, in bb"
     )
+    grade_stderr_bb: float | None = Field(
+        default=None, description="standard error of grade_bb, from the search's noise"
+    )
     equity: float | None = None
     reason: str = ""
 

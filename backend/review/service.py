@@ -180,6 +180,7 @@ class ReviewService:
                 best=graded.best,
                 matched=graded.matched,
                 grade_bb=graded.grade_bb,
+                grade_stderr_bb=graded.grade_stderr_bb,
                 equity=advice.equity,
                 reason=advice.reason,
             )

@@ -138,6 +138,21 @@ def test_grade_is_the_value_given_up_against_the_nearest_searched_size() -> None
     assert grade(values, Action.raise_to(40)).matched == values[2]  # a tie: the smaller
 
 
+def test_a_grade_carries_the_search_noise() -> None:
+    values = [
+        ActionValue(action=ActionKind.FOLD, value_bb=0.0, stderr_bb=0.0),
+        ActionValue(action=ActionKind.CALL, value_bb=1.0, stderr_bb=0.3),
+        ActionValue(action=ActionKind.RAISE, amount=20, value_bb=1.5, stderr_bb=0.4),
+    ]
+    called = grade(values, Action.call())
+    assert called.grade_bb == 0.5 and called.grade_stderr_bb == 0.5  # hypot(0.3, 0.4)
+    assert grade(values, Action.raise_to(20)).grade_stderr_bb == 0.0  # the best itself
+    assert (
+        grade([_v(ActionKind.CALL, 1.0), _v(ActionKind.FOLD, 0.0)], Action.fold()).grade_stderr_bb
+        is None
+    )
+
+
 def test_a_fold_the_advisor_did_not_list_is_worth_zero() -> None:
     values = [_v(ActionKind.CALL, -1.25), _v(ActionKind.RAISE, -3.0, 30)]
     graded = grade(values, Action.fold())

@@ -11,6 +11,8 @@ export interface ReviewedDecision {
   matched: ActionValue | null;
   /** value given up against the best action, in big blinds (null: the action taken was not valued) */
   grade_bb: number | null;
+  /** the grade's standard error from the search's noise (null: unknown) */
+  grade_stderr_bb?: number | null;
   equity: number | null;
   reason: string;
 }

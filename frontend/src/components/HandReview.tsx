@@ -32,16 +32,19 @@ function sameAction(a: ActionValue, b: ActionValue | null): boolean {
   return b !== null && a.action === b.action && (a.amount ?? null) === (b.amount ?? null);
 }
 
-/** How much a grade hurts: a word for people, a class for colour. */
-export function gradeWord(grade: number | null): { word: string; tone: string } {
+/** How much a grade hurts: a word for people, a class for colour. A grade within its
+ * standard error is a close call: the search cannot tell the two actions apart. */
+export function gradeWord(grade: number | null, stderr: number | null = null): { word: string; tone: string } {
   if (grade === null) return { word: "not graded", tone: "muted" };
   if (grade < 0.05) return { word: "best", tone: "good" };
+  if (stderr !== null && grade <= stderr) return { word: "close call", tone: "close" };
   if (grade < 1) return { word: "small mistake", tone: "warn" };
   return { word: "mistake", tone: "bad" };
 }
 
 function DecisionDetail({ decision, unit }: { decision: ReviewedDecision; unit: string }) {
-  const grade = gradeWord(decision.grade_bb);
+  const grade = gradeWord(decision.grade_bb, decision.grade_stderr_bb ?? null);
+  const noise = decision.grade_stderr_bb ? ` (±${decision.grade_stderr_bb.toFixed(2)})` : "";
   return (
     <div className="review__detail" data-testid="review-detail">
       <p className="review__taken">
@@ -51,7 +54,7 @@ function DecisionDetail({ decision, unit }: { decision: ReviewedDecision; unit: 
         )}
         {" · "}
         <span className={`review__grade review__grade--${grade.tone}`} data-testid="review-grade">
-          {decision.grade_bb === null || decision.grade_bb < 0.05 ? grade.word : `${grade.word}: −${decision.grade_bb.toFixed(2)} bb`}
+          {decision.grade_bb === null || decision.grade_bb < 0.05 ? grade.word : `${grade.word}: −${decision.grade_bb.toFixed(2)} bb${noise}`}
         </span>
       </p>
       <table className="review__values" data-testid="review-values">
@@ -91,7 +94,7 @@ function Summary({ review, step, unit, onJump }: { review: Review; step: number;
       {review.decisions.length > 0 && (
         <ol className="review__list" aria-label="Your decisions">
           {review.decisions.map((d) => {
-            const grade = gradeWord(d.grade_bb);
+            const grade = gradeWord(d.grade_bb, d.grade_stderr_bb ?? null);
             return (
               <li key={d.event_index}>
                 <button

@@ -66,6 +66,7 @@ const REVIEW: HandReview = {
       best: { action: "call", amount: null, value_bb: 2.5, stderr_bb: 0.4, share: 0.7 },
       matched: { action: "fold", amount: null, value_bb: 0, stderr_bb: 0, share: 0 },
       grade_bb: 2.5,
+      grade_stderr_bb: 0.4,
       equity: 0.55,
       reason: "Call: the price is right.",
     },
@@ -114,7 +115,7 @@ describe("the hand review in the replayer", () => {
     fireEvent.click(screen.getAllByTestId("review-jump")[1]!); // the flop fold
     expect(screen.getByTestId("replay-caption")).toHaveTextContent(/Alice folds/i);
     const detail = screen.getByTestId("review-detail");
-    expect(within(detail).getByTestId("review-grade")).toHaveTextContent("mistake: −2.50 bb");
+    expect(within(detail).getByTestId("review-grade")).toHaveTextContent("mistake: −2.50 bb (±0.40)");
     const rows = within(screen.getByTestId("review-values")).getAllByRole("row");
     expect(rows.map((r) => r.textContent)).toEqual(["Foldyou+0.00", "Callbest+2.50±0.40"]);
 
@@ -150,5 +151,7 @@ describe("the hand review in the replayer", () => {
     expect(gradeWord(0.5).word).toBe("small mistake");
     expect(gradeWord(3).tone).toBe("bad");
     expect(gradeWord(null).word).toBe("not graded");
+    expect(gradeWord(0.5, 0.8).word).toBe("close call"); // within the search's noise
+    expect(gradeWord(2, 0.8).word).toBe("mistake");
   });
 });
