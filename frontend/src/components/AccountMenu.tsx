@@ -5,6 +5,7 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { createPortal } from "react-dom";
 import { getMe, setPassword, type Me } from "../api";
 import { useSession } from "../hooks/useSession";
 
@@ -41,7 +42,8 @@ export function AccountMenu() {
       <button type="button" className="btn btn--tiny btn--ghost" onClick={onSignOut} data-testid="sign-out">
         Sign out
       </button>
-      {open && <AccountDialog mode={open} name={session.name} me={me.data ?? null} onClose={() => setOpen(null)} onSignOut={signOut} />}
+      {/* In <body>: the header's backdrop filter would make it the dialog's containing block. */}
+      {open && createPortal(<AccountDialog mode={open} name={session.name} me={me.data ?? null} onClose={() => setOpen(null)} onSignOut={signOut} />, document.body)}
     </div>
   );
 }

@@ -20,9 +20,21 @@ export function HandLog({ view, notices }: { view: TableView; notices: TableNoti
     else groups.push({ street, events: [e] });
   }
   const handNotices = notices.filter((n) => n.handNo === view.hand_no);
+  // Chips that joined the table between the last hand and this one stay in sight.
+  const before = view.hand_in_progress ? notices.filter((n) => n.by === "rebuy" && n.handNo === view.hand_no - 1) : [];
   return (
     <div className="hand-log" data-testid="hand-log">
       {view.hand_no > 0 ? <h4 className="hand-log__title">Hand #{view.hand_no}</h4> : null}
+      {before.length > 0 && (
+        <ul className="hand-log__notices hand-log__notices--before" data-testid="before-hand">
+          <li className="muted small">Before this hand</li>
+          {before.map((n) => (
+            <li key={n.id} data-testid="notice" data-by={n.by}>
+              <Icon name={noticeIcon(n)} size={13} /> {noticeText(n, nameOf, unit)}
+            </li>
+          ))}
+        </ul>
+      )}
       {groups.length === 0 && <p className="muted">No hand in progress yet.</p>}
       {groups.map((g, i) => (
         <section key={i} className="hand-log__street">

@@ -33,7 +33,7 @@ export function ShowCardsBar({ view, always, onShow, onAlways }: ShowCardsBarPro
           Show cards
         </button>
       )}
-      <label className="toggle" title="Show your cards whenever everyone folds to you">
+      <label className="toggle show-bar__always" title="Show your cards whenever everyone folds to you">
         <input type="checkbox" checked={always} onChange={(e) => onAlways(e.target.checked)} data-testid="show-uncalled-always" />
         <span>Always show when uncalled</span>
       </label>

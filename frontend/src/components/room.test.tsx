@@ -160,6 +160,10 @@ describe("table events over a (fake) table socket", () => {
     );
     expect(screen.getByTestId("hand-log")).toHaveTextContent("Alice tops up 500 (stack 10,500)");
     expect(screen.getByTestId("cue-1")).toHaveTextContent("+500 top-up");
+    // The next hand still says what came in before it.
+    act(() => socket().receive(stateMessage(8, makeView({ hand_no: 4 }), { cause: { kind: "hand_start", seat: null, player_id: null, action: null, by: "table", note: "" } })));
+    expect(screen.getByTestId("before-hand")).toHaveTextContent("Before this hand");
+    expect(screen.getByTestId("before-hand")).toHaveTextContent("Ada rebuys 10,000 (stack 10,000)");
   });
 
   it("offers to show cards won uncalled, and remembers 'always show'", () => {
