@@ -91,7 +91,7 @@ class ReviewService:
             return stored
         job = self._jobs.get(key)
         if job is not None and job.failed is None:
-            return job.status()
+            return self._report(job)
         record_doc = await self._hand_of(hand_id, player_id)
         active = sum(
             1 for j in self._jobs.values() if j.player_id == player_id and j.failed is None
@@ -115,7 +115,7 @@ class ReviewService:
             await self._run(job, points, seat, big_blind)
             return await self._stored(key) or job.status()
         job.task = asyncio.create_task(self._run(job, points, seat, big_blind))
-        return job.status()
+        return self._report(job)
 
     async def status(self, hand_id: str, player_id: str) -> ReviewStatus | None:
         """None when it was never asked for (or was lost to a restart)."""
@@ -126,7 +126,7 @@ class ReviewService:
         job = self._jobs.get(key)
         if job is None:
             await self._hand_of(hand_id, player_id)  # 404 or 403 first, as for POST
-        return job.status() if job is not None else None
+        return self._report(job) if job is not None else None
 
     async def close(self) -> None:
         tasks = [j.task for j in self._jobs.values() if j.task is not None]
@@ -137,6 +137,12 @@ class ReviewService:
                 await task
 
     # -- internals -----------------------------------------------------------------
+
+    def _report(self, job: _Job) -> ReviewStatus:
+        report = job.status()
+        if report.status is ReviewState.WORKING and self._gateway.worker_count == 0:
+            report.message = "no AI worker is connected: the review waits for one"
+        return report
 
     def _forget_failed(self) -> None:
         """Failed reviews are kept to be reported, the oldest dropped past FAILED_KEPT."""

@@ -73,6 +73,7 @@ async def test_a_review_computed_by_a_real_worker_is_stored_with_the_hand(server
         assert started.status_code == 202, started.text
         body = started.json()
         assert body["status"] == "working" and body["done"] == 0 and body["total"] >= 1
+        assert body["message"] == "no AI worker is connected: the review waits for one"
         record = records[hand_id]
 
         async def done() -> bool:

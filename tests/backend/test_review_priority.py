@@ -42,6 +42,8 @@ async def test_a_full_review_queue_never_holds_a_live_query(server: RunningServe
     reviews = [asyncio.create_task(gateway.review(point.view, point.legal)) for _ in range(50)]
     first = await next_message(worker)
     assert first["purpose"] == QueryPurpose.REVIEW  # one review out, to the idle worker
+    seen = {s["seat"]: s["hole_cards"] for s in first["view"]["seats"]}
+    assert seen == {1: ["Ah", "Kh"], 3: None, 5: None}  # the reviewed player's cards only
     assert gateway.stats()["reviews_waiting"] == 49
 
     live = asyncio.create_task(

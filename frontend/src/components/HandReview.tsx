@@ -148,6 +148,7 @@ export function HandReview({ handId, token, step, unit, onJump }: HandReviewProp
           <progress max={Math.max(status.total, 1)} value={status.done} />
           <span className="muted small">
             Reviewing… {status.done} of {status.total} decisions
+            {status.message ? ` · ${status.message}` : ""}
           </span>
         </div>
       )}
