@@ -11,6 +11,10 @@ first): nothing is validated here, that is SimState's job at the edges.
 
 Showdowns rank hands with the numba evaluator (`ai.math.evaluator.value_of`), which
 orders hands exactly as pkrbot does (`showdown bench ai` counts disagreements: none).
+
+Numba's disk cache is keyed on each kernel's own file: after editing this one, delete
+ai/search/__pycache__/kernel.*.nb[ic] too (the search's kernels compile these functions
+into theirs), as `ai.math._jit` says.
 """
 
 from __future__ import annotations
