@@ -1,6 +1,7 @@
 """The compiled rollouts (ai.search.kernel) play as ai.search.policy's Python ones: on the
 same random numbers, the same chips for every player, from random seeded states with
-random opponent tables (card-blind players included), Limit and No-Limit."""
+random opponent tables (card-blind players included), Limit and No-Limit. And a compiled
+node offers our abstract actions, always legal."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from hypothesis import strategies as st
 from test_sim_arrays import EV, random_hand
 
 from ai.search import kernel as K
+from ai.search.abstraction import our_actions, raise_to
 from ai.search.opponents import OpponentTables
 from ai.search.policy import play_out, random_play_out
+from ai.search.tree import Node, Tree
 from ai.sim import arrays as A
-from ai.sim.rules import BET
+from ai.sim.rules import BET, CALL, CHECK, FOLD
 from ai.sim.state import SimState
 
 SETTINGS = settings(
@@ -82,3 +85,38 @@ def test_the_compiled_rollouts_play_as_the_python_ones(
     assert state.over and st_[A.OVER] == 1
     assert [A.payoff(st_, i) for i in range(state.n)] == state.payoffs()
     assert stream[0] == python_stream[0]  # as many draws, in the same order
+
+
+@SETTINGS
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(2, 8),
+    limit=st.booleans(),
+    actions=st.integers(0, 8),
+)
+def test_a_compiled_node_offers_our_abstract_actions(
+    seed: int, players: int, limit: bool, actions: int
+) -> None:
+    """Our actions at a node are ai.search.abstraction's (always legal amounts), with
+    our rule's give-up, passive and nearest-to-pot-sized actions."""
+    state = advanced(random_hand(seed, players, limit, 0), random.Random(seed), actions)
+    legal = state.legal_actions()
+    if legal is None:
+        return
+    tree = Tree(state.rules.is_limit)
+    tables = random_tables(np.random.default_rng(seed), state.n)
+    node = K.new_node(tree.nodes, tree.edges, tree.edge_f, tree.counts, A.state_array(state),
+                      A.rules_array(state.rules), K.table_array(tables), legal.player, False,
+                      False)  # fmt: skip
+    view = Node(tree, node)
+    expected = our_actions(state.pot, legal, state.rules.is_limit)
+    assert view.actions == expected
+    for act in expected:
+        assert act.kind in legal.kinds
+        assert act.kind < BET or legal.min_to <= act.to <= legal.max_to
+    passive = next(a for a, act in enumerate(expected) if act.kind in (CHECK, CALL))
+    give_up = next((a for a, act in enumerate(expected) if act.kind == FOLD), passive)
+    raises = [a for a, act in enumerate(expected) if act.kind >= BET]
+    pot_sized = raise_to(state.pot, legal, 1.0)
+    aggressive = min(raises, key=lambda a: abs(expected[a].to - pot_sized), default=passive)
+    assert view.rule == (give_up, passive, aggressive)
