@@ -22,7 +22,7 @@ async def test_sign_in_and_tokens(server: RunningServer) -> None:
         body = response.json()
         assert body["name"] == "Zoe" and body["player_id"] and body["expires_at"]
         me = await http.get("/api/me", headers=bearer(body["token"]))
-        assert me.json() == {"player_id": body["player_id"], "name": "Zoe"}
+        assert me.json() == {"player_id": body["player_id"], "name": "Zoe", "has_password": False}
         assert (await http.get("/api/me")).status_code == 401
         forged = await http.get("/api/me", headers=bearer(body["token"][:-4] + "AAAA"))
         assert forged.status_code == 401 and "invalid token" in forged.json()["detail"]
