@@ -306,9 +306,11 @@ class AIGateway:
         )
         try:
             with log_context(table_id=view.table_id, hand_no=view.hand_no, request_id=request_id):
+                # A late review is no fault: quarantining the worker for it would send
+                # live queries elsewhere, or to the fallback policy.
                 result = await self._ask(worker, query, REVIEW_TIMEOUT)
                 if result is None:
-                    self._quarantine(worker, "missed the deadline it was given")
+                    self.counters["reviews_late"] += 1
                 advice = result.advice if isinstance(result, DecisionAnswer) else None
                 if advice is not None and advice.values:
                     worker.strikes = 0

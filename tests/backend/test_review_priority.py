@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from backend_testlib import AI_SECRET, RunningServer, TestWorker
 from test_review_decisions import DECK, LINE, played
 
+from backend import ai_gateway
 from backend.review.decisions import DecisionPoint, decision_points
 from holdem.protocol import AdviceSource, QueryPurpose
 
@@ -119,4 +121,32 @@ async def test_a_review_a_worker_drops_goes_to_another(server: RunningServer) ->
     third = await next_message(second)  # the first left with it: re-sent to the newcomer
     assert third["view"] == query["view"]
     await answer(second, third)
+    assert len((await review).values) == 2
+
+
+async def test_a_late_review_is_asked_again_without_quarantining_the_worker(
+    server: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ai_gateway, "REVIEW_TIMEOUT", 0.2)
+    gateway = server.state.gateway
+    point = spot()
+    worker = await TestWorker.connect(server, AI_SECRET, capacity=1)
+    review = asyncio.create_task(gateway.review(point.view, point.legal))
+    first = await next_message(worker)  # left unanswered: it times out
+    cancel = await next_message(worker)
+    assert cancel["type"] == "cancel" and cancel["request_id"] == first["request_id"]
+    again = await next_message(worker)  # asked again at once, of the same worker
+    assert again["purpose"] == QueryPurpose.REVIEW and again["view"] == first["view"]
+    stats = gateway.stats()
+    assert stats["quarantines"] == 0 and stats["reviews_late"] == 1
+    live = asyncio.create_task(
+        gateway.decide(
+            purpose=QueryPurpose.BOT, view=point.view, legal=point.legal, style="loki", time_limit=5
+        )
+    )
+    sent = await next_message(worker)  # the worker still gets live queries
+    assert sent["purpose"] == QueryPurpose.BOT
+    await answer(worker, sent)
+    assert (await live).source is AdviceSource.WORKER
+    await answer(worker, again)
     assert len((await review).values) == 2
