@@ -160,3 +160,25 @@ def test_a_fold_the_advisor_did_not_list_is_worth_zero() -> None:
     assert graded.grade_bb == 0.0  # the best listed is worse than folding
     assert match_taken(values, Action.check()) is None
     assert grade(values, Action.check()).grade_bb is None
+
+
+def test_a_fixed_limit_hand_with_an_ante_replays() -> None:
+    config = TableConfig(variant=Variant.LIMIT, seats=3, small_blind=1, big_blind=2, ante=1)
+    table = Table("t-limit", config, seed=2)
+    for seat, name in ((1, "alice"), (2, "bob"), (3, "carol")):
+        table.sit(seat, name, name.title(), 100)
+    table.start_hand(ScriptedDeck(DECK))
+    while table.hand is not None and not table.hand.is_over:
+        legal = table.hand.legal_actions()
+        assert legal is not None
+        bet = legal.raise_kind is not None and legal.seat == 1 and legal.committed < 4
+        action = Action(kind=legal.raise_kind, amount=legal.min_to) if bet else None
+        table.act(legal.seat, action or (Action.check() if legal.can_check else Action.call()))
+    record = table.last_record
+    assert record is not None
+    points = decision_points(record, "alice")
+    taken = [e for e in record.events if e.seat == 1 and e.kind in _ACTS]
+    assert [p.taken.kind.value for p in points] == [e.kind.value for e in taken]
+    assert all(p.view.config.is_limit and p.legal.seat == 1 for p in points)
+    graded = grade([_v(ActionKind.CALL, 0.5), _v(ActionKind.RAISE, 1.0)], points[0].taken)
+    assert graded.matched is not None  # a limit raise is graded as the advisor's raise
