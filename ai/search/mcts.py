@@ -14,7 +14,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -72,6 +72,9 @@ class SearchResult:
     iterations: int
     equity: float  # our showdown equity against the ranges (the deals' average)
     root: Node
+    # CPU seconds dealing (holdings, boards, strengths) and in the compiled iterations.
+    deal_seconds: float = 0.0
+    iteration_seconds: float = 0.0
 
     @property
     def values(self) -> dict[str, float]:
@@ -131,6 +134,8 @@ class Search:
         self._params = np.array([config.exploration, self.scale, self.fold_penalty, self.base])
         self._sums = np.zeros(2)
         self._pending: list[tuple[int, int, int]] = []
+        # CPU seconds spent dealing and in the compiled iterations (`showdown bench ai`).
+        self.deal_seconds = self.iteration_seconds = 0.0
 
     # -- the tree ---------------------------------------------------------------
 
@@ -144,6 +149,7 @@ class Search:
         return Node(tree, node)
 
     def _deal(self) -> None:
+        started = time.process_time()
         count = self.config.batch
         holes, runouts = deal_from_ranges(
             self.obs, self.ranges, self._np_rng, count, self.tables.kappa
@@ -161,6 +167,7 @@ class Search:
         self._holes = holes
         self._runouts = runouts
         self._strengths = strengths
+        self.deal_seconds += time.process_time() - started
 
     def _iterate(self, root: Node, d: int, forced: int = -1, seed: int = -1) -> None:
         """Queue one iteration on deal d; `forced`: the root action to take (else
@@ -171,6 +178,7 @@ class Search:
     def _flush(self, root: Node) -> None:
         if not self._pending:
             return
+        started = time.process_time()
         schedule = np.array(self._pending, dtype=np.int64)
         self._pending.clear()
         tree = self.tree
@@ -184,6 +192,7 @@ class Search:
         )  # fmt: skip
         self._sum += float(self._sums[0])
         self._sum2 += float(self._sums[1])
+        self.iteration_seconds += time.process_time() - started
 
     def _rescale(self, done: int) -> None:
         mean = self._sum / done
@@ -250,7 +259,11 @@ class Search:
                 done += 1
             deals += 1
         self._flush(tree)
-        return self._result(tree, done)
+        return replace(
+            self._result(tree, done),
+            deal_seconds=self.deal_seconds,
+            iteration_seconds=self.iteration_seconds,
+        )
 
     def _result(self, root: Node, iterations: int) -> SearchResult:
         bb = self.obs.big_blind

@@ -1,6 +1,7 @@
 """MCTS speed for `showdown bench ai`: iterations per second on one core for a 6-max flop
 decision (Limit and No-Limit) with the opponent model in the loop, the time of a
-2,000-iteration decision, and poki's rollouts per second on the same spots as the anchor.
+2,000-iteration decision, and poki's rollouts per second on the same spots as the anchor;
+then how much of a decision the compiled iterations and the deals take.
 Rates are per CPU-second of this process (one core, whatever else the machine runs);
 the decision's wall time is printed beside.
 
@@ -92,6 +93,7 @@ def bench_mcts(seconds: float, seed: int) -> None:
             bot.decide(flop_spot(variant, 99))  # warm the kernels
             times: list[float] = []
             cpu: list[float] = []
+            dealing = iterating = 0.0
             deadline = time.perf_counter() + seconds / (2 * len(models))
             hand = 0
             while time.perf_counter() < deadline or len(times) < 2:
@@ -100,6 +102,9 @@ def bench_mcts(seconds: float, seed: int) -> None:
                 bot.decide(obs)
                 times.append(time.perf_counter() - start)
                 cpu.append(time.process_time() - start_cpu)
+                assert bot.last is not None
+                dealing += bot.last.deal_seconds
+                iterating += bot.last.iteration_seconds
                 hand += 1
             mean = sum(times) / len(times)
             mean_cpu = sum(cpu) / len(cpu)
@@ -108,4 +113,10 @@ def bench_mcts(seconds: float, seed: int) -> None:
                 f"{ITERATIONS / mean_cpu:7.0f} iter/s",
                 f"{1000 * mean:5.0f} ms/decision wall, {1000 * mean_cpu:4.0f} ms CPU "
                 f"({len(times)} decisions); {anchor}",
+            )
+            _line(
+                "  of which the compiled iterations",
+                f"{ITERATIONS * len(cpu) / iterating:7.0f} iter/s",
+                f"{1000 * iterating / len(cpu):5.1f} ms/decision CPU; dealing "
+                f"{1000 * dealing / len(cpu):4.1f} ms (holdings, boards, strengths)",
             )
