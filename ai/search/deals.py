@@ -25,17 +25,48 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
 
+RangeTables = list[tuple[int, FloatArray, FloatArray]]
+
+
+def range_tables(
+    obs: Observation, ranges: RangeTracker, kappa: Sequence[float] | None = None
+) -> RangeTables:
+    """Per opponent: (index, weights over the 1326 holdings, their cumulative shares),
+    what `deal_from_ranges` draws from; the same for every batch of one decision.
+
+    `kappa[i]` < 1 (a player whose bets do not follow their cards) flattens i's range
+    towards every live holding in that proportion.
+    """
+    known = np.zeros(52, dtype=np.bool_)
+    known[[*obs.hole, *obs.board]] = True
+    out: RangeTables = []
+    for i in obs.opponents:
+        weights = (
+            ranges.range_of(i, (*obs.hole, *obs.board)) if i in ranges.weights else np.ones(1326)
+        )
+        live = ~(known[COMBO_FIRST] | known[COMBO_SECOND])
+        weights[~live] = 0.0
+        k = 1.0 if kappa is None else kappa[i]
+        if k < 1.0 and weights.max() > 0:
+            weights = k * weights / weights.max() + (1.0 - k) * live
+        total = weights.sum()
+        if total <= 0:  # nothing left in the table: any holding
+            weights = np.where(known[COMBO_FIRST] | known[COMBO_SECOND], 0.0, 1.0)
+            total = weights.sum()
+        out.append((i, weights, np.cumsum(weights / total)))
+    return out
+
+
 def deal_from_ranges(
     obs: Observation,
     ranges: RangeTracker,
     np_rng: np.random.Generator,
     count: int,
     kappa: Sequence[float] | None = None,
+    tables: RangeTables | None = None,
 ) -> tuple[IntArray, IntArray]:
-    """`count` deals: (holes[count, n, 2], runouts[count, 5]); opponents from their ranges.
-
-    `kappa[i]` < 1 (a player whose bets do not follow their cards) flattens i's range
-    towards every live holding in that proportion.
+    """`count` deals: (holes[count, n, 2], runouts[count, 5]); opponents from their ranges
+    (`range_tables`, given or computed here).
 
     Vectorised: each opponent's holdings are drawn for all deals at once from its
     weight table (re-drawn where they clash with an earlier opponent's), then the
@@ -49,18 +80,9 @@ def deal_from_ranges(
     holes[:, obs.index] = obs.hole
     used = np.tile(known, (count, 1))
     rows = np.arange(count)
-    for i in obs.opponents:
-        weights = ranges.range_of(i, (*obs.hole, *board)) if i in ranges.weights else np.ones(1326)
-        live = ~(known[COMBO_FIRST] | known[COMBO_SECOND])
-        weights[~live] = 0.0
-        k = 1.0 if kappa is None else kappa[i]
-        if k < 1.0 and weights.max() > 0:
-            weights = k * weights / weights.max() + (1.0 - k) * live
-        total = weights.sum()
-        if total <= 0:  # nothing left in the table: any holding
-            weights = np.where(known[COMBO_FIRST] | known[COMBO_SECOND], 0.0, 1.0)
-            total = weights.sum()
-        cumulative = np.cumsum(weights / total)
+    if tables is None:
+        tables = range_tables(obs, ranges, kappa)
+    for i, weights, cumulative in tables:
         picks = np.zeros(count, dtype=np.int64)
         pending = rows
         for _ in range(64):  # redraw only the deals whose pick clashes

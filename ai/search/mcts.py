@@ -22,7 +22,7 @@ from ai.bots.observation import Observation
 from ai.math.rollout_strength import showdown_equity
 from ai.models.ranges import RangeTracker
 from ai.search import kernel
-from ai.search.deals import deal_from_ranges, street_strengths
+from ai.search.deals import RangeTables, deal_from_ranges, range_tables, street_strengths
 from ai.search.opponents import OpponentTables
 from ai.search.tree import Node, Tree
 from ai.sim.arrays import evaluator_tables, rules_array, state_array
@@ -117,6 +117,7 @@ class Search:
         self._holes = np.zeros((0, obs.n, 2), dtype=np.int64)
         self._runouts = np.zeros((0, 5), dtype=np.int64)
         self._strengths = np.zeros((0, obs.n, 4))
+        self._ranges: RangeTables | None = None  # the opponents' weight tables, once
         self.equity = 0.0
         # The compiled iterations' inputs (ai.search.kernel): the spot, the tables, the
         # settings, and the iterations queued until the tree is next read.
@@ -151,8 +152,10 @@ class Search:
     def _deal(self) -> None:
         started = time.process_time()
         count = self.config.batch
+        if self._ranges is None:
+            self._ranges = range_tables(self.obs, self.ranges, self.tables.kappa)
         holes, runouts = deal_from_ranges(
-            self.obs, self.ranges, self._np_rng, count, self.tables.kappa
+            self.obs, self.ranges, self._np_rng, count, tables=self._ranges
         )
         strengths = street_strengths(
             holes,
