@@ -69,6 +69,9 @@ RECENT_REQUESTS = 64  # request ids a worker may still answer late, per worker
 REVIEW_QUEUE_MAX = 2000  # review queries waiting for an idle worker, over all players
 REVIEW_TIMEOUT = 5.0  # seconds a worker gets to answer one review query
 REVIEW_TRIES = 3  # workers asked for one review query before it fails
+# A worker's decline of a review whose lane a live query needed (ai.worker.decider's
+# REVIEW_YIELDED): asked again once the worker is idle, not counted as a failed try.
+REVIEW_YIELDED = "yielded to a live query"
 
 
 class ReviewUnavailable(Exception):
@@ -318,7 +321,10 @@ class AIGateway:
                     if not job.future.done():
                         job.future.set_result(advice)
                     return
-                job.tries += 1
+                if isinstance(result, _Gone) and result.reason == "yielded":
+                    self.counters["reviews_yielded"] += 1
+                else:
+                    job.tries += 1
                 if job.tries >= REVIEW_TRIES:
                     self.counters["reviews_failed"] += 1
                     if not job.future.done():
@@ -501,7 +507,8 @@ class AIGateway:
                 self._quarantine(worker, "answered a request it was not sent")
             return
         if isinstance(message, DecisionDecline):
-            pending.future.set_result(_Gone("declined"))
+            yielded = message.reason == REVIEW_YIELDED
+            pending.future.set_result(_Gone("yielded" if yielded else "declined"))
         else:
             pending.future.set_result(message)
 

@@ -16,10 +16,12 @@ import functools
 import logging
 import multiprocessing
 import random
+import threading
 import zlib
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
@@ -33,6 +35,7 @@ from holdem.protocol import (
     DecisionQuery,
     ErrorMessage,
     QueryCancel,
+    QueryPurpose,
     WorkerHello,
     WorkerWelcome,
     parse_gateway_message,
@@ -44,6 +47,16 @@ log = logging.getLogger("showdown.worker")
 THINK_SHARE = 0.6
 ANSWER_SHARE = 0.9
 MIN_BUDGET = 0.02
+
+
+class YieldEvent(Protocol):
+    """threading.Event in threads mode, a multiprocessing Event across processes."""
+
+    def is_set(self) -> bool: ...
+
+    def set(self) -> None: ...
+
+    def clear(self) -> None: ...
 
 
 class FatalWorkerError(Exception):
@@ -81,24 +94,54 @@ class Backoff:
 
 
 class Lanes:
-    """`count` single-worker executors; a table always goes to the same one."""
+    """`count` single-worker executors; a table always goes to the same one.
+
+    Each lane has a yield flag: set while a live query waits behind a review running in
+    that lane, it stops the review's search at once (the review is declined and asked
+    again later), so a review never holds a live query for its thinking time.
+    """
 
     def __init__(self, count: int, threads: bool) -> None:
         self.threads = threads
         self.executors: list[Executor] = []
         self.deciders: list[Decider] = []
+        self.flags: list[YieldEvent] = []
+        self.reviewing = [0] * count  # reviews running or queued, per lane
+        context = multiprocessing.get_context("spawn")  # no fork under a running loop
         for _ in range(count):
             if threads:
+                flag: YieldEvent = threading.Event()
                 self.executors.append(ThreadPoolExecutor(max_workers=1))
-                self.deciders.append(Decider())
+                self.deciders.append(Decider(yield_flag=flag))
             else:
-                context = multiprocessing.get_context("spawn")  # no fork under a running loop
+                flag = context.Event()
                 self.executors.append(
-                    ProcessPoolExecutor(1, mp_context=context, initializer=init_process)
+                    ProcessPoolExecutor(
+                        1, mp_context=context, initializer=init_process, initargs=(flag,)
+                    )
                 )
+            self.flags.append(flag)
+
+    def lane_of(self, table_id: str) -> int:
+        return zlib.crc32(table_id.encode()) % len(self.executors)
+
+    def started(self, query: DecisionQuery) -> int:
+        """Note a query entering its lane; a live one makes a review there yield."""
+        lane = self.lane_of(query.table_id)
+        if query.purpose is QueryPurpose.REVIEW:
+            self.reviewing[lane] += 1
+        elif self.reviewing[lane]:
+            self.flags[lane].set()
+        return lane
+
+    def finished(self, query: DecisionQuery, lane: int) -> None:
+        if query.purpose is QueryPurpose.REVIEW:
+            self.reviewing[lane] -= 1
+            if not self.reviewing[lane]:
+                self.flags[lane].clear()
 
     def call(self, table_id: str, query_json: str, budget: float) -> Callable[[], str]:
-        lane = zlib.crc32(table_id.encode()) % len(self.executors)
+        lane = self.lane_of(table_id)
         if self.threads:
             decider = self.deciders[lane]
 
@@ -110,7 +153,7 @@ class Lanes:
         return functools.partial(answer_json, query_json, budget)  # picklable for processes
 
     def executor_for(self, table_id: str) -> Executor:
-        return self.executors[zlib.crc32(table_id.encode()) % len(self.executors)]
+        return self.executors[self.lane_of(table_id)]
 
     async def warm_up(self) -> None:
         """Start every process now (imports, numba) rather than on the first query."""
@@ -236,7 +279,9 @@ class WorkerClient:
         budget = max(MIN_BUDGET, THINK_SHARE * allowance - 0.05)
         loop = asyncio.get_running_loop()
         call = self.lanes.call(query.table_id, text, budget)
+        lane = self.lanes.started(query)
         future = loop.run_in_executor(self.lanes.executor_for(query.table_id), call)
+        future.add_done_callback(lambda _: self.lanes.finished(query, lane))
         try:
             reply = await asyncio.wait_for(asyncio.shield(future), ANSWER_SHARE * allowance)
         except TimeoutError:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import copy
 import logging
+import math
 import os
 import threading
 import time
 import zlib
 from collections import OrderedDict
+from typing import Protocol
 
 from ai.bots import ADVISOR_STYLE, Bot, canonical_style, make_bot
 from ai.bots.from_view import ReplayError, observation_from_view
@@ -27,7 +29,7 @@ from ai.sim.rules import CALL, CHECK
 from ai.worker.advice import build_advice
 from ai.worker.model_sync import ModelSync
 from holdem.actions import ActionKind, LegalActions
-from holdem.protocol import Advice, DecisionAnswer, DecisionQuery, QueryPurpose
+from holdem.protocol import Advice, DecisionAnswer, DecisionDecline, DecisionQuery, QueryPurpose
 
 log = logging.getLogger("showdown.worker")
 
@@ -41,12 +43,23 @@ ADVICE_SECONDS = 0.3
 # gateway sends it only to an idle worker, and a live query that arrives meanwhile waits
 # for the lane at most this long.
 REVIEW_SECONDS = ADVICE_SECONDS
+# A review stops at once (the search's next clock read) when a live query is waiting for
+# its lane, and is declined with this reason: the gateway asks for it again later, and
+# does not count it as a failed try (backend.ai_gateway.REVIEW_YIELDED, the same words).
+REVIEW_YIELDED = "yielded to a live query"
+
+
+class YieldFlag(Protocol):
+    """Set by the worker's connection while a live query waits for this lane."""
+
+    def is_set(self) -> bool: ...
 
 
 class Decider:
     """Keeps the bots; thread-safe (one lock: a decider serves one lane of queries)."""
 
-    def __init__(self, database_url: str = "") -> None:
+    def __init__(self, database_url: str = "", yield_flag: YieldFlag | None = None) -> None:
+        self._yield = yield_flag
         self._sync = ModelSync(database_url) if database_url else None
         self._bots: OrderedDict[tuple[str, int, str], Bot] = OrderedDict()
         # Statistics of every player met: loaded from the stored hands (ModelSync) and
@@ -73,11 +86,11 @@ class Decider:
         self._bots.move_to_end(key)
         return bot
 
-    def answer(self, query: DecisionQuery, budget: float) -> DecisionAnswer:
+    def answer(self, query: DecisionQuery, budget: float) -> DecisionAnswer | DecisionDecline:
         with self._lock:
             return self._answer(query, budget)
 
-    def _answer(self, query: DecisionQuery, budget: float) -> DecisionAnswer:
+    def _answer(self, query: DecisionQuery, budget: float) -> DecisionAnswer | DecisionDecline:
         style = self._style(query)
         try:
             obs = observation_from_view(query.view, seed=zlib.crc32(query.request_id.encode()))
@@ -105,6 +118,8 @@ class Decider:
             decision = bot.decide(obs)
         finally:
             bot.deadline = None
+        if query.purpose is QueryPurpose.REVIEW and self._yielding():
+            return DecisionDecline(request_id=query.request_id, reason=REVIEW_YIELDED)
         if not decision.is_legal(obs.legal):  # pragma: no cover - the sizing helpers prevent it
             log.error("query %s: %s proposed an illegal %s", query.request_id, style, decision)
             return safe_answer(query, "the bot proposed an illegal action")
@@ -124,11 +139,19 @@ class Decider:
             self._bots.pop(("review", 0, style), None)  # never evicted, never shared
         if isinstance(bot, MctsBot):
             bot.keep_tree = False  # decisions arrive in any order, from any hand
+            bot.clock = self._review_clock  # stops the search when a live query waits
         if isinstance(bot, LokiBot):
             book = StatsBook()
             book.players.update({p: copy.deepcopy(self._book.peek(p)) for p in players})
             bot.model.book = book
         return bot
+
+    def _yielding(self) -> bool:
+        return self._yield is not None and self._yield.is_set()
+
+    def _review_clock(self) -> float:
+        """The time, or infinity (past any deadline) once a live query waits."""
+        return math.inf if self._yielding() else time.monotonic()
 
     def _style(self, query: DecisionQuery) -> str:
         if query.purpose is not QueryPurpose.BOT or not query.style:
@@ -155,10 +178,10 @@ def safe_answer(query: DecisionQuery, why: str) -> DecisionAnswer:
 _DECIDER: Decider | None = None
 
 
-def init_process() -> None:
+def init_process(yield_flag: YieldFlag | None = None) -> None:
     """Load tables and compile the numba kernels before the first query arrives."""
     global _DECIDER
-    _DECIDER = Decider(os.environ.get("MONGODB_URL", ""))
+    _DECIDER = Decider(os.environ.get("MONGODB_URL", ""), yield_flag)
     warm_up()
 
 

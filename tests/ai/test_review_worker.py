@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
+import threading
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,9 +17,16 @@ import websockets
 from fastapi import HTTPException
 from test_worker_backend import TIMEOUT, Server, running_worker, wait_until
 
-from ai.worker.decider import warm_up
+from ai.worker.client import Lanes
+from ai.worker.decider import REVIEW_YIELDED, Decider, warm_up
+from backend import ai_gateway
 from backend.quotas import Quota
+from backend.review.decisions import decision_points
 from backend.review.service import ReviewService
+from holdem.protocol import DecisionAnswer, DecisionDecline, DecisionQuery, QueryPurpose
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "backend"))
+from test_review_decisions import DECK, LINE, played  # the hand-made hand
 
 # The server under uvicorn with the embedded database, as the worker's own tests start it.
 mongo_url = worker_tests.mongo_url
@@ -172,3 +182,52 @@ async def record_of(server: Server, token: str, hand_id: str) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=server.http, headers=headers) as http:
         record: dict[str, Any] = (await http.get(f"/api/hands/{hand_id}")).json()["record"]
         return record
+
+
+def review_query(table_id: str = "t-review", purpose: QueryPurpose = QueryPurpose.REVIEW) -> Any:
+    point = decision_points(played(LINE, DECK), "alice")[1]
+    return DecisionQuery(
+        request_id=f"r-{purpose.value}",
+        purpose=purpose,
+        table_id=table_id,
+        hand_no=1,
+        seat=point.legal.seat,
+        style=None if purpose is QueryPurpose.REVIEW else "loki",
+        view=point.view,
+        legal=point.legal,
+        deadline=0,
+        timeout_ms=5000,
+        want_advice=purpose is not QueryPurpose.BOT,
+    )
+
+
+def test_a_review_yields_its_lane_to_a_live_query() -> None:
+    assert REVIEW_YIELDED == ai_gateway.REVIEW_YIELDED  # the worker and the server agree
+    flag = threading.Event()
+    decider = Decider(yield_flag=flag)
+    answered = decider.answer(review_query(), 2.0)
+    assert isinstance(answered, DecisionAnswer) and answered.advice and answered.advice.values
+    flag.set()  # a live query waits for this lane: the search stops, the review is declined
+    declined = decider.answer(review_query(), 2.0)
+    assert isinstance(declined, DecisionDecline) and declined.reason == REVIEW_YIELDED
+    live = decider.answer(review_query(purpose=QueryPurpose.BOT), 2.0)
+    assert isinstance(live, DecisionAnswer)  # a live query never yields
+
+
+def test_the_worker_flags_a_lane_only_while_a_review_runs_there() -> None:
+    lanes = Lanes(2, threads=True)
+    try:
+        review = review_query()
+        lane = lanes.started(review)
+        assert not lanes.flags[lane].is_set()
+        other = next(t for t in (f"t{i}" for i in range(50)) if lanes.lane_of(t) != lane)
+        other_live = review_query(other, QueryPurpose.BOT)
+        lanes.finished(other_live, lanes.started(other_live))
+        assert not lanes.flags[lane].is_set()  # another lane's live query: no yield
+        live = review_query(purpose=QueryPurpose.BOT)
+        assert lanes.started(live) == lane and lanes.flags[lane].is_set()
+        lanes.finished(live, lane)
+        lanes.finished(review, lane)
+        assert not lanes.flags[lane].is_set() and lanes.reviewing == [0, 0]
+    finally:
+        lanes.shutdown()
