@@ -53,3 +53,13 @@ def test_bench_server_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> 
         assert figure in out, out
     assert "(4 connected)" in out and "0 states never arrived" in out
     assert re.search(r"silent spectators +0 ", out), out
+
+
+@pytest.mark.slow
+def test_bench_advice_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    # A real `showdown serve` with its AI worker: the advice comes from the worker's search.
+    assert main(["bench", "advice", "--advice", "2"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"advice \(end to end\) +p50 \d+ ms +p95 \d+ ms", out), out
+    assert "ping->pong" in out
+    assert re.search(r"answered by +worker 2 +median [1-9]\d* simulated hands", out), out

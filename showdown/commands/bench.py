@@ -1,4 +1,4 @@
-"""`showdown bench engine|server|ai|all|faults`: figures measured on this machine.
+"""`showdown bench engine|server|ai|stats|advice|all|faults`: figures measured on this machine.
 
 `faults` is not a speed figure and not part of `all`: it crashes the database,
 the server and the AI workers in a loop under load and checks nothing was lost.
@@ -17,6 +17,7 @@ TARGETS: dict[str, str] = {
     "ai": "showdown.benchmarks.ai:run",
     "server": "showdown.benchmarks.server:run",
     "stats": "showdown.benchmarks.stats:run",
+    "advice": "showdown.benchmarks.advice:run",
 }
 CHECKS: dict[str, str] = {"faults": "showdown.benchmarks.faults:run"}
 
@@ -45,6 +46,9 @@ def add_parser(subparsers: Subparsers) -> None:
     stats = parser.add_argument_group("stats (a player's profile)")
     stats.add_argument("--stats-hands", type=int, default=100_000, help="the player's hands")
     stats.add_argument("--stats-rounds", type=int, default=20, help="requests of each kind")
+    advice = parser.add_argument_group("advice (end to end through serve and its worker)")
+    advice.add_argument("--advice", type=int, default=60, help="advice queries to time")
+    advice.add_argument("--game", choices=["no-limit", "limit"], default="no-limit")
     parser.set_defaults(run=run)
 
 
