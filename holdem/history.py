@@ -110,7 +110,9 @@ def phh_actions(record: HandRecord) -> list[str]:
     """The PHH action lines: hole dealing, then every action, board and showdown."""
     player = {s.seat: f"p{i + 1}" for i, s in enumerate(record.seats)}
     lines = [f"d dh {player[s.seat]} {''.join(s.hole_cards)}" for s in record.seats]
+    pushed = False  # chips were pushed: a SHOW after that is an uncalled winner's, not PHH's
     for event in record.events:
+        pushed = pushed or event.kind is EventKind.WIN
         who = player.get(event.seat) if event.seat is not None else None
         if event.kind is EventKind.FOLD:
             lines.append(f"{who} f")
@@ -120,7 +122,7 @@ def phh_actions(record: HandRecord) -> list[str]:
             lines.append(f"{who} cbr {event.amount}")
         elif event.kind is EventKind.BOARD:
             lines.append(f"d db {''.join(event.cards)}")
-        elif event.kind is EventKind.SHOW:
+        elif event.kind is EventKind.SHOW and not pushed:
             lines.append(f"{who} sm {''.join(event.cards)}")
         elif event.kind is EventKind.MUCK:
             lines.append(f"{who} sm")

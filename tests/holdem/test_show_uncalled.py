@@ -7,6 +7,7 @@ import pytest
 from holdem.actions import Action, EventKind
 from holdem.config import TableConfig, Variant
 from holdem.errors import SeatError
+from holdem.history import phh_actions, replay_text, to_phh
 from holdem.table import Table
 from holdem.views import observe, observe_record
 
@@ -44,6 +45,9 @@ def test_the_uncalled_winner_may_show_once_and_it_is_public_from_then_on() -> No
     assert record is not None and record.events[-1] == event
     seen = observe_record(record, table.seats[folder].player_id)
     assert seen.seat(winner).hole_cards == cards
+    # PHH has no show after the pot was pushed: the export leaves it out and replays.
+    assert not any(" sm " in line for line in phh_actions(record))
+    assert sum(replay_text(to_phh(record), check_recorded=True)) == 2000
     with pytest.raises(SeatError, match="shown already"):
         table.show_uncalled(winner_id)
     stacks = {n: s.stack for n, s in table.seats.items()}
