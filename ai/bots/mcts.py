@@ -135,7 +135,15 @@ class MctsBot(LokiBot):
             ),
             -1,
         )
-        return Kept(obs.hand_key, obs.index, len(obs.history), len(obs.board), result.root, chosen)
+        return Kept(
+            obs.hand_key,
+            obs.index,
+            len(obs.history),
+            len(obs.board),
+            result.root,
+            chosen,
+            self.config.chance_buckets,
+        )
 
 
 def make_mcts(seed: int, variant: str = "") -> MctsBot:

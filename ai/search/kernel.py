@@ -77,8 +77,9 @@ COUNT_NODES, COUNT_EDGES, COUNT_CHILDREN, COUNT_KEYS = 0, 1, 2, 3
 MAX_ACTIONS = 7  # fold, check/call and five raise sizes
 MAX_KEY = 64  # a line between two of our decisions is at most ~2 (n - 1) actions + 3 cards
 MAX_DEPTH = 256
+CARD_CLASSES = 1000  # keys of strength classes start here (cards are 0..51)
 # Integer settings (`settings` array).
-S_ME, S_PUCT, S_WARMUP, S_RANDOM = 0, 1, 2, 3
+S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS = 0, 1, 2, 3, 4
 # Float settings (`params` array).
 P_EXPLORATION, P_SCALE, P_FOLD_PENALTY, P_BASE = 0, 1, 2, 3
 
@@ -521,6 +522,7 @@ def run_schedule(
     puct = settings[S_PUCT] != 0
     warmup = settings[S_WARMUP]
     random_rollout = settings[S_RANDOM] != 0
+    buckets = settings[S_BUCKETS]
     exploration = params[P_EXPLORATION]
     scale = params[P_SCALE]
     fold_penalty = params[P_FOLD_PENALTY]
@@ -563,10 +565,19 @@ def run_schedule(
             if st[OVER]:
                 value = st[STACKS + me] + st[BETS + me] - st[START + me]
                 break
-            for c in range(seen, st[BOARD_LEN]):
+            if buckets and st[BOARD_LEN] != seen:
+                # The new cards as our strength class on this street, not the cards
+                # themselves: lines that differ only in cards of the same worth share
+                # a node, so our later decisions are searched, not left to the rule.
                 if length < MAX_KEY:
-                    key[length] = runout[c]
+                    s = strength[me, st[STREET]]
+                    key[length] = CARD_CLASSES + min(int(s * buckets), buckets - 1)
                 length += 1
+            else:
+                for c in range(seen, st[BOARD_LEN]):
+                    if length < MAX_KEY:
+                        key[length] = runout[c]
+                    length += 1
             child = -1
             h = 0
             if length <= MAX_KEY and depth < MAX_DEPTH:

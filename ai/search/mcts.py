@@ -52,6 +52,10 @@ class SearchConfig:
     # over: with a small budget most deep nodes are barely visited, and trying every
     # action there first fills the values above with exploration's blunders.
     warmup: int = 0
+    # Below our action, the board cards dealt key the children as our strength class on
+    # the new street (this many equal classes of the percentile), or, with 0, as the
+    # cards themselves (47 turn cards: a turn node is rarely visited twice).
+    chance_buckets: int = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +134,8 @@ class Search:
         kernel.reseed(self._stream, self._seed_base)
         config = self.config
         self._settings = np.array(
-            [self.me, config.puct, config.warmup, config.rollout == RANDOM], dtype=np.int64
+            [self.me, config.puct, config.warmup, config.rollout == RANDOM, config.chance_buckets],
+            dtype=np.int64,
         )
         self._params = np.array([config.exploration, self.scale, self.fold_penalty, self.base])
         self._sums = np.zeros(2)

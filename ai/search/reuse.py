@@ -1,8 +1,9 @@
 """Keeping the tree between our decisions in a hand, where the line still holds.
 
 After we act, the search's subtree below our action and below what happened since
-(the opponents' actions, translated to the tree's size buckets, and the board cards
-dealt) is already a search of the new spot: the next decision starts from it. The
+(the opponents' actions, translated to the tree's size buckets, and the board
+cards dealt, or our strength class on the new street when the search keys cards
+so) is already a search of the new spot: the next decision starts from it. The
 line holds when that child exists and its actions are this spot's (No-Limit
 amounts differ when an opponent bet off the tree's sizes: the statistics of the
 nearest line are kept under the real amounts, the translation of the issue).
@@ -14,7 +15,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from ai.bots.observation import Observation
+from ai.math.range_strength import LEX_INDEX
+from ai.models.ranges import holding_strengths
 from ai.search.abstraction import our_actions, size_bucket
+from ai.search.kernel import CARD_CLASSES
 from ai.search.tree import Node
 from ai.sim.rules import BET, CALL, CHECK, FOLD
 from ai.sim.state import SimState
@@ -30,6 +34,7 @@ class Kept:
     board_len: int
     root: Node
     chosen: int  # index into root.actions (-1: a fold or an action off the tree)
+    buckets: int = 0  # SearchConfig.chance_buckets of the search that built the tree
 
 
 def action_code(state: SimState, kind: int, to: int) -> int:
@@ -67,7 +72,13 @@ def follow(kept: Kept, obs: Observation) -> Node | None:
         if k > kept.history_len:
             key.append(action_code(state, record.kind, record.to))
         state.step(record.kind, record.to if record.kind >= BET else 0)
-    key.extend(obs.board[kept.board_len :])
+    if kept.buckets and len(obs.board) > kept.board_len:
+        # The search keyed the new cards by our strength class on this street.
+        a, b = obs.hole
+        strength = float(holding_strengths(tuple(obs.board), obs.n_opponents)[LEX_INDEX[a, b]])
+        key.append(CARD_CLASSES + min(int(strength * kept.buckets), kept.buckets - 1))
+    else:
+        key.extend(obs.board[kept.board_len :])
     child = kept.root.children[kept.chosen].get(tuple(key))
     if child is None:
         return None
