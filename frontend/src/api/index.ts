@@ -73,8 +73,8 @@ export async function createTable(spec: CreateTableRequest, token: string | null
   return decodeTableDetail(await request(endpoints.tables(), { method: "POST", body: spec, token }));
 }
 
-export async function listMyHands(token: string | null, limit = 20, offset = 0): Promise<HandPage> {
-  return decodeHandPage(await request(endpoints.hands(limit, offset), { token }));
+export async function listMyHands(token: string | null, limit = 20, offset = 0, tableId: string | null = null): Promise<HandPage> {
+  return decodeHandPage(await request(endpoints.hands(limit, offset, tableId), { token }));
 }
 
 export async function getHand(handId: string, token: string | null): Promise<HandRecord> {

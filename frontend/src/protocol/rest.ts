@@ -25,7 +25,8 @@ export const endpoints = {
   me: () => "/api/me",
   tables: () => "/api/tables",
   table: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}`,
-  hands: (limit = 20, offset = 0) => `/api/hands?limit=${limit}&offset=${offset}`,
+  hands: (limit = 20, offset = 0, tableId: string | null = null) =>
+    `/api/hands?limit=${limit}&offset=${offset}${tableId ? `&table_id=${encodeURIComponent(tableId)}` : ""}`,
   hand: (handId: string) => `/api/hands/${encodeURIComponent(handId)}`,
   handPhh: (handId: string) => `/api/hands/${encodeURIComponent(handId)}/phh`,
   health: () => "/healthz",

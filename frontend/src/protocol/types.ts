@@ -174,7 +174,7 @@ export interface HandSummary {
   net?: number | null;
   board?: CardCode[];
   players?: number;
-  /** not sent by the server today; shown when present */
+  /** your own hole cards (the list never has anyone else's) */
   hole_cards?: CardCode[] | null;
   table_name?: string | null;
   chip_unit?: string;
