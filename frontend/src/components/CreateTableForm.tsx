@@ -75,7 +75,8 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
       return;
     }
     const spec: CreateTableRequest = {
-      name: name.trim() || `${variant === "limit" ? "Limit" : "No-Limit"} ${smallBlind}/${bigBlind}`,
+      // Left empty, the server names it "Table N": the lobby shows game and stakes in their own columns.
+      name: name.trim(),
       variant,
       small_blind: int(smallBlind),
       big_blind: bb,
