@@ -1,15 +1,27 @@
 /**
  * Layout: at every table size (2 to 10 seats) and at desktop (1440x900) and
- * phone (390x844) size, no two seats, their cards, their labels or the action
- * bar overlap, and every seat is on screen. Measured on a real table with bots
- * at the moment the decision bar is up, with a screenshot of each.
+ * phone (390x844) size, nothing on the table covers what a player must read.
+ * Measured on a real table with bots, twice per size:
+ *  - while the decision bar is up: no two seats, their cards, their labels, the
+ *    bets or the action bar overlap, every seat is on screen, and the turn clock
+ *    leaves the player's name readable;
+ *  - at the hand's showdown result: the "+N" win labels, the chips flying to the
+ *    winners (where they land) and the board clear every seat (the winner's own
+ *    cards and name included), and the board stays where it was during the hand
+ *    however many lines the result takes.
+ * With a screenshot of each.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { createTable, shot, signIn, sitDown, waitForTurn } from "./helpers";
 
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
+type SizeName = keyof typeof SIZES;
 // What belongs to a seat: its pod (avatar, name, stack, HUD), cards and the labels under it.
-const PARTS = [".seat__pod", ".seat__cards", ".seat__action", ".seat__badge", ".seat__style", ".seat__hand-name"];
+const PARTS = [".seat__pod", ".seat__cards", ".seat__action", ".seat__badge", ".seat__style", ".seat__hand-name", ".seat__bet", ".seat__name", ".turn-clock"];
+// A seat's own parts stack on purpose (its cards tuck under its pod), except these pairs.
+const OWN_CLASHES: [string, string][] = [[".turn-clock", ".seat__name"]];
+// `LAYOUT_SEATS=4,9` measures only those table sizes (while working on one).
+const TABLE_SIZES = (process.env.LAYOUT_SEATS ?? "2,3,4,5,6,7,8,9,10").split(",").map(Number);
 
 interface Box {
   owner: string;
@@ -20,25 +32,78 @@ interface Box {
   height: number;
 }
 
-async function boxes(page: Page): Promise<Box[]> {
-  return page.evaluate((parts) => {
-    const out: Box[] = [];
-    for (const seat of document.querySelectorAll<HTMLElement>(".seat:not(.seat--empty)")) {
-      const owner = seat.dataset.seat ?? "?";
-      for (const part of parts) {
-        for (const el of seat.querySelectorAll<HTMLElement>(part)) {
-          const r = el.getBoundingClientRect();
-          if (r.width && r.height) out.push({ owner: `seat ${owner}`, what: part, x: r.x, y: r.y, width: r.width, height: r.height });
+interface Measured {
+  boxes: Box[];
+  view: { width: number; height: number };
+}
+
+/**
+ * Puts `window.__measure` in the page: every box that matters, with the
+ * animations that end somewhere (the win labels, the flying chips) measured
+ * where they end. And measures the table each time chips start to fly (they
+ * are gone 1.4 s later), into `window.__landings`.
+ */
+async function installMeasure(page: Page): Promise<void> {
+  await page.evaluate((parts) => {
+    const w = window as unknown as { __measure: () => Measured; __landings: Measured[] };
+    w.__measure = () => {
+      const out: Box[] = [];
+      const add = (owner: string, what: string, el: Element) => {
+        const r = el.getBoundingClientRect();
+        if (r.width && r.height) out.push({ owner, what, x: r.x, y: r.y, width: r.width, height: r.height });
+      };
+      for (const el of document.querySelectorAll<HTMLElement>('.flyer, [data-testid^="won-"]')) {
+        for (const animation of el.getAnimations()) {
+          const end = Number(animation.effect?.getComputedTiming().endTime ?? 0);
+          animation.pause();
+          animation.currentTime = Math.max(0, end - 1);
         }
       }
-    }
-    const bar = document.querySelector<HTMLElement>('[data-testid="action-bar"]');
-    if (bar) {
-      const r = bar.getBoundingClientRect();
-      out.push({ owner: "action bar", what: "action bar", x: r.x, y: r.y, width: r.width, height: r.height });
-    }
-    return out;
+      for (const seat of document.querySelectorAll<HTMLElement>(".seat:not(.seat--empty)")) {
+        const owner = `seat ${seat.dataset.seat ?? "?"}`;
+        for (const part of parts) for (const el of seat.querySelectorAll(part)) add(owner, part, el);
+      }
+      for (const el of document.querySelectorAll<HTMLElement>(".bet")) add(`bet ${el.dataset.testid ?? ""}`, ".bet", el);
+      for (const el of document.querySelectorAll<HTMLElement>('[data-testid^="won-"]')) add(`win ${el.dataset.testid ?? ""}`, "win label", el);
+      // A flying chip may pass under a seat, never over it: where it overlaps a seat's
+      // pod, name or cards, what is on top there must be the seat's.
+      const seatParts = [...document.querySelectorAll<HTMLElement>(".seat:not(.seat--empty) :is(.seat__pod, .seat__cards)")];
+      for (const [i, el] of [...document.querySelectorAll<HTMLElement>(".flyer")].entries()) {
+        const f = el.getBoundingClientRect();
+        let covers = "";
+        el.style.pointerEvents = "auto";
+        for (const part of seatParts) {
+          const r = part.getBoundingClientRect();
+          const x0 = Math.max(f.left, r.left);
+          const x1 = Math.min(f.right, r.right);
+          const y0 = Math.max(f.top, r.top);
+          const y1 = Math.min(f.bottom, r.bottom);
+          if (x1 - x0 < 2 || y1 - y0 < 2) continue;
+          const top = document.elementFromPoint((x0 + x1) / 2, (y0 + y1) / 2);
+          if (top && el.contains(top)) covers = ` covering seat ${part.closest<HTMLElement>(".seat")?.dataset.seat ?? "?"}`;
+        }
+        el.style.pointerEvents = "";
+        add(`flyer ${i}`, `.flyer${covers}`, el);
+      }
+      for (const el of document.querySelectorAll('[data-testid="board"], [data-testid="hand-result"]')) add("board", el.getAttribute("data-testid")!, el);
+      for (const el of document.querySelectorAll('[data-testid="action-bar"], [data-testid="pre-actions"]')) add("action bar", "action bar", el);
+      return { boxes: out, view: { width: window.innerWidth, height: window.innerHeight } };
+    };
+    w.__landings = [];
+    new MutationObserver((records) => {
+      const flying = records.some((r) => [...r.addedNodes].some((n) => n instanceof HTMLElement && n.classList.contains("flyer")));
+      if (flying) w.__landings.push(w.__measure());
+    }).observe(document.body, { childList: true, subtree: true });
   }, PARTS);
+}
+
+async function boxes(page: Page): Promise<Box[]> {
+  return page.evaluate(() => (window as unknown as { __measure: () => Measured }).__measure().boxes);
+}
+
+/** The measurements taken as chips flew since the last call. */
+async function landings(page: Page): Promise<Measured[]> {
+  return page.evaluate(() => (window as unknown as { __landings: Measured[] }).__landings.splice(0));
 }
 
 function overlap(a: Box, b: Box): number {
@@ -47,39 +112,99 @@ function overlap(a: Box, b: Box): number {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
+const ownClash = (a: Box, b: Box) => OWN_CLASHES.some(([x, y]) => (a.what === x && b.what === y) || (a.what === y && b.what === x));
+
 function problems(all: Box[], view: { width: number; height: number }): string[] {
   const found: string[] = [];
   for (const [i, a] of all.entries()) {
     if (a.x < -1 || a.y < -1 || a.x + a.width > view.width + 1) found.push(`${a.owner} ${a.what} is off screen`);
     for (const b of all.slice(i + 1)) {
-      // A seat's own parts stack on purpose (its cards tuck under its pod).
-      if (a.owner !== b.owner && overlap(a, b) > 4) found.push(`${a.owner} ${a.what} overlaps ${b.owner} ${b.what}`);
+      if (a.owner === b.owner && !ownClash(a, b)) continue;
+      // Chips fly in and out of the middle of the table, under the seats: they only
+      // must not be drawn over one (measured in boxes()).
+      if (a.what.startsWith(".flyer") || b.what.startsWith(".flyer")) {
+        const flyer = a.what.startsWith(".flyer") ? a : b;
+        if (flyer.what !== ".flyer" && !found.includes(`${flyer.owner} ${flyer.what}`)) found.push(`${flyer.owner} ${flyer.what}`);
+        continue;
+      }
+      if (overlap(a, b) > 4) found.push(`${a.owner} ${a.what} overlaps ${b.owner} ${b.what}`);
     }
   }
   return found;
 }
 
-test.describe.serial("no overlaps at any table size", () => {
-  test.setTimeout(600_000);
+function boardTop(all: Box[]): number {
+  return all.find((b) => b.what === "board")?.y ?? Number.NaN;
+}
 
-  test("2 to 10 seats, desktop and phone", async ({ page }) => {
+/** Check or call until the hand's result shows (calling stations never fold). */
+async function playToResult(page: Page): Promise<void> {
+  const result = page.getByTestId("hand-result");
+  const deadline = Date.now() + 60_000;
+  while (!(await result.isVisible())) {
+    if (Date.now() > deadline) throw new Error("no showdown result within 60 s");
+    for (const id of ["act-check", "act-call"]) {
+      const button = page.getByTestId(id);
+      if (await button.isVisible()) {
+        await button.click({ timeout: 2000 }).catch(() => undefined);
+        break;
+      }
+    }
+    await page.waitForTimeout(50);
+  }
+}
+
+test.describe.serial("no overlaps at any table size", () => {
+  test.setTimeout(900_000);
+
+  test("2 to 10 seats, desktop and phone, during a hand and at its showdown", async ({ page }) => {
     await signIn(page, "Layout Lena");
+    await installMeasure(page);
     const report: string[] = [];
-    for (let seats = 2; seats <= 10; seats += 1) {
+    for (const seats of TABLE_SIZES) {
       await page.setViewportSize(SIZES.desktop);
       await createTable(page, { name: `Layout ${seats}`, bots: Array(seats - 1).fill("calling-station"), seats });
       await sitDown(page);
       await waitForTurn(page);
-      for (const [name, size] of Object.entries(SIZES)) {
+      const liveBoard = new Map<SizeName, number>();
+      for (const [name, size] of Object.entries(SIZES) as [SizeName, { width: number; height: number }][]) {
         await page.setViewportSize(size);
         await expect(page.getByTestId("action-bar")).toBeVisible();
         await expect(page.locator(".seat:not(.seat--empty)")).toHaveCount(seats);
+        await expect(page.getByTestId("turn-clock")).toBeVisible();
         await shot(page, `layout-${seats}-seats-${name}`);
-        for (const p of problems(await boxes(page), size)) report.push(`${seats} seats, ${name}: ${p}`);
+        const all = await boxes(page);
+        liveBoard.set(name, boardTop(all));
+        for (const p of problems(all, size)) report.push(`${seats} seats, ${name}: ${p}`);
+      }
+      // Sit out from the next hand: the bots alone are not dealt, so this hand's
+      // result stays on the table to be measured. The chips fly to the winners at
+      // the size the hand ends in (phone for even table sizes, desktop for odd).
+      await page.getByTestId("sit-out").click();
+      const endSize: SizeName = seats % 2 === 0 ? "phone" : "desktop";
+      await page.setViewportSize(SIZES[endSize]);
+      await landings(page); // what flew at the other size
+      await playToResult(page);
+      await expect(page.locator(".flyer")).toHaveCount(0);
+      const flights = await landings(page);
+      expect(flights.length, `${seats} seats: chips flew`).toBeGreaterThan(0);
+      for (const flight of flights) {
+        for (const p of problems(flight.boxes, flight.view)) {
+          const line = `${seats} seats, ${endSize}, chips flying: ${p}`;
+          if (!report.includes(line)) report.push(line);
+        }
+      }
+      for (const [name, size] of Object.entries(SIZES) as [SizeName, { width: number; height: number }][]) {
+        await page.setViewportSize(size);
+        await expect(page.getByTestId("hand-result")).toBeVisible();
+        await expect(page.locator('[data-testid^="won-"]').first()).toBeVisible();
+        await shot(page, `layout-${seats}-seats-showdown-${name}`);
+        const all = await boxes(page);
+        for (const p of problems(all, size)) report.push(`${seats} seats, ${name}, showdown: ${p}`);
+        const moved = Math.abs(boardTop(all) - liveBoard.get(name)!);
+        if (!(moved <= 2)) report.push(`${seats} seats, ${name}, showdown: the board moved ${moved.toFixed(1)} px from where it was during the hand`);
       }
       await page.setViewportSize(SIZES.desktop);
-      // Leave the seat, so the table (bots alone) stops dealing while the next ones are measured.
-      page.once("dialog", (dialog) => void dialog.accept());
       await page.getByTestId("stand-up").click();
       await expect(page.locator('[data-me="true"]')).toHaveCount(0);
       await page.getByTestId("back-to-lobby").click();

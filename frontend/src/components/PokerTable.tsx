@@ -61,7 +61,8 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, s
   const shape = shapeFor(boxSize.width, boxSize.height);
   // A tall (phone) table of 9 or 10 seats has no room for your cards at full size
   // between your neighbours (table.css: poker-table--crowded).
-  const crowded = shape === TALL && size >= 9;
+  const tall = shape === TALL;
+  const crowded = tall && size >= 9;
   const spots = useMemo(() => seatLayout(size, anchor, shape), [size, anchor, shape]);
   const spotOf = useMemo(() => new Map(spots.map((s) => [s.seat, s])), [spots]);
   const seatsByNumber = useMemo(() => new Map(view.seats.map((s) => [s.seat, s])), [view.seats]);
@@ -97,7 +98,8 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, s
     if (prev.hand_in_progress && !view.hand_in_progress && view.last_result) {
       for (const [seatKey, amount] of Object.entries(view.last_result.winnings)) {
         const spot = spotOf.get(Number(seatKey));
-        if (amount > 0 && spot) newFlyers.push({ id: ++flyerId, from: POT_POINT, to: spot.seatPos, amount, delay: streetEnded ? 450 : 0 });
+        // Into the seat's bet spot (in front of it), not onto its name.
+        if (amount > 0 && spot) newFlyers.push({ id: ++flyerId, from: POT_POINT, to: spot.betPos, amount, delay: streetEnded ? 450 : 0 });
       }
     }
     if (newFlyers.length) {
@@ -147,6 +149,8 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, s
         </div>
       </div>
 
+      {/* The board holds its place; the pot and the result hang below it, so however many
+          lines the result takes the board never moves towards the seats. */}
       <div className="poker-table__center">
         <div className="board" data-testid="board" aria-label="board">
           {[0, 1, 2, 3, 4].map((i) => {
@@ -167,50 +171,52 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, s
             );
           })}
         </div>
-        <div className="pot" data-testid="pot" aria-live="polite">
-          {view.hand_in_progress && potTotal > 0 && (
-            <>
-              <span className="pot__label">Pot</span> <span className="pot__amount" data-testid="pot-total">{formatChips(potTotal, unit)}</span>
-              {view.pots.length > 1 && (
-                <div className="pot__sides" data-testid="side-pots">
-                  {view.pots.map((p, i) => (
-                    <span key={i} className="pot__side">
-                      {i === 0 ? "Main" : `Side ${i}`}: {formatChips(p.amount, unit)}
-                    </span>
-                  ))}
-                </div>
-              )}
-            </>
-          )}
-          {!view.hand_in_progress && winnerLines.length > 0 && (
-            <div className="pot__result" data-testid="hand-result">
-              {winnerLines.map((w) => (
-                <div key={w.seat}>
-                  <strong>{w.name}</strong> wins {formatChips(w.amount, unit)}
-                  {w.handName ? <span className="pot__hand"> with {w.handName}</span> : null}
-                </div>
-              ))}
-            </div>
-          )}
-          {!view.hand_in_progress && winnerLines.length === 0 && !waitingForPlayers && (
-            <div className="pot__waiting" data-testid="waiting">
-              Next hand starting…
-            </div>
-          )}
-          {!view.hand_in_progress && waitingForPlayers && (
-            <div className="pot__waiting" data-testid="waiting-for-players">
-              Waiting for players: a hand is dealt once a player sits in
-            </div>
-          )}
-        </div>
-        {collected > 0 && view.hand_in_progress && (
-          <div className="pot__chips" aria-hidden="true">
-            <ChipStack amount={collected} bigBlind={view.config.big_blind} />
+        <div className="poker-table__below">
+          <div className="pot" data-testid="pot" aria-live="polite">
+            {view.hand_in_progress && potTotal > 0 && (
+              <>
+                <span className="pot__label">Pot</span> <span className="pot__amount" data-testid="pot-total">{formatChips(potTotal, unit)}</span>
+                {view.pots.length > 1 && (
+                  <div className="pot__sides" data-testid="side-pots">
+                    {view.pots.map((p, i) => (
+                      <span key={i} className="pot__side">
+                        {i === 0 ? "Main" : `Side ${i}`}: {formatChips(p.amount, unit)}
+                      </span>
+                    ))}
+                  </div>
+                )}
+              </>
+            )}
+            {!view.hand_in_progress && winnerLines.length > 0 && (
+              <div className="pot__result" data-testid="hand-result">
+                {winnerLines.map((w) => (
+                  <div key={w.seat}>
+                    <strong>{w.name}</strong> wins {formatChips(w.amount, unit)}
+                    {w.handName ? <span className="pot__hand"> with {w.handName}</span> : null}
+                  </div>
+                ))}
+              </div>
+            )}
+            {!view.hand_in_progress && winnerLines.length === 0 && !waitingForPlayers && (
+              <div className="pot__waiting" data-testid="waiting">
+                Next hand starting…
+              </div>
+            )}
+            {!view.hand_in_progress && waitingForPlayers && (
+              <div className="pot__waiting" data-testid="waiting-for-players">
+                Waiting for players: a hand is dealt once a player sits in
+              </div>
+            )}
           </div>
-        )}
-        <div className="poker-table__hand-no">
-          {view.hand_no > 0 && `Hand #${view.hand_no}`}
-          {view.street && view.hand_in_progress ? ` · ${STREET_LABEL[view.street]}` : ""}
+          {collected > 0 && view.hand_in_progress && (
+            <div className="pot__chips" aria-hidden="true">
+              <ChipStack amount={collected} bigBlind={view.config.big_blind} />
+            </div>
+          )}
+          <div className="poker-table__hand-no">
+            {view.hand_no > 0 && `Hand #${view.hand_no}`}
+            {view.street && view.hand_in_progress ? ` · ${STREET_LABEL[view.street]}` : ""}
+          </div>
         </div>
       </div>
 
@@ -241,6 +247,8 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, s
             hud={hud}
             foldedInHand={view.events.some((e) => e.kind === "fold" && e.seat === seat.seat)}
             handName={isViewer && seat.hole_cards ? handNameFor(seat.hole_cards, board) : null}
+            bet={tall ? seat.bet : 0}
+            bigBlind={view.config.big_blind}
             side={spot.side}
             style={{
               ...pos(spot.seatPos),
@@ -253,7 +261,8 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, s
 
       {view.seats.map((seat) => {
         const spot = spotOf.get(seat.seat);
-        if (!spot || seat.bet <= 0) return null;
+        // A phone table shows the bets under the seats (Seat's bet): on the felt they cover cards.
+        if (!spot || seat.bet <= 0 || tall) return null;
         return (
           <div key={`bet-${seat.seat}`} className="bet" style={pos(spot.betPos)} data-testid={`bet-${seat.seat}`}>
             <ChipStack amount={seat.bet} bigBlind={view.config.big_blind} />

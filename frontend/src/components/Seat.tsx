@@ -4,6 +4,7 @@ import type { CSSProperties } from "react";
 import type { SeatView, TurnClock } from "../protocol";
 import { formatChips } from "../lib/chips";
 import { Card, type CardSize } from "./Card";
+import { ChipStack } from "./ChipStack";
 import { TurnTimer } from "./TurnTimer";
 import { SeatHud } from "./SeatHud";
 
@@ -36,6 +37,9 @@ export interface SeatProps {
   foldedInHand?: boolean;
   /** show the player's statistics (needs the app's data-fetching cache) */
   hud?: boolean;
+  /** chips bet this street, shown under the pod (a phone table has no room for them on the felt) */
+  bet?: number;
+  bigBlind?: number;
 }
 
 const STATE_LABEL: Partial<Record<SeatView["state"], string>> = {
@@ -64,7 +68,7 @@ export function hueOf(id: string): number {
 }
 
 export function Seat(props: SeatProps) {
-  const { seat, unit, isViewer, isActor, isButton, blind, lastAction, clock, clockOffset, won, aiDecided, dealDelay, cardSize, style, side, highlightCards, hud = false, foldedInHand = false, handName = null, cue = null } = props;
+  const { seat, unit, isViewer, isActor, isButton, blind, lastAction, clock, clockOffset, won, aiDecided, dealDelay, cardSize, style, side, highlightCards, hud = false, foldedInHand = false, handName = null, bet = 0, bigBlind = 1, cue = null } = props;
   const folded = seat.state === "folded";
   const showCards = seat.has_cards || (seat.hole_cards !== null && seat.hole_cards.length > 0);
   const cards: (string | null)[] = seat.hole_cards && seat.hole_cards.length ? seat.hole_cards : seat.has_cards ? [null, null] : [];
@@ -134,13 +138,26 @@ export function Seat(props: SeatProps) {
         )}
       </div>
       {seat.is_bot && seat.bot_style && <div className="seat__style">{seat.bot_style}</div>}
+      {/* Under the pod, never over the cards or the name: what was won, the bet, the labels. */}
+      {won ? (
+        <div className="seat__won" data-testid={`won-${seat.seat}`}>
+          +{formatChips(won, unit)}
+        </div>
+      ) : null}
       {handName && !folded && !foldedInHand && (
         <div className="seat__hand-name" data-testid="my-hand-name">
           {handName}
         </div>
       )}
       {badge && <div className={`seat__badge seat__badge--${seat.state}`}>{badge}</div>}
-      {!badge && lastAction && <div className="seat__action" data-testid={`last-action-${seat.seat}`}>{lastAction}</div>}
+      {bet > 0 ? (
+        <div className="seat__bet" data-testid={`bet-${seat.seat}`} title={lastAction ?? undefined}>
+          <ChipStack amount={bet} bigBlind={bigBlind} />
+          <span className="bet__amount">{formatChips(bet, unit)}</span>
+        </div>
+      ) : (
+        !badge && lastAction && <div className="seat__action" data-testid={`last-action-${seat.seat}`}>{lastAction}</div>
+      )}
       {cue && (
         <div className="seat__cue" data-testid={`cue-${seat.seat}`} role="status">
           {cue}
@@ -151,11 +168,6 @@ export function Seat(props: SeatProps) {
           <Icon name="robot" size={12} /> AI decided
         </div>
       )}
-      {won ? (
-        <div className="seat__won" data-testid={`won-${seat.seat}`}>
-          +{formatChips(won, unit)}
-        </div>
-      ) : null}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 /** The actor's countdown: the decision time, then the time bank (orange). */
-import { Icon } from "./Icon";
+import { plural } from "../lib/plural";
 import type { TurnClock } from "../protocol";
 import { useNow } from "../hooks/useNow";
 
@@ -31,9 +31,14 @@ export function TurnTimer({ clock, clockOffset, variant = "bar" }: { clock: Turn
   const urgent = state.phase !== "main" || seconds <= 5;
   if (variant === "badge") {
     return (
-      <div className={`turn-clock turn-clock--${state.phase}${urgent ? " turn-clock--urgent" : ""}`} data-testid="turn-clock">
-        {state.phase === "bank" ? <Icon name="hourglass" size={10} /> : <Icon name="clock" size={10} />}
-        {seconds}s{state.phase === "bank" ? " bank" : ""}
+      // Over the avatar (the name stays readable): the seconds, orange once in the time bank.
+      <div
+        className={`turn-clock turn-clock--${state.phase}${urgent ? " turn-clock--urgent" : ""}`}
+        data-testid="turn-clock"
+        data-phase={state.phase}
+        title={state.phase === "bank" ? `Time bank: ${plural(seconds, "second")} left` : `${plural(seconds, "second")} to act`}
+      >
+        {seconds}s
       </div>
     );
   }
@@ -42,7 +47,7 @@ export function TurnTimer({ clock, clockOffset, variant = "bar" }: { clock: Turn
       className={`turn-timer turn-timer--${state.phase}${urgent ? " turn-timer--urgent" : ""}`}
       data-testid="turn-timer"
       role="timer"
-      aria-label={state.phase === "bank" ? `time bank, ${seconds} seconds` : `${seconds} seconds to act`}
+      aria-label={state.phase === "bank" ? `time bank, ${plural(seconds, "second")}` : `${plural(seconds, "second")} to act`}
     >
       <div className="turn-timer__bar" style={{ transform: `scaleX(${Math.max(0, Math.min(1, state.fraction))})` }} />
     </div>
