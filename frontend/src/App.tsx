@@ -1,6 +1,7 @@
 /** The app shell: header, guest sign-in, and the routed page. */
 import { hrefFor, useRoute } from "./hooks/useRoute";
 import { usePreferences } from "./hooks/usePreferences";
+import { unlockSound } from "./lib/sounds";
 import { useSession } from "./hooks/useSession";
 import { AccountMenu } from "./components/AccountMenu";
 import { HandsPage } from "./components/HandsPage";
@@ -44,6 +45,19 @@ export function App() {
           <label className="toggle" title="Statistics under each seat: VPIP / PFR / aggression factor (hands)">
             <input type="checkbox" checked={prefs.hud} onChange={(e) => prefs.set({ hud: e.target.checked })} data-testid="hud-toggle" />
             <span>HUD</span>
+          </label>
+          <label className="toggle" title="Sounds: your turn, your time bank starting, a pot you win">
+            <input
+              type="checkbox"
+              checked={prefs.sound}
+              onChange={(e) => {
+                // The click is the gesture browsers ask for before a page may play audio.
+                if (e.target.checked) unlockSound();
+                prefs.set({ sound: e.target.checked });
+              }}
+              data-testid="sound-toggle"
+            />
+            <span>Sound</span>
           </label>
           {session && <AccountMenu />}
         </div>

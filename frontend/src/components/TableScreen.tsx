@@ -8,6 +8,7 @@ import { navigate } from "../hooks/useRoute";
 import { usePreferences } from "../hooks/usePreferences";
 import { useSession } from "../hooks/useSession";
 import { useTable } from "../hooks/useTable";
+import { useTableSounds } from "../hooks/useTableSounds";
 import { ActionBar, resolvePreAction, type PreAction } from "./ActionBar";
 import { AdvicePanel } from "./AdvicePanel";
 import { BuyInDialog } from "./BuyInDialog";
@@ -50,6 +51,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
   const [sitOutRequested, setSitOutRequested] = useState(false);
   const [unreadChat, setUnreadChat] = useState(0);
   const prefs = usePreferences();
+  useTableSounds(view, snapshot.clock, snapshot.clockOffset, prefs.sound);
   const queries = useQueryClient();
   const lastHandNo = view?.last_result?.hand_no ?? null;
   useEffect(() => {

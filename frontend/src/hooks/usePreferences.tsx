@@ -1,4 +1,4 @@
-/** Display preferences kept in localStorage: four-colour deck, big blinds, the seats' HUD. */
+/** Display preferences kept in localStorage: four-colour deck, big blinds, the seats' HUD, sound. */
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { readStorage, writeStorage } from "./storage";
 
@@ -9,6 +9,8 @@ export interface Preferences {
   showBB: boolean;
   /** statistics under each seat at the table */
   hud: boolean;
+  /** the table's sounds (your turn, your time bank, a win): off until asked for */
+  sound: boolean;
   /** show your cards whenever you win uncalled (sent to each table you join) */
   showUncalled: boolean;
 }
@@ -17,7 +19,7 @@ interface PreferencesApi extends Preferences {
   set: (patch: Partial<Preferences>) => void;
 }
 
-const DEFAULTS: Preferences = { fourColour: true, showBB: false, hud: true, showUncalled: false };
+const DEFAULTS: Preferences = { fourColour: true, showBB: false, hud: true, showUncalled: false, sound: false };
 const PreferencesContext = createContext<PreferencesApi>({ ...DEFAULTS, set: () => {} });
 
 export function PreferencesProvider({ children }: { children: ReactNode }) {
