@@ -1,5 +1,6 @@
 /** Cumulative winnings over hands: total, showdown, non-showdown and all-in EV lines (recharts). */
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { plural } from "../lib/plural";
 import type { ResultPoint } from "../api/stats";
 
 export type ChartUnit = "chips" | "bb";
@@ -26,7 +27,7 @@ export function ResultsChart({ points, unit }: { points: ResultPoint[]; unit: Ch
           <YAxis stroke="#9aa7b4" tickFormatter={(v: number) => v.toFixed(digits)} width={64} />
           <Tooltip
             formatter={(v) => (typeof v === "number" ? v.toFixed(digits) : String(v))}
-            labelFormatter={(v) => `after ${Number(v).toLocaleString("en-US")} hands`}
+            labelFormatter={(v) => `after ${plural(Number(v), "hand")}`}
             contentStyle={{ background: "#17202a", border: "1px solid #2c3a48" }}
           />
           <Legend />

@@ -1,5 +1,6 @@
 /** A player's profile: statistics per game and stakes, and the results graph, with filters. */
 import { useState } from "react";
+import { plural } from "../lib/plural";
 import type { GameFilter, StatLine, Variant } from "../api/stats";
 import { usePlayerResults, usePlayerStats } from "../hooks/useStats";
 import { useSession } from "../hooks/useSession";
@@ -100,7 +101,7 @@ export function ProfilePage({ playerId }: { playerId: string }) {
         {results.data && results.data.items.length > 0 ? (
           <>
             <ResultsChart points={results.data.items} unit={unit} />
-            <p className="muted small">A point every {results.data.hands_per_point.toLocaleString("en-US")} hands of a game; all-in EV counts each all-in before the river at its equity.</p>
+            <p className="muted small">A point every {plural(results.data.hands_per_point, "hand")} of a game; all-in EV counts each all-in before the river at its equity.</p>
           </>
         ) : (
           <p className="muted" data-testid="no-results">{results.isPending ? "Loading…" : "No hands in this selection yet."}</p>
