@@ -29,6 +29,10 @@ export interface TableSpec {
   bots: string[];
   seats?: number;
   variant?: "no-limit" | "limit";
+  /** seconds per decision (30 unless given) */
+  timeout?: number;
+  /** Limit: bets per street, the opening bet included */
+  raiseCap?: number;
 }
 
 /** Create a table through the lobby form; the app then offers a seat (buy-in dialog). */
@@ -43,7 +47,8 @@ export async function createTable(page: Page, spec: TableSpec): Promise<string> 
   for (const [i, style] of spec.bots.entries()) {
     await form.getByTestId(`ct-bot-style-${i}`).selectOption(style);
   }
-  await form.getByTestId("ct-timeout").fill("30");
+  await form.getByTestId("ct-timeout").fill(String(spec.timeout ?? 30));
+  if (spec.raiseCap !== undefined) await form.getByTestId("ct-cap").fill(String(spec.raiseCap));
   await form.getByTestId("ct-submit").click();
   await expect(page.getByTestId("table-screen")).toBeVisible();
   const match = /#\/tables\/([^?]+)/.exec(page.url());
