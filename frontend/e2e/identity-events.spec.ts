@@ -47,7 +47,12 @@ test("a password keeps the name: sign out, come back as the same player; a new g
   await shots(page, "identity-password-set");
   await dialog.getByTestId("sign-out-confirm").click();
   await expect(page.getByTestId("signin-form")).toBeVisible();
+  // This browser knows the name is protected: the form asks for its password.
+  await expect(page.getByTestId("signin-name")).toHaveValue(name);
+  await expect(page.getByTestId("signin-password")).toBeVisible();
   // A new guest with the name is sent to the password.
+  await page.getByTestId("signin-mode").click();
+  await expect(page.getByTestId("signin-password")).toHaveCount(0);
   await page.getByTestId("signin-name").fill(name.toUpperCase());
   await page.getByTestId("signin-submit").click();
   await expect(page.getByTestId("signin-error")).toContainText("protected by a password");

@@ -4,12 +4,15 @@
  * does to a guest without a password (docs/accounts.md).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { createPortal } from "react-dom";
 import { getMe, setPassword, type Me } from "../api";
 import { useSession } from "../hooks/useSession";
+import { writeStorage } from "../hooks/storage";
 
 const PASSWORD_MIN = 8;
+/** the last name known to be protected: the sign-in form then asks for its password */
+export const PROTECTED_NAME_KEY = "showdown.protectedName";
 
 type Mode = "account" | "sign-out";
 
@@ -22,8 +25,11 @@ export function AccountMenu() {
     enabled: !!session,
     staleTime: 60_000,
   });
-  if (!session) return null;
   const protectedName = me.data?.has_password === true;
+  useEffect(() => {
+    if (me.data) writeStorage(PROTECTED_NAME_KEY, me.data.has_password ? me.data.name : null);
+  }, [me.data]);
+  if (!session) return null;
   const onSignOut = () => {
     if (protectedName) signOut();
     else setOpen("sign-out");

@@ -5,12 +5,15 @@
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../api";
 import { useSession } from "../hooks/useSession";
+import { readStorage } from "../hooks/storage";
+import { PROTECTED_NAME_KEY } from "./AccountMenu";
 
 export function SignIn() {
   const { signIn, signInWithPassword, rememberedName } = useSession();
   const [name, setName] = useState(rememberedName);
   const [password, setPassword] = useState("");
-  const [withPassword, setWithPassword] = useState(false);
+  // A name this browser knows to be protected: straight to its password.
+  const [withPassword, setWithPassword] = useState(() => !!rememberedName && readStorage<string | null>(PROTECTED_NAME_KEY, null) === rememberedName);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {

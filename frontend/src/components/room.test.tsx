@@ -7,7 +7,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../App";
 import { PreferencesProvider, PREFS_KEY } from "../hooks/usePreferences";
-import { SESSION_KEY, SessionProvider } from "../hooks/useSession";
+import { NAME_KEY, SESSION_KEY, SessionProvider } from "../hooks/useSession";
 import { makeQueryClient, RouterAndCache } from "../providers";
 import { FakeSocket } from "../test/fakeSocket";
 import { event, makeView, stateMessage } from "../test/fixtures";
@@ -80,6 +80,7 @@ describe("identity: a password keeps the name", () => {
     });
     vi.stubGlobal("fetch", api.fn);
     window.localStorage.setItem(SESSION_KEY, JSON.stringify(LOGIN));
+    window.localStorage.setItem(NAME_KEY, JSON.stringify("Alice"));
     renderApp();
     expect(await screen.findByTestId("guest-tag")).toHaveTextContent("guest");
     fireEvent.click(screen.getByTestId("sign-out"));
@@ -100,6 +101,9 @@ describe("identity: a password keeps the name", () => {
     fireEvent.click(within(dialog).getByTestId("sign-out-confirm"));
     expect(await screen.findByTestId("signin-form")).toBeInTheDocument();
     expect(window.localStorage.getItem(SESSION_KEY)).toBeNull();
+    // This browser knows the name is protected now: the form asks for its password.
+    expect(screen.getByTestId("signin-password")).toBeInTheDocument();
+    expect(screen.getByTestId("signin-submit")).toHaveTextContent("Sign in");
   });
 });
 
