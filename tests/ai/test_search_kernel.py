@@ -1,7 +1,8 @@
 """The compiled rollouts (ai.search.kernel) play as ai.search.policy's Python ones: on the
 same random numbers, the same chips for every player, from random seeded states with
 random opponent tables (card-blind players included), Limit and No-Limit. And a compiled
-node offers our abstract actions, always legal."""
+node offers our abstract actions, always legal, and the tree walk plays the opponents
+until our turn as the Python search did, keying the line the same way."""
 
 from __future__ import annotations
 
@@ -13,9 +14,16 @@ from hypothesis import strategies as st
 from test_sim_arrays import EV, random_hand
 
 from ai.search import kernel as K
-from ai.search.abstraction import our_actions, raise_to
+from ai.search.abstraction import bucket_amount, our_actions, raise_to
 from ai.search.opponents import OpponentTables
-from ai.search.policy import play_out, random_play_out
+from ai.search.policy import (
+    Random,
+    cost_of,
+    opponent_bucket,
+    opponent_choice,
+    play_out,
+    random_play_out,
+)
 from ai.search.tree import Node, Tree
 from ai.sim import arrays as A
 from ai.sim.rules import BET, CALL, CHECK, FOLD
@@ -120,3 +128,65 @@ def test_a_compiled_node_offers_our_abstract_actions(
     pot_sized = raise_to(state.pot, legal, 1.0)
     aggressive = min(raises, key=lambda a: abs(expected[a].to - pot_sized), default=passive)
     assert view.rule == (give_up, passive, aggressive)
+
+
+def python_advance(
+    state: SimState, strength: list[list[float]], tables: OpponentTables, rand: Random, me: int
+) -> list[int]:
+    """The tree walk's opponents, as the search played them in Python before the kernel:
+    from the tables until our turn or the end; the line's key as the tree stores it."""
+    key: list[int] = []
+    limit = state.rules.is_limit
+    while not state.over and state.queue[0] != me:
+        i = state.queue[0]
+        street = state.street
+        call = min(state.stacks[i], state.max_bet - state.bets[i])
+        pot = state.pot
+        cost = cost_of(call, pot, state.rules.min_increment[street], limit)
+        choice = opponent_choice(tables, i, street, cost, strength[i][street], rand())
+        legal = state.legal_actions()
+        assert legal is not None
+        if choice == 2 and legal.raise_kind is not None:
+            bucket = 0 if limit else opponent_bucket(tables, i, street, cost, rand())
+            to = legal.min_to if limit else bucket_amount(pot, legal, bucket)
+            state.step(legal.raise_kind, to)
+            key.append(street * 64 + 16 + bucket)
+        elif choice >= 1 or call == 0:
+            state.step(CHECK if call == 0 else CALL)
+            key.append(street * 64 + 8)
+        else:
+            state.step(FOLD)
+            key.append(street * 64)
+    return key
+
+
+@SETTINGS
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(2, 8),
+    limit=st.booleans(),
+    actions=st.integers(0, 6),
+)
+def test_the_compiled_tree_walk_plays_the_opponents_as_python(
+    seed: int, players: int, limit: bool, actions: int
+) -> None:
+    state = advanced(random_hand(seed, players, limit, 0), random.Random(seed), actions)
+    generator = np.random.default_rng(seed)
+    tables = random_tables(generator, state.n)
+    strength = generator.random((state.n, 4))
+    me = int(generator.integers(state.n))
+    st_ = A.state_array(state)
+    holes, runout = A.cards_arrays(state)
+    stream = np.zeros(1, dtype=np.int64)
+    K.reseed(stream, seed)
+    key = np.zeros(K.MAX_KEY + 8, dtype=np.int64)
+    length = K.advance(st_, A.rules_array(state.rules), holes, runout, strength,
+                       K.table_array(tables), me, stream, key, 0, EV)  # fmt: skip
+    python_stream = np.zeros(1, dtype=np.int64)
+    K.reseed(python_stream, seed)
+    expected = python_advance(
+        state, strength.tolist(), tables, lambda: K.uniform(python_stream), me
+    )
+    assert key[:length].tolist() == expected
+    assert np.array_equal(st_[: A.QUEUE], A.state_array(state)[: A.QUEUE])
+    assert [A.payoff(st_, i) for i in range(state.n)] == state.payoffs()
