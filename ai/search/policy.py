@@ -1,8 +1,10 @@
 """How simulated players act: opponents by the opponent model's tables and their sampled
 holding's strength, ourselves by a fast fixed rule; or everyone at random (an ablation).
 
-These loops run for every simulated action of every iteration, so they read the
-simulator's lists directly and ask for the legal bounds only when raising.
+The search runs the compiled copies of these (`ai.search.kernel`, on
+`ai.sim.arrays`); this module is their readable reference on SimState, and
+tests/ai/test_search_kernel.py requires both to play the same hands on the same
+random numbers. A change of policy goes in both.
 """
 
 from __future__ import annotations
