@@ -134,6 +134,11 @@ test.describe.serial("a newcomer at a heads-up table", () => {
     await expect(page.getByTestId("side-panel")).not.toBeInViewport();
     await page.getByTestId("ask-advice").click();
     await expect(page.getByTestId("advice-panel")).toBeInViewport({ timeout: 5_000 });
+    // Its wording: "Raise to 16,525" (not "Raise To"), "1 hand seen" (not "1 hands").
+    const panel = page.getByTestId("advice-panel");
+    await expect(panel.getByTestId("advice-recommendation")).toBeVisible({ timeout: 30_000 });
+    // (innerText: as shown, CSS text-transform included.)
+    expect(await panel.innerText()).not.toMatch(/Raise To|Bet To|\b1 hands\b/);
     await shot(page, "newcomer-advice-phone");
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.setViewportSize(DESKTOP);
@@ -170,6 +175,24 @@ test.describe.serial("a newcomer at a heads-up table", () => {
     await watcher.close();
   });
 
+  test("your folded cards stay dimmed, and the table says it waits for players", async () => {
+    // A decision facing a bet (folding is offered only then): sit out from the next
+    // hand, so the table stops on this one's result, and fold.
+    await waitForTurn(page);
+    while (!(await page.getByTestId("act-fold").isVisible())) {
+      await act(page);
+      await page.waitForTimeout(200);
+      await waitForTurn(page);
+    }
+    await page.getByTestId("sit-out").click();
+    await page.getByTestId("act-fold").click();
+    await expect(page.getByTestId("waiting-for-players")).toBeVisible({ timeout: 30_000 });
+    await bothSizes(page, "folded-waiting", async () => {
+      await expect(page.getByTestId("my-cards")).toHaveClass(/seat__cards--folded/);
+      await expect(page.getByTestId("waiting-for-players")).toBeVisible();
+    });
+  });
+
   test("a silent network is flagged within seconds", async () => {
     let silent = false;
     const routes: WebSocketRoute[] = [];
@@ -193,27 +216,6 @@ test.describe.serial("a newcomer at a heads-up table", () => {
     await expect(badge).toHaveText(/Live/, { timeout: 30_000 });
     // (The route stays: it forwards everything again, and the socket it carries lives on.)
     expect(routes.length).toBeGreaterThan(0);
-  });
-
-  test("your folded cards stay dimmed, and the table says it waits for players", async () => {
-    // (The silent spell may have timed us out of a decision or two, and sat us out.)
-    const back = page.getByTestId("sit-back");
-    if (await back.isVisible()) await back.click();
-    // A decision facing a bet (folding is offered only then): sit out from the next
-    // hand, so the table stops on this one's result, and fold.
-    await waitForTurn(page);
-    while (!(await page.getByTestId("act-fold").isVisible())) {
-      await act(page);
-      await page.waitForTimeout(200);
-      await waitForTurn(page);
-    }
-    await page.getByTestId("sit-out").click();
-    await page.getByTestId("act-fold").click();
-    await expect(page.getByTestId("waiting-for-players")).toBeVisible({ timeout: 30_000 });
-    await bothSizes(page, "folded-waiting", async () => {
-      await expect(page.getByTestId("my-cards")).toHaveClass(/seat__cards--folded/);
-      await expect(page.getByTestId("waiting-for-players")).toBeVisible();
-    });
   });
 });
 
