@@ -39,8 +39,8 @@ interface Measured {
 
 /**
  * Puts `window.__measure` in the page: every box that matters, with the
- * animations that end somewhere (the win labels, the flying chips) measured
- * where they end. And measures the table each time chips start to fly (they
+ * animations that end somewhere (the win labels, the flying chips, the result
+ * popping in) measured where they end. And measures the table each time chips start to fly (they
  * are gone 1.4 s later), into `window.__landings`.
  */
 async function installMeasure(page: Page): Promise<void> {
@@ -52,7 +52,7 @@ async function installMeasure(page: Page): Promise<void> {
         const r = el.getBoundingClientRect();
         if (r.width && r.height) out.push({ owner, what, x: r.x, y: r.y, width: r.width, height: r.height });
       };
-      for (const el of document.querySelectorAll<HTMLElement>('.flyer, [data-testid^="won-"]')) {
+      for (const el of document.querySelectorAll<HTMLElement>('.flyer, [data-testid^="won-"], [data-testid="hand-result"]')) {
         for (const animation of el.getAnimations()) {
           const end = Number(animation.effect?.getComputedTiming().endTime ?? 0);
           animation.pause();
