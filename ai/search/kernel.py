@@ -128,20 +128,35 @@ def cost_of(call: int, pot: int, unit: int, limit: bool) -> int:
 
 
 @jit
-def opponent_choice(tab: F64, i: int, street: int, cost: int, s: float, u: float) -> int:
+def continue_scale(call: int, pot: int, limit: bool) -> float:
+    """policy.continue_scale: a No-Limit bet beyond the pot is met less often."""
+    if limit or call <= 0:
+        return 1.0
+    ratio = call / max(pot - call, 1)
+    return 1.0 if ratio <= 1.0 else 2.0 / (1.0 + ratio)
+
+
+@jit
+def opponent_choice(
+    tab: F64, i: int, street: int, cost: int, s: float, u: float, scale: float
+) -> int:
     """0 fold, 1 check/call, 2 bet/raise (policy.opponent_choice)."""
     row = tab[i, street, cost]
-    p_raise = (s - row[T_RAISE_ABOVE] + SIGMA) / (2 * SIGMA)
+    raise_above = 1.0 - (1.0 - row[T_RAISE_ABOVE]) * scale
+    p_raise = (s - raise_above + SIGMA) / (2 * SIGMA)
     kappa = row[T_KAPPA]
     if kappa < 1.0:
-        p_raise = kappa * min(max(p_raise, 0.0), 1.0) + (1.0 - kappa) * row[T_RAISE_SHARE]
+        p_raise = kappa * min(max(p_raise, 0.0), 1.0) + (1.0 - kappa) * row[T_RAISE_SHARE] * scale
     if u < p_raise:
         return 2
     if cost == 0:
         return 1
-    p_continue = (s - row[T_CONTINUE_ABOVE] + SIGMA) / (2 * SIGMA)
+    continue_above = 1.0 - (1.0 - row[T_CONTINUE_ABOVE]) * scale
+    p_continue = (s - continue_above + SIGMA) / (2 * SIGMA)
     if kappa < 1.0:
-        p_continue = kappa * min(max(p_continue, 0.0), 1.0) + (1.0 - kappa) * row[T_CONTINUE_SHARE]
+        p_continue = (
+            kappa * min(max(p_continue, 0.0), 1.0) + (1.0 - kappa) * row[T_CONTINUE_SHARE] * scale
+        )
     return 1 if u < p_continue else 0
 
 
@@ -220,7 +235,8 @@ def advance(
         call = to_call(st, i)
         pot = pot_of(st)
         cost = cost_of(call, pot, rules[MIN_INC + street], limit)
-        choice = opponent_choice(tab, i, street, cost, strength[i, street], uniform(rng))
+        scale = continue_scale(call, pot, limit)
+        choice = opponent_choice(tab, i, street, cost, strength[i, street], uniform(rng), scale)
         kind = CHECK if call == 0 else (CALL if choice >= 1 else FOLD)
         to = 0
         code = street * 64 + (8 if kind != FOLD else 0)
@@ -268,7 +284,8 @@ def play_out(
             choice = our_choice(s, call, pot)
         else:
             cost = cost_of(call, pot, rules[MIN_INC + street], limit)
-            choice = opponent_choice(tab, i, street, cost, s, uniform(rng))
+            scale = continue_scale(call, pot, limit)
+            choice = opponent_choice(tab, i, street, cost, s, uniform(rng), scale)
         kind = CHECK if call == 0 else (CALL if choice >= 1 else FOLD)
         to = 0
         if choice == 2:

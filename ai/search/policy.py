@@ -29,29 +29,47 @@ def cost_of(call: int, pot: int, unit: int, limit: bool) -> int:
     return 1 if 2 * call <= pot else 2
 
 
+def continue_scale(call: int, pot: int, limit: bool) -> float:
+    """How much of a player's continuing share (call or raise) meets a No-Limit bet of
+    `call` into the pot before it (`pot` includes it): all of it up to a pot-sized bet,
+    the tables' largest context, then 2 / (1 + bet/pot) (pot odds' minimum defence, as
+    against a pot bet): an all-in of 12 pots is met a sixth as often as a pot bet.
+
+    >>> continue_scale(100, 200, False), continue_scale(1200, 1300, False)
+    (1.0, 0.15384615384615385)
+    """
+    if limit or call <= 0:
+        return 1.0
+    ratio = call / max(pot - call, 1)
+    return 1.0 if ratio <= 1.0 else 2.0 / (1.0 + ratio)
+
+
 def opponent_choice(
-    tables: OpponentTables, i: int, street: int, cost: int, s: float, u: float
+    tables: OpponentTables, i: int, street: int, cost: int, s: float, u: float, scale: float = 1.0
 ) -> int:
     """0 fold, 1 check/call, 2 bet/raise for player i with strength s and a uniform draw u.
 
     A player whose actions do not follow their cards (kappa < 1) plays that share of
-    the time card-blind: the model's shares whatever the holding."""
-    p_raise = (s - tables.raise_above[i][street][cost] + SIGMA) / (2 * SIGMA)
+    the time card-blind: the model's shares whatever the holding. `scale`
+    (`continue_scale`) shrinks the shares that raise and continue."""
+    raise_above = 1.0 - (1.0 - tables.raise_above[i][street][cost]) * scale
+    p_raise = (s - raise_above + SIGMA) / (2 * SIGMA)
     kappa = tables.kappa[i]
     if kappa < 1.0:
         p_raise = (
             kappa * min(max(p_raise, 0.0), 1.0)
-            + (1.0 - kappa) * (tables.raise_share[i][street][cost])
+            + (1.0 - kappa) * (tables.raise_share[i][street][cost]) * scale
         )
     if u < p_raise:
         return 2
     if cost == 0:
         return 1
-    p_continue = (s - tables.continue_above[i][street][cost] + SIGMA) / (2 * SIGMA)
+    continue_above = 1.0 - (1.0 - tables.continue_above[i][street][cost]) * scale
+    p_continue = (s - continue_above + SIGMA) / (2 * SIGMA)
     if kappa < 1.0:
         p_continue = (
             kappa * min(max(p_continue, 0.0), 1.0)
-            + (1.0 - kappa) * (tables.continue_share[i][street][cost])
+            + (1.0 - kappa) * (tables.continue_share[i][street][cost]) * scale
         )
     return 1 if u < p_continue else 0
 
@@ -98,7 +116,8 @@ def play_out(
             choice = our_choice(s, call, pot)
         else:
             cost = cost_of(call, pot, units[street], limit)
-            choice = opponent_choice(tables, i, street, cost, s, rand())
+            scale = continue_scale(call, pot, limit)
+            choice = opponent_choice(tables, i, street, cost, s, rand(), scale)
         if choice == 2:
             legal = state.legal_actions()
             assert legal is not None
@@ -134,4 +153,12 @@ def random_play_out(state: SimState, rand: Random) -> None:
             state.step(kind)
 
 
-__all__ = ["SIGMA", "cost_of", "opponent_choice", "our_choice", "play_out", "random_play_out"]
+__all__ = [
+    "SIGMA",
+    "continue_scale",
+    "cost_of",
+    "opponent_choice",
+    "our_choice",
+    "play_out",
+    "random_play_out",
+]

@@ -18,6 +18,7 @@ from ai.search.abstraction import bucket_amount, our_actions, raise_to
 from ai.search.opponents import OpponentTables
 from ai.search.policy import (
     Random,
+    continue_scale,
     cost_of,
     opponent_bucket,
     opponent_choice,
@@ -143,7 +144,8 @@ def python_advance(
         call = min(state.stacks[i], state.max_bet - state.bets[i])
         pot = state.pot
         cost = cost_of(call, pot, state.rules.min_increment[street], limit)
-        choice = opponent_choice(tables, i, street, cost, strength[i][street], rand())
+        scale = continue_scale(call, pot, limit)
+        choice = opponent_choice(tables, i, street, cost, strength[i][street], rand(), scale)
         legal = state.legal_actions()
         assert legal is not None
         if choice == 2 and legal.raise_kind is not None:
