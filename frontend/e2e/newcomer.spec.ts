@@ -74,6 +74,10 @@ test.describe.serial("a newcomer at a heads-up table", () => {
       // The game type appears once at each size: the Game column, or on a phone the tag by the name.
       expect(((await row.innerText()).match(/NL/g) ?? []).length).toBe(1);
       expect(await row.innerText()).not.toMatch(/No-Limit|no-limit/);
+      // The header's switches and the account fit on the screen (a phone wraps them).
+      await expect(page.getByTestId("sound-toggle")).toBeInViewport();
+      await expect(page.getByTestId("four-colour")).toBeInViewport();
+      await expect(page.getByTestId("sign-out")).toBeInViewport();
     });
     await row.getByTestId("join-table").click();
     await sitDown(page);
