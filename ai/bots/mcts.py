@@ -30,6 +30,8 @@ DEFAULT_ITERATIONS = 600
 WARMUP = 12  # mcts-warm: visits of a deep node that follow our rule first
 # Below this much time left the search stops (the answer still has to travel).
 SAFETY = 0.005
+# Reliability below which an opponent counts as card-blind (its bets say little).
+CARD_BLIND = 0.5
 
 
 class MctsBot(LokiBot):
@@ -78,16 +80,21 @@ class MctsBot(LokiBot):
 
     def decide(self, obs: Observation) -> Decision:
         self.update_model(obs)
-        if (obs.street == PREFLOP and not self.search_preflop) or obs.sim is None:
-            return (
-                self.preflop(obs) if obs.street == PREFLOP else self.postflop(obs, self.read(obs))
-            )
+        if obs.sim is None:
+            if obs.street == PREFLOP:
+                return self.preflop(obs)
+            return self.postflop(obs, self.read(obs))
         kappa = [
             1.0
             if i == obs.index or self.believe
             else self.reliability.kappa(*self._raise_share(obs, i))
             for i in range(obs.n)
         ]
+        # Loki's preflop rules read a raise as strength: against a live opponent whose
+        # bets do not follow its cards, the search decides preflop too.
+        card_blind = any(kappa[i] < CARD_BLIND for i in obs.opponents)
+        if obs.street == PREFLOP and not (self.search_preflop or card_blind):
+            return self.preflop(obs)
         tables = build_tables(obs, self.model, self.generic_only, kappa)
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
         search = Search(obs, self.ranges, tables, self.config, seed=zlib.crc32(spot))

@@ -30,6 +30,7 @@ from ai.search.opponents import OpponentTables
 from ai.sim.arrays import (
     BETS,
     BOARD_LEN,
+    IN_HAND,
     IS_LIMIT,
     MIN_INC,
     OVER,
@@ -38,6 +39,7 @@ from ai.sim.arrays import (
     START,
     STATE_SIZE,
     STREET,
+    N,
     raise_bounds,
     raise_kind,
     sort,
@@ -161,13 +163,23 @@ def opponent_choice(
 
 
 @jit
-def our_choice(s: float, call: int, pot: int) -> int:
+def our_choice(s: float, call: int, pot: int, trust: float) -> int:
     """policy.our_choice: value-raise strong hands, call on pot odds plus a margin."""
-    if s >= (0.8 if call else 0.65):
+    if s >= (0.5 + 0.3 * trust if call else 0.5 + 0.15 * trust):
         return 2
-    if not call or s >= call / (call + pot) + 0.15:
+    if not call or s >= call / (call + pot) + 0.15 * trust:
         return 1
     return 0
+
+
+@jit
+def trust_of(st: I64, tab: F64, me: int) -> float:
+    """policy.trust_of: the least any opponent still in the hand follows its cards."""
+    trust = 1.0
+    for i in range(st[N]):
+        if i != me and st[IN_HAND + i] and tab[i, 0, 0, T_KAPPA] < trust:
+            trust = tab[i, 0, 0, T_KAPPA]
+    return trust
 
 
 @jit
@@ -281,7 +293,7 @@ def play_out(
         s = strength[i, street]
         cost = 0
         if i == me:
-            choice = our_choice(s, call, pot)
+            choice = our_choice(s, call, pot, trust_of(st, tab, me))
         else:
             cost = cost_of(call, pot, rules[MIN_INC + street], limit)
             scale = continue_scale(call, pot, limit)
@@ -564,7 +576,8 @@ def run_schedule(
         while True:
             if a < 0:
                 if nodes[node, NODE_TOTAL] < warmup and node != root:
-                    rule = our_choice(strength[me, st[STREET]], to_call(st, me), pot_of(st))
+                    trust = trust_of(st, tab, me)
+                    rule = our_choice(strength[me, st[STREET]], to_call(st, me), pot_of(st), trust)
                     a = nodes[node, NODE_RULE + rule]
                 else:
                     a = select(nodes, edges, edge_f, node, exploration, scale, puct)

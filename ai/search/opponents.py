@@ -30,6 +30,9 @@ _COL = {name: FEATURES.index(name) for name in FEATURES}
 _STREET_COLS = [_COL[s] for s in ("preflop", "flop", "turn", "river")]
 _COST_COLS = [_COL[s] for s in ("cost_none", "cost_one_bet", "cost_two_bets")]
 _HERE_COLS = [_COL[s] for s in ("stat_fold_here", "stat_call_here", "stat_raise_here")]
+# Decisions seen in a context at which the player's own frequencies weigh as much as
+# the network's prediction there.
+OWN_PLAY_WEIGHT = 30.0
 # A typical bet to call per cost context, as a share of the pot (No-Limit).
 _NL_CALL_SHARE = (0.0, 0.4, 1.0)
 
@@ -152,6 +155,23 @@ def build_tables(
                 s[i] = (1 - weight) * s[i] + weight * s2.reshape(STREETS, COSTS, N_SIZES)
         shares[:] = a
         sizes[:] = s
+        if not generic_only:
+            # What the player was seen doing in each context moves the network's answer
+            # towards it as the count grows: a player unlike the population (a random
+            # player, a maniac) is read from its own play without waiting for its own
+            # network (the population's guess for a random player's folds is far off).
+            for i in range(n):
+                if i == obs.index:
+                    continue
+                counts = stats[i].counts.sum(axis=-1)
+                for street in range(STREETS):
+                    for cost in range(COSTS):
+                        seen = float(counts[street, cost])
+                        if seen:
+                            w = seen / (seen + OWN_PLAY_WEIGHT)
+                            seen_shares = np.asarray(stats[i].frequencies(street, cost))
+                            mixed = (1 - w) * shares[i, street, cost] + w * seen_shares
+                            shares[i, street, cost] = mixed
     shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold
     shares[:, :, 0, 0] = 0.0
     shares /= shares.sum(axis=-1, keepdims=True)

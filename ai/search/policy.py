@@ -74,14 +74,28 @@ def opponent_choice(
     return 1 if u < p_continue else 0
 
 
-def our_choice(s: float, call: int, pot: int) -> int:
+def our_choice(s: float, call: int, pot: int, trust: float = 1.0) -> int:
     """Our later actions: value-raise strong hands, call on pot odds with a margin for
-    playing against ranges, else give up (poki's rule)."""
-    if s >= (0.8 if call else 0.65):
+    playing against ranges, else give up (poki's rule). `trust` (`trust_of`) is how much
+    the opponents' bets follow their cards: against card-blind bettors (0) a bet says
+    nothing, so the margin goes and any better-than-average holding bets for value.
+
+    >>> our_choice(0.7, 10, 30), our_choice(0.7, 10, 30, trust=0.0)
+    (1, 2)
+    >>> our_choice(0.3, 10, 30), our_choice(0.3, 10, 30, trust=0.0)
+    (0, 1)
+    """
+    if s >= (0.5 + 0.3 * trust if call else 0.5 + 0.15 * trust):
         return 2
-    if not call or s >= call / (call + pot) + 0.15:
+    if not call or s >= call / (call + pot) + 0.15 * trust:
         return 1
     return 0
+
+
+def trust_of(state: SimState, tables: OpponentTables, me: int) -> float:
+    """The least reliability (kappa) of the opponents still in the hand."""
+    kappas = [k for i, k in enumerate(tables.kappa) if i != me and state.in_hand[i]]
+    return min([1.0, *kappas])
 
 
 def opponent_bucket(tables: OpponentTables, i: int, street: int, cost: int, u: float) -> int:
@@ -113,7 +127,7 @@ def play_out(
         pot = sum(state.contrib) + sum(state.bets)
         s = strength[i][street]
         if i == me:
-            choice = our_choice(s, call, pot)
+            choice = our_choice(s, call, pot, trust_of(state, tables, me))
         else:
             cost = cost_of(call, pot, units[street], limit)
             scale = continue_scale(call, pot, limit)
@@ -161,4 +175,5 @@ __all__ = [
     "our_choice",
     "play_out",
     "random_play_out",
+    "trust_of",
 ]

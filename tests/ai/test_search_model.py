@@ -73,3 +73,21 @@ def test_the_search_never_reads_the_simulators_hidden_cards() -> None:
         results.append(search.run(iterations=200))
     assert results[0].actions == results[1].actions
     assert results[0].equity == results[1].equity
+
+
+def test_a_players_seen_play_moves_the_network_tables_towards_it() -> None:
+    """A player unlike the population (here one who folds 90% of the time to a flop bet,
+    300 times) is read from its own play before it has a network of its own."""
+    model = OpponentModel(ModelSet("t", network(1)))
+    before = build_tables(OBS, model)
+    player = OBS.player_id(4)
+    stats = model.book.get(player)
+    stats.counts[1, 1] = (270, 20, 10)
+    stats.touch()
+    after = build_tables(OBS, model)
+    assert after.shares[4, 1, 1, 0] > 0.8 > before.shares[4, 1, 1, 0]
+    assert np.allclose(after.shares[2], before.shares[2])  # nobody else moves
+    assert np.allclose(after.shares.sum(axis=-1), 1.0)
+    # The ablation that learns nothing about the players does not see it.
+    generic_only = build_tables(OBS, model, generic_only=True)
+    assert generic_only.shares[4, 1, 1, 0] < 0.8

@@ -4,7 +4,7 @@ mean nothing, and it then plays and deals them card-blind."""
 from __future__ import annotations
 
 import numpy as np
-from search_spots import LIMIT2, spot
+from search_spots import LIMIT2, bot, spot
 
 from ai.bots.base import HandSummary
 from ai.bots.observation import ActionRecord
@@ -82,3 +82,18 @@ def test_a_card_blind_players_range_is_dealt_flat() -> None:
     distinct = [len({tuple(h) for h in holes[:, 1]}) for holes in (believed, flat)]
     assert distinct[0] < 20 < 300 < distinct[1]
     assert COMBO_FIRST.shape == COMBO_SECOND.shape
+
+
+def test_the_search_decides_preflop_against_a_card_blind_opponent() -> None:
+    """Loki's preflop rules read a raise as strength; against a player whose shown cards
+    say its raises mean nothing, the search decides preflop instead."""
+    obs = spot(LIMIT2, {1: "7c2d"}, [(RAISE, 0)])  # the opponent raised; our junk to play
+    believed = bot(iterations=200, search_preflop=False)
+    believed.decide(obs)
+    assert believed.last is None  # Loki's rules decided
+    doubted = bot(iterations=200, search_preflop=False)
+    opponent = obs.player_id(1 - obs.index)
+    for _ in range(40):
+        doubted.reliability.add(opponent, 0.5)  # showed average hands after its bets
+    doubted.decide(obs)
+    assert doubted.last is not None and doubted.last.iterations == 200
