@@ -20,40 +20,16 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import re
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from showdown.benchmarks.server import _percentile
+from showdown.benchmarks.server import percentile, start_server
 
 _SIMULATED = re.compile(r"over (\d+) simulated hands")
-
-
-async def _start_server(data_dir: Path, port: int, env: dict[str, str]) -> Any:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "showdown.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(data_dir),
-        env={**os.environ, **env},
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    assert process.stdout is not None
-    async with asyncio.timeout(120):
-        while b"running at" not in await process.stdout.readline():
-            if process.returncode is not None:
-                raise RuntimeError("showdown serve exited during start-up")
-    return process
 
 
 async def _worker_connected(http: Any) -> None:
@@ -112,7 +88,7 @@ async def _bench(args: argparse.Namespace) -> int:
     searched: list[int] = []
     sources: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="showdown-bench-advice-") as tmp:
-        process = await _start_server(Path(tmp), port, env)
+        process = await start_server(Path(tmp), port, env, worker=True)
         try:
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
                 await _worker_connected(http)
@@ -162,13 +138,13 @@ async def _bench(args: argparse.Namespace) -> int:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), 30)
     print(
-        f"  advice (end to end)  p50 {_percentile(advice_ms, 0.5):.0f} ms   "
-        f"p95 {_percentile(advice_ms, 0.95):.0f} ms   max {max(advice_ms):.0f} ms   "
+        f"  advice (end to end)  p50 {percentile(advice_ms, 0.5):.0f} ms   "
+        f"p95 {percentile(advice_ms, 0.95):.0f} ms   max {max(advice_ms):.0f} ms   "
         f"(n={len(advice_ms)}, target p95 <= 500 ms)"
     )
     print(
-        f"  anchor: ping->pong   p50 {_percentile(ping_ms, 0.5):.1f} ms   "
-        f"p95 {_percentile(ping_ms, 0.95):.1f} ms   (same socket, just before each advice)"
+        f"  anchor: ping->pong   p50 {percentile(ping_ms, 0.5):.1f} ms   "
+        f"p95 {percentile(ping_ms, 0.95):.1f} ms   (same socket, just before each advice)"
     )
     answered = ", ".join(f"{name} {count}" for name, count in sorted(sources.items()))
     median = statistics.median(searched) if searched else 0

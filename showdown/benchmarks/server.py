@@ -89,16 +89,17 @@ class CpuMeter:
         self.used = {name: value - self.start[name] for name, value in self._read().items()}
 
 
-def _percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _start_server(
-    data_dir: Path, port: int, env: dict[str, str]
+async def start_server(
+    data_dir: Path, port: int, env: dict[str, str], worker: bool = False
 ) -> asyncio.subprocess.Process:
+    """`showdown serve` in a child process (with its AI worker or not), once it listens."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -108,7 +109,7 @@ async def _start_server(
         str(port),
         "--data-dir",
         str(data_dir),
-        "--no-worker",
+        *([] if worker else ["--no-worker"]),
         env={**os.environ, **env},
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
@@ -171,7 +172,7 @@ async def _bench(args: argparse.Namespace) -> int:
     env.pop("MONGODB_URL", None)
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="showdown-bench-") as tmp:
-        process = await _start_server(Path(tmp), port, env)
+        process = await start_server(Path(tmp), port, env)
         stop = asyncio.Event()
         tally = Tally()
         cpu = CpuMeter(process.pid)
@@ -248,13 +249,13 @@ async def _bench(args: argparse.Namespace) -> int:
     silent = sum(1 for count in tally.per_client if count == 0)
     print(f"  silent spectators   {silent:10d}  (received nothing while measuring)")
     print(
-        f"  action->broadcast   p50 {_percentile(lat, 0.5):.1f} ms   "
-        f"p99 {_percentile(lat, 0.99):.1f} ms   mean {statistics.fmean(lat) if lat else 0:.1f} ms"
+        f"  action->broadcast   p50 {percentile(lat, 0.5):.1f} ms   "
+        f"p99 {percentile(lat, 0.99):.1f} ms   mean {statistics.fmean(lat) if lat else 0:.1f} ms"
         f"   (n={len(lat)}, target p99 < 50 ms)"
     )
     print(
-        f"                      p90 {_percentile(lat, 0.9):.1f} ms   "
-        f"p95 {_percentile(lat, 0.95):.1f} ms   p99.9 {_percentile(lat, 0.999):.1f} ms   "
+        f"                      p90 {percentile(lat, 0.9):.1f} ms   "
+        f"p95 {percentile(lat, 0.95):.1f} ms   p99.9 {percentile(lat, 0.999):.1f} ms   "
         f"max {max(lat, default=float('nan')):.1f} ms"
     )
     lag = stats["loop_lag"]
