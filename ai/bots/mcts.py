@@ -26,8 +26,7 @@ from ai.search.reuse import Kept, follow
 from ai.search.warm import warm
 from ai.sim.rules import PREFLOP
 
-DEFAULT_ITERATIONS = 600
-WARMUP = 12  # mcts-warm: visits of a deep node that follow our rule first
+DEFAULT_ITERATIONS = 2000
 # Below this much time left the search stops (the answer still has to travel).
 SAFETY = 0.005
 # Reliability below which an opponent counts as card-blind (its bets say little).
@@ -156,9 +155,9 @@ class MctsBot(LokiBot):
 def make_mcts(seed: int, variant: str = "") -> MctsBot:
     """The style and its ablations: "generic" (population model, nothing per player),
     "frequency" (frequency tables only), "random" (random rollouts), "uct" (UCT picks at
-    the root too, instead of sequential halving), "puct" (PUCT at every node), "warm"
-    (deep nodes play our rule for their first visits), "believe" (no reliability: every
-    player's bets are taken to follow its cards)."""
+    the root too, instead of sequential halving), "puct" (PUCT at every node), "tree"
+    (deep nodes searched by UCT/PUCT from their first visit, not after our rule's 256),
+    "believe" (no reliability: every player's bets are taken to follow its cards)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -171,8 +170,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         bot = MctsBot(seed)
         bot.believe = True
         return bot
-    if variant == "warm":
-        return MctsBot(seed, config=replace(SearchConfig(), warmup=WARMUP))
+    if variant == "tree":
+        return MctsBot(seed, config=replace(SearchConfig(), warmup=0))
     if variant == "uct":
         return MctsBot(seed, config=replace(SearchConfig(), root=UCT))
     return MctsBot(seed)

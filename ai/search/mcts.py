@@ -49,9 +49,10 @@ class SearchConfig:
     check_every: int = 16  # iterations between clock reads
     min_share: float = 0.1  # visits, relative to the most visited, an action needs to be chosen
     # Visits a node below the root plays our rollout rule (poki's) before UCT/PUCT take
-    # over: with a small budget most deep nodes are barely visited, and trying every
-    # action there first fills the values above with exploration's blunders.
-    warmup: int = 0
+    # over: most deep nodes are barely visited, and exploring every action there fills
+    # the values above with exploration's blunders (measured against four lokis, 2,000
+    # hands: UCT from the first visit -5.0 bb/100, after 256 visits +20.1).
+    warmup: int = 256
     # Below our action, the board cards dealt key the children as our strength class on
     # the new street (this many equal classes of the percentile), or, with 0, as the
     # cards themselves (47 turn cards: a turn node is rarely visited twice).

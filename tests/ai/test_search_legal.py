@@ -112,7 +112,7 @@ def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
         "mcts-random",
         "mcts-uct",
         "mcts-puct",
-        "mcts-warm",
+        "mcts-tree",
         "mcts-believe",
     ):
         assert canonical_style(name) == name
