@@ -49,6 +49,7 @@ class _Player:
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.state: dict[str, Any] | None = None
+        self.asked: set[tuple[str, int]] = set()
 
     async def until(self, wanted: str, ref: str | None = None) -> dict[str, Any]:
         while True:
@@ -61,10 +62,22 @@ class _Player:
                 return message
 
     async def my_turn(self, seat: int) -> dict[str, Any]:
+        """Wait for our turn; between hands, buy in again when broke (the advice may have
+        lost the stack) and come back if the table sat us out."""
         while True:
             view: dict[str, Any] | None = self.state["view"] if self.state else None
             if view and view.get("actor") == seat and view.get("legal_actions"):
                 return view
+            mine = next((s for s in view["seats"] if s["seat"] == seat), None) if view else None
+            if view and mine and not view["hand_in_progress"]:
+                asked = (mine["state"], view["hand_no"])  # once per hand: no refusals
+                if mine["stack"] == 0 and asked not in self.asked:
+                    amount = view["config"]["max_buy_in"]
+                    await self.ws.send(json.dumps({"type": "rebuy", "amount": amount}))
+                    self.asked.add(asked)
+                elif mine["state"] == "sitting_out" and asked not in self.asked:
+                    await self.ws.send(json.dumps({"type": "sit_back"}))
+                    self.asked.add(asked)
             await self.until("state")
 
 
