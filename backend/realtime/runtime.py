@@ -254,7 +254,6 @@ class TableRuntime:
                 deal = isinstance(item, TimerFired) and item.kind == "deal"
                 if deal and not await self._await_storage():
                     return
-                pending_deal = self._timers.get("deal")
                 try:
                     with log_context(hand_no=self.table.hand_no or None):
                         self._handle(item)
@@ -274,14 +273,6 @@ class TableRuntime:
                     for client, text in held:
                         if self._clients.get(client.player_id) is client:
                             self._send(client, text)
-                    timer = self._timers.get("deal")
-                    if storing and timer is not None and timer is not pending_deal:
-                        # The pause before the next deal counts from the moment the
-                        # result is shown, not from the hand's end: a slow write must
-                        # not eat it (the show-your-cards choice lives in it too).
-                        self._start_timer(
-                            "deal", self._settings.hand_pause_ms / 1000, TimerFired("deal")
-                        )
                 # Let the send tasks run between items, so a burst of inbox items
                 # cannot overflow the clients' queues all by itself (with none waiting,
                 # the next get() yields anyway).
