@@ -109,6 +109,9 @@ async def test_a_disconnected_player_is_sat_out_after_the_grace_period(
         "action": None,
         "by": "table",
         "note": "disconnected",
+        "amount": None,  # (a rebuy's fields)
+        "stack": None,
+        "top_up": None,
     }
     assert state["view"]["seats"][0]["state"] == "sitting_out"
 
