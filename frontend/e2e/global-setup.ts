@@ -139,6 +139,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       SHOWDOWN_HAND_PAUSE_MS: "1500",
       // The layout test opens a table for each size, 2 to 10 seats, from one address.
       SHOWDOWN_TABLE_CREATE_BURST: "30",
+      // Every spec signs its players in from this one address (the quota is per address).
+      SHOWDOWN_SIGNIN_BURST: "200",
+      SHOWDOWN_SIGNINS_PER_HOUR: "2000",
       ...process.env,
       PYTHONUNBUFFERED: "1",
     },
