@@ -52,7 +52,7 @@ test("reviews my play in a hand, in the replayer", async ({ browser }) => {
     expect(await rows.count()).toBeGreaterThanOrEqual(2);
     await expect(detail.locator("tr.is-best")).toHaveCount(1);
     await expect(detail.locator("tr.is-taken")).toHaveCount(1);
-    await expect(detail.getByTestId("review-grade")).toHaveText(/best|mistake|not graded/);
+    await expect(detail.getByTestId("review-grade")).toHaveText(/best|mistake|close call|not graded/);
     await page.getByTestId("hand-review").scrollIntoViewIfNeeded();
     await shot(page, "desktop-hand-review");
 
