@@ -129,6 +129,31 @@ class _Review:
     tries: int = 0
 
 
+def _query(
+    request_id: str,
+    purpose: QueryPurpose,
+    view: TableView,
+    legal: LegalActions,
+    style: str | None,
+    seconds: float,
+    want_advice: bool,
+) -> DecisionQuery:
+    """The query for `legal.seat` at `view`, due `seconds` from now."""
+    return DecisionQuery(
+        request_id=request_id,
+        purpose=purpose,
+        table_id=view.table_id,
+        hand_no=view.hand_no,
+        seat=legal.seat,
+        style=style,
+        view=view,
+        legal=legal,
+        deadline=time.time() * 1000 + seconds * 1000,
+        timeout_ms=int(seconds * 1000),
+        want_advice=want_advice,
+    )
+
+
 class AIGateway:
     def __init__(self, shared_secret: str, send_queue_size: int = 256) -> None:
         self._secret = shared_secret
@@ -204,19 +229,7 @@ class AIGateway:
                 tried.add(worker.worker_id)
                 if self._pick(tried) is not None:  # leave time to ask another worker
                     remaining = max(MIN_RESEND_SECONDS, remaining * FIRST_SHARE)
-                query = DecisionQuery(
-                    request_id=request_id,
-                    purpose=purpose,
-                    table_id=view.table_id,
-                    hand_no=view.hand_no,
-                    seat=legal.seat,
-                    style=style,
-                    view=view,
-                    legal=legal,
-                    deadline=time.time() * 1000 + remaining * 1000,
-                    timeout_ms=int(remaining * 1000),
-                    want_advice=want_advice,
-                )
+                query = _query(request_id, purpose, view, legal, style, remaining, want_advice)
                 result = await self._ask(worker, query, remaining)
                 if result is None:
                     self._quarantine(worker, "missed the deadline it was given")
@@ -294,19 +307,7 @@ class AIGateway:
     async def _run_review(self, worker: _Worker, job: _Review) -> None:
         request_id = uuid.uuid4().hex
         view, legal = job.view, job.legal
-        query = DecisionQuery(
-            request_id=request_id,
-            purpose=QueryPurpose.REVIEW,
-            table_id=view.table_id,
-            hand_no=view.hand_no,
-            seat=legal.seat,
-            style=None,
-            view=view,
-            legal=legal,
-            deadline=time.time() * 1000 + REVIEW_TIMEOUT * 1000,
-            timeout_ms=int(REVIEW_TIMEOUT * 1000),
-            want_advice=True,
-        )
+        query = _query(request_id, QueryPurpose.REVIEW, view, legal, None, REVIEW_TIMEOUT, True)
         try:
             with log_context(table_id=view.table_id, hand_no=view.hand_no, request_id=request_id):
                 # A late review is no fault: quarantining the worker for it would send
