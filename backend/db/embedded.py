@@ -1,9 +1,11 @@
 """A local MongoDB-wire server (SecantusDB's `secantusd-py`) as a child process.
 
 Used by `showdown serve` when no MONGODB_URL is given, and by the tests. The
-child dies with its parent (Linux parent-death signal), and a pid file in the
-data directory lets a restart wait for a previous server on the same data to
-exit first, so a killed `showdown serve` can be started again at once.
+child is killed with its parent (Linux parent-death signal, SIGKILL: SecantusDB's
+SIGTERM handler can deadlock when signals arrive close together, and an orphan
+left hanging keeps the data, its port and whatever pipe serve's stdout was), and a
+pid file in the data directory lets a restart wait for a previous server on the
+same data to exit first, so a killed `showdown serve` can be started again at once.
 
 With a data directory it is protected: it listens on loopback only, requires
 SCRAM-SHA-256 authentication (SecantusDB's `--auth`) with a user and password
@@ -54,14 +56,17 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
-def die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
+def die_with_parent(sig: int = signal.SIGTERM) -> None:  # pragma: no cover - in the child
+    """Ask Linux to send `sig` to this process when its parent exits."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError):
-            ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, sig)
 
 
 def _database_child() -> None:  # pragma: no cover - runs in the child before exec
-    die_with_parent()
+    # Its parent is gone without stopping it: that is a crash, which the storage
+    # survives; a graceful stop is stop()'s job.
+    die_with_parent(signal.SIGKILL)
     os.umask(0o077)  # every file it creates: owner only
 
 
@@ -270,6 +275,8 @@ class EmbeddedMongo:
         self.process = subprocess.Popen(  # noqa: S603 - our own executable, fixed arguments
             command,
             stdin=subprocess.DEVNULL,
+            # Not serve's stdout: whoever reads it waits for every writer to close it.
+            stdout=subprocess.DEVNULL,
             preexec_fn=_database_child,
             # Its own session: a Ctrl-C meant for us must not stop the database before
             # the server has written its last changes; stop() ends it afterwards.

@@ -154,7 +154,8 @@ class Serve:
     async def kill(self) -> None:
         if self.process is not None and self.process.returncode is None:
             self.process.send_signal(signal.SIGKILL)
-            await self.process.wait()
+            # wait() also waits for its stdout to close: bounded, should anything hold it.
+            await asyncio.wait_for(self.process.wait(), RECOVERY_SECONDS)
 
     def kill_database(self) -> int:
         pid = int((self.data_dir / "mongo" / "secantusd.pid").read_text())
@@ -227,8 +228,7 @@ class Spectator:
                     await ws.send(json.dumps({"type": "auth", "token": self.token}))
                     while True:
                         # Silent this long under a bot load: reconnect, as a browser's
-                        # stall detection would (a socket attached during a restart
-                        # sometimes hears nothing; a known race, not yet found).
+                        # stall detection would.
                         raw = await asyncio.wait_for(ws.recv(), SILENT_SECONDS)
                         if record(self.seen, json.loads(raw)):
                             async with self.progress:
@@ -265,64 +265,68 @@ async def _faults(args: argparse.Namespace) -> int:
         root = Path(tmp)
         port = free_port()
         serve = Serve(root / "data", port, root / "serve.log")
-        await serve.start()
-        base = f"127.0.0.1:{port}"
-        workers = Workers(f"ws://{base}/ws/ai", serve.secret(), root / "workers.log")
-        for _ in range(worker_count):
-            await workers.start_one()
-        progress = asyncio.Condition()
         spectators: dict[str, Spectator] = {}
-        restarts: Counter[str] = Counter()
-        failures: list[str] = []
-        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
-            login = (await http.post("/api/auth/guest", json={"name": "Watcher"})).json()
-            auth = {"Authorization": f"Bearer {login['token']}"}
-            for number in range(table_count):
-                table = (
-                    await http.post(
-                        "/api/tables",
-                        json={"name": f"faults {number}", "seats": 5, "bots": 4},
-                        headers=auth,
-                    )
-                ).json()
-                url = f"ws://{base}/ws/tables/{table['table_id']}"
-                spectators[table["table_id"]] = Spectator(url, login["token"], progress)
+        workers: Workers | None = None
+        try:
+            await serve.start()
+            base = f"127.0.0.1:{port}"
+            workers = Workers(f"ws://{base}/ws/ai", serve.secret(), root / "workers.log")
+            for _ in range(worker_count):
+                await workers.start_one()
+            progress = asyncio.Condition()
+            restarts: Counter[str] = Counter()
+            failures: list[str] = []
+            async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+                login = (await http.post("/api/auth/guest", json={"name": "Watcher"})).json()
+                auth = {"Authorization": f"Bearer {login['token']}"}
+                for number in range(table_count):
+                    table = (
+                        await http.post(
+                            "/api/tables",
+                            json={"name": f"faults {number}", "seats": 5, "bots": 4},
+                            headers=auth,
+                        )
+                    ).json()
+                    url = f"ws://{base}/ws/tables/{table['table_id']}"
+                    spectators[table["table_id"]] = Spectator(url, login["token"], progress)
 
-            def finished() -> int:
-                return sum(len(s.seen.finished) for s in spectators.values())
+                def finished() -> int:
+                    return sum(len(s.seen.finished) for s in spectators.values())
 
-            async def play_goes_on(what: str) -> None:
-                target = finished() + table_count
-                try:
-                    async with asyncio.timeout(RECOVERY_SECONDS), progress:
-                        await progress.wait_for(lambda: finished() >= target)
-                except TimeoutError:
-                    failures.append(f"play did not go on after {what}")
+                async def play_goes_on(what: str) -> None:
+                    target = finished() + table_count
+                    try:
+                        async with asyncio.timeout(RECOVERY_SECONDS), progress:
+                            await progress.wait_for(lambda: finished() >= target)
+                    except TimeoutError:
+                        failures.append(f"play did not go on after {what}")
 
-            kinds = ["database", "server"] + (["worker"] if worker_count else [])
-            started = time.monotonic()
-            await play_goes_on("the start")
-            while time.monotonic() - started < seconds and not failures:
-                fault = rng.choice(kinds)
-                if fault == "database":
-                    serve.kill_database()
-                elif fault == "server":
-                    await serve.kill()
-                    await serve.start()
-                else:
-                    await workers.kill_one(rng)
-                try:
-                    await _wait_ready(http)
-                except TimeoutError:
-                    failures.append(f"not ready again after a {fault} crash")
-                    break
-                restarts[fault] += 1
-                await play_goes_on(f"a {fault} crash")
-            elapsed = time.monotonic() - started
-        for spectator in spectators.values():
-            await spectator.stop()
-        await workers.stop()
-        await serve.kill()  # the last crash: what is stored must add up at any moment
+                kinds = ["database", "server"] + (["worker"] if worker_count else [])
+                started = time.monotonic()
+                await play_goes_on("the start")
+                while time.monotonic() - started < seconds and not failures:
+                    fault = rng.choice(kinds)
+                    if fault == "database":
+                        serve.kill_database()
+                    elif fault == "server":
+                        await serve.kill()
+                        await serve.start()
+                    else:
+                        await workers.kill_one(rng)
+                    try:
+                        await _wait_ready(http)
+                    except TimeoutError:
+                        failures.append(f"not ready again after a {fault} crash")
+                        break
+                    restarts[fault] += 1
+                    await play_goes_on(f"a {fault} crash")
+                elapsed = time.monotonic() - started
+        finally:  # whatever happened, no process of ours outlives the run
+            for spectator in spectators.values():
+                await spectator.stop()
+            if workers is not None:
+                await workers.stop()
+            await serve.kill()  # the last crash: what is stored must add up at any moment
         database = await asyncio.to_thread(EmbeddedMongo(serve.data_dir / "mongo").start)
         client: AsyncMongoClient[Message] = AsyncMongoClient(database.url)
         try:

@@ -202,11 +202,21 @@ def passive_action(legal: Message) -> str:
     return "check" if legal["can_check"] else "call"
 
 
-async def bot_query_or_turn(alice: WsClient, worker: TestWorker, seat: int) -> tuple[str, Message]:
-    """Whichever comes first: a query for the worker, or `seat`'s turn at the table."""
+async def bot_query_or_turn(
+    alice: WsClient,
+    worker: TestWorker,
+    seat: int,
+    or_state: Callable[[Message], bool] | None = None,
+) -> tuple[str, Message]:
+    """Whichever comes first: a query for the worker, or `seat`'s turn at the table (or a
+    state satisfying `or_state`, which comes back as a turn)."""
+
+    def turn(state: Message) -> bool:
+        return state["view"]["actor"] == seat or (or_state is not None and or_state(state))
+
     tasks = [
         asyncio.create_task(worker.query()),
-        asyncio.create_task(alice.wait_state(lambda s: s["view"]["actor"] == seat)),
+        asyncio.create_task(alice.wait_state(turn)),
     ]
     done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     for task in pending:

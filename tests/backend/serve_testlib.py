@@ -156,8 +156,7 @@ class Watcher:
                 await client.send({"type": "auth", "token": self.token})  # never in the URL
                 while True:
                     # A socket silent this long while bots deal with no pause is
-                    # reconnected, as a browser's stall detection would (a socket
-                    # attached during a restart sometimes hears nothing: a known race).
+                    # reconnected, as a browser's stall detection would.
                     message = await client._next(SILENT_SECONDS)
                     await self._record(message)
             except Exception:

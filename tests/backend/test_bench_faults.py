@@ -11,9 +11,6 @@ from showdown.cli import main
 pytestmark = pytest.mark.slow
 
 
-# Known race (session note 2026-11-23): a spectator across a server restart or a
-# rebuy's state sometimes hears nothing and the test hangs; rerun until it is found.
-@pytest.mark.flaky(reruns=2)
 def test_bench_faults_survives_its_crashes_and_loses_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -78,9 +78,6 @@ async def test_the_database_killed_mid_hand_and_mid_write_is_restarted_and_loses
     assert checked.hands >= 9
 
 
-# Known race (session note 2026-11-23): a spectator across a server restart or a
-# rebuy's state sometimes hears nothing and the test hangs; rerun until it is found.
-@pytest.mark.flaky(reruns=2)
 async def test_the_server_killed_mid_play_comes_back_with_every_chip(
     serving: dict[str, Any],
 ) -> None:

@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 import httpx
-import pytest
 from backend_testlib import (
     AI_SECRET,
     TestWorker,
@@ -30,9 +29,6 @@ def stacks(view: Message) -> int:
     return sum(s["stack"] for s in view["seats"])
 
 
-# Known race (session note 2026-11-23): a spectator across a server restart or a
-# rebuy's state sometimes hears nothing and the test hangs; rerun until it is found.
-@pytest.mark.flaky(reruns=2)
 async def test_rebuys_and_top_ups_are_table_events(server_factory: Any) -> None:
     server = await server_factory(hand_pause_ms=400)
     token, alice_id = await guest(server, "Alice")
@@ -51,14 +47,26 @@ async def test_rebuys_and_top_ups_are_table_events(server_factory: Any) -> None:
         "top_up": True,
         "by": "player",
     }
+
     # Both all-in every hand (the worker calls for the bot) until the bot busts; Alice
     # rebuys whenever she does.
+    def alice_broke(state: Message) -> bool:
+        view = state["view"]
+        mine = next((s for s in view["seats"] if s["seat"] == 2), None)
+        return not view["hand_in_progress"] and mine is not None and mine["stack"] == 0
+
     bot_rebuy: Message | None = None
     for _ in range(40):
-        kind, message = await bot_query_or_turn(alice, worker, 2)
+        # Broke, Alice is dealt no more hands: wait for that as for a turn, not after one.
+        kind, message = await bot_query_or_turn(alice, worker, 2, or_state=alice_broke)
         if kind == "query":
             legal = message["legal"]
             await worker.answer(message, "check" if legal["can_check"] else "call")
+        elif alice_broke(message):
+            # Busted, she sits out until she rebuys and comes back, as the client does.
+            await alice.send({"type": "rebuy", "amount": most})
+            await alice.send({"type": "sit_back"})
+            await alice.wait_state(lambda s: bool(s["cause"]) and s["cause"]["kind"] == "sit_back")
         else:
             legal = message["view"]["legal_actions"]
             if legal["raise_kind"]:
@@ -69,11 +77,6 @@ async def test_rebuys_and_top_ups_are_table_events(server_factory: Any) -> None:
                 await alice.send(
                     {"type": "act", "action": "check" if legal["can_check"] else "call"}
                 )
-        last = alice.last_state()
-        mine = next((s for s in last["view"]["seats"] if s["seat"] == 2), None)
-        if not last["view"]["hand_in_progress"] and mine and mine["stack"] == 0:
-            await alice.send({"type": "rebuy", "amount": most})
-            await alice.wait_state(lambda s: bool(s["cause"]) and s["cause"]["kind"] == "rebuy")
         bot_rebuy = next(
             (
                 s
