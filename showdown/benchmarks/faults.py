@@ -217,19 +217,23 @@ class Spectator:
     def __init__(self, url: str, token: str, progress: asyncio.Condition) -> None:
         self.url, self.token, self.progress = url, token, progress
         self.seen = Seen()
+        self._stopping = False
         self._task = asyncio.create_task(self._run())
 
     async def _run(self) -> None:
         import websockets
 
-        while True:
+        # Until stopped, not until cancelled: Python 3.11's wait_for (inside websockets'
+        # timeouts) can turn a cancellation into the TimeoutError caught below.
+        while not self._stopping:
             try:
                 async with websockets.connect(self.url, max_size=None, open_timeout=10) as ws:
                     await ws.send(json.dumps({"type": "auth", "token": self.token}))
                     while True:
                         # Silent this long under a bot load: reconnect, as a browser's
                         # stall detection would.
-                        raw = await asyncio.wait_for(ws.recv(), SILENT_SECONDS)
+                        async with asyncio.timeout(SILENT_SECONDS):
+                            raw = await ws.recv()
                         if record(self.seen, json.loads(raw)):
                             async with self.progress:
                                 self.progress.notify_all()
@@ -238,6 +242,7 @@ class Spectator:
             await asyncio.sleep(0.1)  # the server is restarting: reconnect shortly
 
     async def stop(self) -> None:
+        self._stopping = True
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
 

@@ -139,6 +139,7 @@ class Watcher:
         self.serve, self.table_id, self.token = serve, table_id, token
         self.seen = Seen()
         self.changed = asyncio.Condition()
+        self._stopping = False
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> Watcher:
@@ -146,7 +147,9 @@ class Watcher:
         return self
 
     async def _run(self) -> None:
-        while True:  # reconnect whenever the server goes away
+        # Reconnect whenever the server goes away, until stopped (not until cancelled:
+        # Python 3.11's wait_for can turn a cancellation into the TimeoutError caught here).
+        while not self._stopping:
             try:
                 client = await WsClient.connect(self.serve.ws(f"/ws/tables/{self.table_id}"))
             except OSError:
@@ -184,6 +187,7 @@ class Watcher:
         return max(self.seen.finished)
 
     async def stop(self) -> None:
+        self._stopping = True
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
