@@ -157,7 +157,9 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     "frequency" (frequency tables only), "random" (random rollouts), "uct" (UCT picks at
     the root too, instead of sequential halving), "puct" (PUCT at every node), "tree"
     (deep nodes searched by UCT/PUCT from their first visit, not after our rule's 256),
-    "believe" (no reliability: every player's bets are taken to follow its cards)."""
+    "believe" (no reliability: every player's bets are taken to follow its cards),
+    "preflop" (searches preflop too, instead of Loki's expert rules), "long" (four times
+    the iterations)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -170,6 +172,12 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         bot = MctsBot(seed)
         bot.believe = True
         return bot
+    if variant == "preflop":
+        bot = MctsBot(seed)
+        bot.search_preflop = True
+        return bot
+    if variant == "long":
+        return MctsBot(seed, iterations=4 * DEFAULT_ITERATIONS)
     if variant == "tree":
         return MctsBot(seed, config=replace(SearchConfig(), warmup=0))
     if variant == "uct":

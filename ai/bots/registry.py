@@ -61,7 +61,17 @@ SIMPLE_STYLES: tuple[str, ...] = STYLES[1:8]
 # model only, over frequency tables only, with random rollouts, with PUCT.
 ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
     f"mcts-{variant}": _mcts(variant)
-    for variant in ("generic", "frequency", "random", "uct", "puct", "tree", "believe")
+    for variant in (
+        "generic",
+        "frequency",
+        "random",
+        "uct",
+        "puct",
+        "tree",
+        "believe",
+        "preflop",
+        "long",
+    )
 }
 
 ALIASES: dict[str, str] = {
