@@ -31,6 +31,8 @@ DEFAULT_ITERATIONS = 2000
 SAFETY = 0.005
 # Reliability below which an opponent counts as card-blind (its bets say little).
 CARD_BLIND = 0.5
+# A warmup no node reaches: below the root our rule plays every line (mcts-flat).
+FLAT = 1 << 40
 
 
 class MctsBot(LokiBot):
@@ -159,7 +161,7 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     (deep nodes searched by UCT/PUCT from their first visit, not after our rule's 256),
     "believe" (no reliability: every player's bets are taken to follow its cards),
     "preflop" (searches preflop too, instead of Loki's expert rules), "long" (four times
-    the iterations)."""
+    the iterations), "flat" (no UCT below the root: our rule plays every later decision)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -176,6 +178,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         bot = MctsBot(seed)
         bot.search_preflop = True
         return bot
+    if variant == "flat":
+        return MctsBot(seed, config=replace(SearchConfig(), warmup=FLAT))
     if variant == "long":
         return MctsBot(seed, iterations=4 * DEFAULT_ITERATIONS)
     if variant == "tree":
