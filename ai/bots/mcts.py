@@ -31,8 +31,6 @@ DEFAULT_ITERATIONS = 2000
 SAFETY = 0.005
 # Reliability below which an opponent counts as card-blind (its bets say little).
 CARD_BLIND = 0.5
-# A warmup no node reaches: below the root our rule plays every line (mcts-flat).
-FLAT = 1 << 40
 
 
 class MctsBot(LokiBot):
@@ -157,11 +155,12 @@ class MctsBot(LokiBot):
 def make_mcts(seed: int, variant: str = "") -> MctsBot:
     """The style and its ablations: "generic" (population model, nothing per player),
     "frequency" (frequency tables only), "random" (random rollouts), "uct" (UCT picks at
-    the root too, instead of sequential halving), "puct" (PUCT at every node), "tree"
-    (deep nodes searched by UCT/PUCT from their first visit, not after our rule's 256),
-    "believe" (no reliability: every player's bets are taken to follow its cards),
-    "preflop" (searches preflop too, instead of Loki's expert rules), "long" (four times
-    the iterations), "flat" (no UCT below the root: our rule plays every later decision)."""
+    the root too, instead of sequential halving), "puct" (PUCT picks at the root),
+    "tree" (our later decisions searched by UCT/PUCT from a node's first visit, not
+    left to our rule), "tree256" (the same after 256 visits of our rule: the default
+    until 2026-11-23), "believe" (no reliability: every player's bets are taken to
+    follow its cards), "preflop" (searches preflop too, instead of Loki's expert
+    rules), "long" (four times the iterations)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -178,8 +177,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         bot = MctsBot(seed)
         bot.search_preflop = True
         return bot
-    if variant == "flat":
-        return MctsBot(seed, config=replace(SearchConfig(), warmup=FLAT))
+    if variant == "tree256":
+        return MctsBot(seed, config=replace(SearchConfig(), warmup=256))
     if variant == "long":
         return MctsBot(seed, iterations=4 * DEFAULT_ITERATIONS)
     if variant == "tree":

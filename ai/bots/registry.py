@@ -71,7 +71,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "believe",
         "preflop",
         "long",
-        "flat",
+        "tree256",
     )
 }
 

@@ -116,7 +116,7 @@ def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
         "mcts-believe",
         "mcts-preflop",
         "mcts-long",
-        "mcts-flat",
+        "mcts-tree256",
     ):
         assert canonical_style(name) == name
         assert name not in STYLES  # arena only, never seated at a table
