@@ -57,8 +57,8 @@ _FACTORIES: dict[str, Callable[[int], Bot]] = {
 STYLES: tuple[str, ...] = tuple(_FACTORIES)
 # The seven personalities that need no opponent model (the arena's fast set).
 SIMPLE_STYLES: tuple[str, ...] = STYLES[1:8]
-# The arena's ablations of mcts (not offered at tables): the search over the generic
-# model only, over frequency tables only, with random rollouts, with PUCT.
+# The arena's ablations of mcts (not offered at tables), each described in
+# `ai.bots.mcts.make_mcts`.
 ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
     f"mcts-{variant}": _mcts(variant)
     for variant in (
