@@ -8,6 +8,7 @@ The checks compare that with what the database holds after the faults.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -152,18 +153,24 @@ class Watcher:
         while not self._stopping:
             try:
                 client = await WsClient.connect(self.serve.ws(f"/ws/tables/{self.table_id}"))
-            except OSError:
+            except Exception:  # refused, or a handshake a starting server fails
                 await asyncio.sleep(0.1)  # the server is restarting: try again shortly
                 continue
             try:
                 await client.send({"type": "auth", "token": self.token})  # never in the URL
                 while True:
-                    # A socket silent this long while bots deal with no pause is
-                    # reconnected, as a browser's stall detection would.
-                    message = await client._next(SILENT_SECONDS)
-                    await self._record(message)
+                    # A socket silent this long while bots deal with no pause, or a
+                    # message not recorded within it, is reconnected, as a browser's
+                    # stall detection would (asyncio.timeout: wait_for's race in 3.11).
+                    async with asyncio.timeout(SILENT_SECONDS):
+                        message = await client._next(SILENT_SECONDS)
+                        await self._record(message)
             except Exception:
                 await asyncio.sleep(0.1)  # the server is restarting: reconnect shortly
+            finally:
+                with contextlib.suppress(Exception):
+                    async with asyncio.timeout(5):
+                        await client.close()
 
     async def _record(self, message: Message) -> None:
         seen = self.seen
@@ -190,7 +197,8 @@ class Watcher:
         self._stopping = True
         if self._task is not None:
             self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            # Bounded: a test's teardown must never hang on its watcher.
+            await asyncio.wait({self._task}, timeout=15)
 
 
 async def bot_table(serve: ServeProcess, bots: int = 4) -> tuple[str, str]:
