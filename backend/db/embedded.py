@@ -23,6 +23,7 @@ import ctypes
 import json
 import logging
 import os
+import random
 import secrets
 import shutil
 import signal
@@ -35,7 +36,7 @@ from types import TracebackType
 
 from pymongo import MongoClient
 from pymongo.collection import Collection
-from pymongo.errors import OperationFailure
+from pymongo.errors import OperationFailure, PyMongoError
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +50,47 @@ class EmbeddedDatabaseError(RuntimeError):
     pass
 
 
+class _ExitedDuringStartup(EmbeddedDatabaseError):
+    pass
+
+
+_LAUNCH_ATTEMPTS = 3
+
+
+_EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+_LOWEST_PORT = 10000
+
+
+def _ephemeral_low() -> int | None:
+    """The lowest port Linux hands out to outgoing connections, if known."""
+    try:
+        return int(_EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def free_port(host: str = "127.0.0.1") -> int:
+    """A port nothing listens on, for a server about to start.
+
+    Chosen below Linux's ephemeral range: a port from that range (what binding port 0
+    returns) can be taken as the source port of any outgoing connection before the
+    server binds it, or even be connected to itself by a client retrying it.
+    """
+    low = _ephemeral_low()
+    if low is not None and low > _LOWEST_PORT + 1000:
+        chooser = random.SystemRandom()
+        for _ in range(100):
+            port = chooser.randrange(_LOWEST_PORT, low)
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                try:
+                    sock.bind((host, port))
+                except OSError:
+                    continue
+                return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
-        port: int = sock.getsockname()[1]
-        return port
+        chosen: int = sock.getsockname()[1]
+        return chosen
 
 
 def die_with_parent(sig: int = signal.SIGTERM) -> None:  # pragma: no cover - in the child
@@ -134,6 +171,8 @@ class EmbeddedMongo:
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self.host = host
         self.port = port or free_port(host)
+        # Until it has once listened, a port we chose may move: no one was told it yet.
+        self._port_may_move = port is None
         self.test_commands = test_commands
         self.startup_timeout = startup_timeout
         # Stored data is protected by a password; a throw-away in-memory one need not be.
@@ -219,7 +258,7 @@ class EmbeddedMongo:
         """Create our user on a server without `--auth`, reachable for a moment on loopback."""
         password = secrets.token_urlsafe(24)
         port, self.port = self.port, free_port(self.host)  # not where the server is expected
-        self._launch(auth=False)
+        self._launch(auth=False, port_may_move=True)
         try:
             client: MongoClient[dict[str, object]]
             with MongoClient(self.address, serverSelectionTimeoutMS=5000) as client:
@@ -250,7 +289,27 @@ class EmbeddedMongo:
             raise
         return True
 
-    def _launch(self, *, auth: bool) -> None:
+    def _launch(self, *, auth: bool, port_may_move: bool | None = None) -> None:
+        """Start the child; if it exits during start-up on a port we chose (another
+        process took it since), start it on a newly chosen port, up to three times."""
+        may_move = self._port_may_move if port_may_move is None else port_may_move
+        for attempt in range(1, _LAUNCH_ATTEMPTS + 1):
+            try:
+                self._launch_once(auth=auth)
+            except _ExitedDuringStartup as error:
+                if not may_move or attempt == _LAUNCH_ATTEMPTS:
+                    raise
+                log.warning(
+                    "embedded database exited during start-up; trying another port",
+                    extra={"port": self.port, "error": str(error)},
+                )
+                self.port = free_port(self.host)
+                continue
+            if port_may_move is None:
+                self._port_may_move = False
+            return
+
+    def _launch_once(self, *, auth: bool) -> None:
         if self._closed:
             raise EmbeddedDatabaseError("the embedded database was closed")
         storage = ":memory:"
@@ -291,16 +350,30 @@ class EmbeddedMongo:
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise EmbeddedDatabaseError(
+                raise _ExitedDuringStartup(
                     f"{EXECUTABLE} exited with code {self.process.returncode} during start-up"
                 )
-            try:
-                with socket.create_connection((self.host, self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.05)  # the child gives no readiness signal but its open port
+            if self._answers_hello():
+                return
+            time.sleep(0.05)  # the child gives no readiness signal but its answers
         self.stop()
         raise EmbeddedDatabaseError(f"{EXECUTABLE} did not listen within {self.startup_timeout}s")
+
+    def _answers_hello(self) -> bool:
+        """A database answers on our port: not merely an open port, which another
+        process could hold (or a client connected to itself on it)."""
+        client: MongoClient[dict[str, object]]
+        try:
+            with MongoClient(
+                self.address,
+                directConnection=True,
+                serverSelectionTimeoutMS=500,
+                connectTimeoutMS=500,
+                socketTimeoutMS=500,
+            ) as client:
+                return bool(client.admin.command("hello").get("ok"))
+        except PyMongoError:
+            return False
 
     def stop(self, timeout: float = 15.0) -> None:
         process, self.process = self.process, None

@@ -67,7 +67,10 @@ class ServeProcess:
         async with asyncio.timeout(60):
             while True:  # the URL is printed once the server accepts connections
                 line = (await self.process.stdout.readline()).decode()
-                assert line, f"showdown serve exited; see {self.log}"
+                if not line:
+                    code = await self.process.wait()
+                    tail = self.log.read_text(encoding="utf-8", errors="replace")[-4000:]
+                    raise AssertionError(f"showdown serve exited ({code}); its log ends:\n{tail}")
                 if "running at" in line:
                     return self
 
