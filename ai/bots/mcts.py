@@ -23,6 +23,7 @@ from ai.search.mcts import RANDOM, UCT, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
 from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
+from ai.search.versus import VersusBook
 from ai.search.warm import warm
 from ai.sim.rules import PREFLOP
 
@@ -62,10 +63,17 @@ class MctsBot(LokiBot):
         # How much each player's bets follow their cards, from the hands they showed.
         self.reliability = Reliability()
         self.believe = False  # mcts-believe: every player's bets follow its cards (kappa 1)
+        # How each opponent answers our bets (None: not kept, the mcts-noversus ablation).
+        self.versus: VersusBook | None = VersusBook()
 
     def update_model(self, obs: Observation) -> None:
         if not self.generic_only:
             super().update_model(obs)
+            if self.versus is not None:
+                players = [obs.player_id(i) for i in range(obs.n)]
+                self.versus.ingest(
+                    obs.hand_key, players, obs.history, obs.index, obs.bet_units, obs.limit
+                )
             return
         # The ablation learns nothing about the players: no statistics are counted, so
         # the ranges, the tables and Loki's preflop adjustments all see the prior.
@@ -76,6 +84,11 @@ class MctsBot(LokiBot):
         if not self.generic_only:
             super().hand_over(summary, me)
             self.reliability.observe(summary)
+            if self.versus is not None:
+                self.versus.ingest(
+                    summary.hand_key, summary.players, summary.history, me, self._units,
+                    self._limit,
+                )  # fmt: skip
 
     def decide(self, obs: Observation) -> Decision:
         self.update_model(obs)
@@ -94,7 +107,12 @@ class MctsBot(LokiBot):
         card_blind = any(kappa[i] < CARD_BLIND for i in obs.opponents)
         if obs.street == PREFLOP and not (self.search_preflop or card_blind):
             return self.preflop(obs)
-        tables = build_tables(obs, self.model, self.generic_only, kappa)
+        versus = (
+            None
+            if self.versus is None
+            else [self.versus.counts_of(obs.player_id(i)) for i in range(obs.n)]
+        )
+        tables = build_tables(obs, self.model, self.generic_only, kappa, versus)
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
         search = Search(obs, self.ranges, tables, self.config, seed=zlib.crc32(spot))
         # The iteration budget, cut short by the deadline when the worker gives one.
@@ -160,7 +178,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     left to our rule), "tree256" (the same after 256 visits of our rule: the default
     until 2026-11-23), "believe" (no reliability: every player's bets are taken to
     follow its cards), "preflop" (searches preflop too, instead of Loki's expert
-    rules), "long" (four times the iterations)."""
+    rules), "long" (four times the iterations), "noversus" (the opponents' answers to
+    our bets not told apart from their answers to anyone's), "nomargin" (a bet or
+    raise chosen whenever it is valued highest, as until 2026-11-23), "margin2" (it
+    must beat checking or calling by two standard errors, not one)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -176,6 +197,14 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     if variant == "preflop":
         bot = MctsBot(seed)
         bot.search_preflop = True
+        return bot
+    if variant == "nomargin":
+        return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=0.0))
+    if variant == "margin2":
+        return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=2.0))
+    if variant == "noversus":
+        bot = MctsBot(seed)
+        bot.versus = None
         return bot
     if variant == "tree256":
         return MctsBot(seed, config=replace(SearchConfig(), warmup=256))

@@ -72,6 +72,9 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "preflop",
         "long",
         "tree256",
+        "noversus",
+        "nomargin",
+        "margin2",
     )
 }
 

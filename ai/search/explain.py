@@ -1,9 +1,10 @@
 """One sentence of reasoning built only from the search's numbers, never against them.
 
-The chosen action has the best value, so the sentence leads with it and its margin
-over the next best; equity and pot odds come after, and when they point the other
-way the sentence says why the values differ (what the later streets win or cost),
-instead of citing them as the reason.
+The chosen action has the best value (or, under the search's aggression margin, is the
+check or call a bet did not clearly beat, which the sentence then says), so the
+sentence leads with it and its margin over the next best; equity and pot odds come
+after, and when they point the other way the sentence says why the values differ (what
+the later streets win or cost), instead of citing them as the reason.
 """
 
 from __future__ import annotations
@@ -75,7 +76,14 @@ def reason(result: SearchResult, obs: Observation) -> str:
         f"{_title(choice, obs.limit)}: {choice.value_bb:+.1f} bb (±{choice.stderr_bb:.1f}) "
         f"over {result.iterations} simulated hands, {100 * choice.share:.0f}% of them"
     )
-    if others:
+    if others and others[0].value_bb > choice.value_bb:
+        # Chosen under the aggression margin: the bet's lead is within its uncertainty.
+        best = others[0]
+        head += (
+            f"; {_gerund(best)} {best.value_bb:+.1f} bb (±{best.stderr_bb:.1f}) "
+            "is not clearly better"
+        )
+    elif others:
         head += "; ahead of " + ", ".join(_value(s) for s in others[:2])
     if odds and result.equity < odds:
         tail = f"{equity} is below the pot odds of {100 * odds:.0f}%, but the later streets pay"

@@ -33,6 +33,9 @@ _HERE_COLS = [_COL[s] for s in ("stat_fold_here", "stat_call_here", "stat_raise_
 # Decisions seen in a context at which the player's own frequencies weigh as much as
 # the network's prediction there.
 OWN_PLAY_WEIGHT = 30.0
+# Answers to our own bets seen at which they weigh as much as the tables built above
+# (`ai.search.versus`).
+VERSUS_WEIGHT = 20.0
 # A typical bet to call per cost context, as a share of the pot (No-Limit).
 _NL_CALL_SHARE = (0.0, 0.4, 1.0)
 
@@ -117,11 +120,15 @@ def build_tables(
     model: OpponentModel,
     generic_only: bool = False,
     kappa: Sequence[float] | None = None,
+    versus: Sequence[F64 | None] | None = None,
 ) -> OpponentTables:
     """Every player's tables for this decision (the decider's own row is the prior's).
 
     `generic_only`: the population model without anything learned about the players
-    (prior statistics, no per-player network), an ablation.
+    (prior statistics, no per-player network), an ablation. `versus[i]`: player i's
+    answers to our bets (`ai.search.versus.VersusBook` counts); the shares facing a bet
+    move towards them as they grow. They stand for its answers to anyone's bet in the
+    search: the decisions that weigh in it are mostly answers to ours.
     """
     n = obs.n
     shares = np.zeros((n, STREETS, COSTS, 3))
@@ -172,7 +179,23 @@ def build_tables(
                             seen_shares = np.asarray(stats[i].frequencies(street, cost))
                             mixed = (1 - w) * shares[i, street, cost] + w * seen_shares
                             shares[i, street, cost] = mixed
+    if versus is not None and not generic_only:
+        _towards_answers(shares, versus, obs.index)
     shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold
     shares[:, :, 0, 0] = 0.0
     shares /= shares.sum(axis=-1, keepdims=True)
     return OpponentTables.of(shares, sizes, kappa)
+
+
+def _towards_answers(shares: F64, versus: Sequence[F64 | None], me: int) -> None:
+    """Move each opponent's shares facing a bet towards its seen answers to ours."""
+    for i, counts in enumerate(versus):
+        if counts is None or i == me:
+            continue
+        for street in range(STREETS):
+            for cost in (1, 2):
+                row = counts[street, cost]
+                seen = float(row.sum())
+                if seen:
+                    w = seen / (seen + VERSUS_WEIGHT)
+                    shares[i, street, cost] = (1 - w) * shares[i, street, cost] + w * row / seen

@@ -57,6 +57,11 @@ def test_the_search_modules_docstring_examples() -> None:
     import doctest
     import importlib
 
-    for name in ("ai.search.abstraction", "ai.search.explain", "ai.search.policy"):
+    for name in (
+        "ai.search.abstraction",
+        "ai.search.explain",
+        "ai.search.policy",
+        "ai.search.versus",
+    ):
         result = doctest.testmod(importlib.import_module(name))
         assert result.attempted and not result.failed, name

@@ -65,7 +65,10 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
   const { advice } = report;
   const values = [...advice.values].sort((a, b) => b.value_bb - a.value_bb);
   const maxAbs = Math.max(0.5, ...values.map((v) => Math.abs(v.value_bb)));
-  const best = values[0];
+  // The row marked is the action recommended: a bet valued a little higher may be within
+  // its error of the check the search chose (its aggression margin), which the reason says.
+  const sameKind = values.filter((v) => v.action === advice.action);
+  const best = sameKind.find((v) => (v.amount ?? null) === (advice.amount ?? null)) ?? (sameKind.length === 1 ? sameKind[0] : values[0]);
   return (
     <div className="advice" data-testid="advice-panel" data-applied={report.applied ? "true" : "false"}>
       <div className="advice__head">

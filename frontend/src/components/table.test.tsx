@@ -285,6 +285,23 @@ const REPORT: AdviceReport = {
 };
 
 describe("AdvicePanel", () => {
+  it("marks the recommended action, not the highest value, when the search chose a check over a bet within its error", () => {
+    const advice = {
+      ...REPORT.advice,
+      action: "check" as const,
+      amount: null,
+      values: [
+        { action: "check" as const, amount: null, value_bb: 0.1, stderr_bb: 0.2, share: 0.5 },
+        { action: "bet" as const, amount: null, value_bb: 0.3, stderr_bb: 0.2, share: 0.5 },
+      ],
+    };
+    render(<AdvicePanel report={{ ...REPORT, advice }} loading={false} view={makeView()} canAsk />);
+    const rows = within(screen.getByTestId("advice-values")).getAllByRole("row");
+    expect(rows[0]).toHaveTextContent("Bet");
+    expect(rows[0]).not.toHaveClass("is-best");
+    expect(rows[1]).toHaveClass("is-best");
+  });
+
   it("shows the recommendation, values, equity, reads and the reason", () => {
     render(<AdvicePanel report={REPORT} loading={false} view={makeView()} canAsk />);
     expect(screen.getByTestId("advice-recommendation")).toHaveTextContent("Recommended");
@@ -296,6 +313,7 @@ describe("AdvicePanel", () => {
     expect(rows[0]).toHaveTextContent("±0.20 · 75% searched");
     expect(rows[2]).toHaveTextContent("Fold");
     expect(rows[2]).not.toHaveTextContent("±");
+    expect(rows[0]).toHaveClass("is-best");
     expect(screen.getByTestId("advice-reads")).toHaveTextContent("Cleo");
     expect(screen.getByTestId("advice-reads")).toHaveTextContent("loose-passive");
     expect(screen.getByTestId("advice-reads")).toHaveTextContent("VPIP 45%");

@@ -1,0 +1,62 @@
+"""The root's choice among the searched actions: the best value, and with an aggression
+margin, a bet or raise only when it beats the check or call by that many standard errors."""
+
+from __future__ import annotations
+
+from search_spots import LIMIT2, spot
+
+from ai.models.model import ModelSet, OpponentModel
+from ai.models.ranges import RangeTracker
+from ai.search.explain import reason
+from ai.search.mcts import ActionStats, Search, SearchConfig, SearchResult, choose
+from ai.search.opponents import build_tables
+from ai.sim.rules import BET, CALL, CHECK
+
+OBS = spot(LIMIT2, {1: "AhKd"}, [(CALL, 0), (CHECK, 0)], board="Ks7c2h")
+
+
+def stats(bet_value: float) -> list[ActionStats]:
+    return [
+        ActionStats("check", CHECK, 0, 1000, 0.0, 0.2, 0.5),
+        ActionStats("bet", BET, 2, 1000, bet_value, 0.2, 0.5),
+    ]
+
+
+def test_the_best_value_is_chosen_without_a_margin() -> None:
+    assert choose(stats(0.05), 0.1, 0.5, OBS).kind == BET
+    assert choose(stats(-0.05), 0.1, 0.5, OBS).kind == CHECK
+
+
+def test_a_bet_within_the_margin_of_checking_is_not_made() -> None:
+    # The difference's standard error is hypot(0.2, 0.2) = 0.28 big blinds.
+    assert choose(stats(0.25), 0.1, 0.5, OBS, aggression_margin=1.0).kind == CHECK
+    assert choose(stats(0.3), 0.1, 0.5, OBS, aggression_margin=1.0).kind == BET
+    assert choose(stats(0.3), 0.1, 0.5, OBS, aggression_margin=2.0).kind == CHECK
+
+
+def test_the_reason_says_a_bet_was_not_clearly_better() -> None:
+    searched = stats(0.25)
+    choice = choose(searched, 0.1, 0.5, OBS, aggression_margin=1.0)
+    result = SearchResult(searched, choice, 2000, 0.5, None)  # type: ignore[arg-type]
+    text = reason(result, OBS)
+    assert text.startswith("Check: +0.0 bb")
+    assert "betting +0.2 bb (±0.2) is not clearly better" in text
+    assert "ahead of" not in text
+
+
+def test_by_default_the_search_bets_only_what_clearly_beats_checking() -> None:
+    """Heads-up flop checked to us: with the default margin, a bet valued within one
+    standard error of checking is not made (QdTd: bet +1.75 ± 0.37, check +1.56 ± 0.41);
+    a bet that clearly wins is (9h8h: +1.55 ± 0.16 against +0.72 ± 0.10)."""
+
+    def searched(hole: str, config: SearchConfig) -> ActionStats:
+        obs = spot(LIMIT2, {1: hole}, [(CALL, 0), (CHECK, 0)], board="Ts7c2h")
+        model = OpponentModel(ModelSet.frequency_only())
+        ranges = RangeTracker()
+        ranges.update(obs, model)
+        search = Search(obs, ranges, build_tables(obs, model), config, seed=5)
+        return search.run(iterations=600).choice
+
+    assert searched("QdTd", SearchConfig(aggression_margin=0.0)).kind == BET
+    assert searched("QdTd", SearchConfig()).kind == CHECK
+    assert searched("9h8h", SearchConfig()).kind == BET
