@@ -54,8 +54,9 @@ class SearchConfig:
     # Standard errors by which a bet or raise must beat checking or calling to be chosen.
     # The simulated opponents do not adapt to how often we bet; real ones do (pokis
     # raise and call our flop bets more once they have seen us bet often). Limit 5-max,
-    # 10,000 duplicate hands, seed 5: against four pokis 0 -18.3 bb/100, 1 +23.8;
-    # against four lokis 0 +16.0, 1 +28.9.
+    # 10,000 duplicate hands, seed 5: against four pokis 0 -18.3 bb/100, 1 +23.8,
+    # 2 +27.1; against four lokis 1 +28.9, 2 +27.9, and +16.0 before this margin and
+    # the answers to our bets (`ai.search.versus`) came (CIs about +-5.5).
     aggression_margin: float = 1.0
     # Visits a node below the root plays our rollout rule (poki's) before UCT/PUCT take
     # over; by default never: exploring our later actions fills the values above with
