@@ -56,7 +56,7 @@ def test_the_tables_move_towards_an_opponents_answers_to_our_bets() -> None:
     assert np.allclose(moved.shares[1, 1, 0], plain.shares[1, 1, 0])
 
 
-def test_the_bot_learns_answers_from_finished_hands_and_the_ablation_does_not() -> None:
+def test_the_bot_learns_answers_from_finished_hands() -> None:
     heads_up = [
         ActionRecord(1, 0, CALL, 2, 1, 3),
         ActionRecord(0, 0, CHECK, 0, 0, 4),
@@ -64,11 +64,8 @@ def test_the_bot_learns_answers_from_finished_hands_and_the_ablation_does_not() 
         ActionRecord(1, 1, RAISE, 4, 2, 6),
         ActionRecord(0, 1, FOLD, 0, 2, 10),
     ]
-    learner, ablation = bot(), bot()
-    ablation.versus = None
+    learner = bot()
     for k in range(5):
-        summary = HandSummary(f"h{k}", ["me", "opp"], heads_up, {}, ())
-        learner.hand_over(summary, 0)
-        ablation.hand_over(summary, 0)
+        learner.hand_over(HandSummary(f"h{k}", ["me", "opp"], heads_up, {}, ()), 0)
     assert learner.versus is not None
     assert learner.versus.counts_of("opp")[1, 1].tolist() == [0, 0, 5]
