@@ -16,6 +16,11 @@ const ACTION_LABEL: Record<ActionKind, string> = { fold: "Fold", check: "Check",
 
 const RANKS = "AKQJT98765432";
 
+/** "raise to 16,525" -> "Raise to 16,525": a sentence's capital, in the text itself (not CSS). */
+export function sentenceCase(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** A 13x13 range: pairs on the diagonal, suited above it, offsuit below; darker = more likely. */
 export function RangeGrid({ grid, who }: { grid: number[][]; who: string }) {
   return (
@@ -74,8 +79,8 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
       <div className="advice__head">
         <div className="advice__rec" data-testid="advice-recommendation">
           <span className="advice__label">{report.applied ? "The AI played" : "Recommended"}</span>
-          <strong className={`advice__action advice__action--${advice.action}`}>
-            {describeAction({ kind: advice.action, amount: advice.amount ?? null }, unit)}
+          <strong className={`advice__action advice__action--${advice.action}`} data-testid="advice-action">
+            {sentenceCase(describeAction({ kind: advice.action, amount: advice.amount ?? null }, unit))}
           </strong>
         </div>
         <div className="advice__meters">

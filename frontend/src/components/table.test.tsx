@@ -302,10 +302,17 @@ describe("AdvicePanel", () => {
     expect(rows[1]).toHaveClass("is-best");
   });
 
+  it("labels a recommended raise as a sentence: 'Raise to 16,525', in the text itself", () => {
+    const advice = { ...REPORT.advice, action: "raise" as const, amount: 16525 };
+    render(<AdvicePanel report={{ ...REPORT, advice }} loading={false} view={makeView()} canAsk />);
+    // jsdom applies no CSS, so this is what a screen reader and a copy-paste get too.
+    expect(screen.getByTestId("advice-action").textContent).toBe("Raise to 16,525");
+  });
+
   it("shows the recommendation, values, equity, reads and the reason", () => {
     render(<AdvicePanel report={REPORT} loading={false} view={makeView()} canAsk />);
     expect(screen.getByTestId("advice-recommendation")).toHaveTextContent("Recommended");
-    expect(screen.getByTestId("advice-recommendation")).toHaveTextContent("raise to 600");
+    expect(screen.getByTestId("advice-action")).toHaveTextContent(/^Raise to 600$/);
     expect(screen.getByTestId("advice-equity")).toHaveTextContent("61%");
     const rows = within(screen.getByTestId("advice-values")).getAllByRole("row");
     expect(rows[0]).toHaveTextContent("Raise 600");
