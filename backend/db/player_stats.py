@@ -349,8 +349,13 @@ class PlayerStats:
         rows.sort(key=lambda r: (-r["bb_per_100"], str(r["_id"])))
         return rows[offset : offset + limit], len(rows)
 
-    async def tables(self, table_ids: list[str]) -> list[Document]:
-        return [doc async for doc in self._tables.find({"_id": {"$in": table_ids}})]
+    async def tables(
+        self, table_ids: list[str], limit: int, offset: int
+    ) -> tuple[list[Document], int]:
+        """One page of the tables' figures (those with hands), by table id; and how many."""
+        query: Document = {"_id": {"$in": table_ids}}
+        cursor = self._tables.find(query).sort("_id", 1).skip(offset).limit(limit)
+        return [doc async for doc in cursor], await self._tables.count_documents(query)
 
     # -- from scratch ------------------------------------------------------------
 

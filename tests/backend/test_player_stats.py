@@ -75,7 +75,11 @@ async def test_kept_statistics_equal_those_counted_from_scratch(server_factory: 
     assert [doc async for doc in db.player_stats.find({}).sort("_id", 1)] == before
 
 
-async def test_rest_stats_results_and_leaderboard(server_factory: Any) -> None:
+async def test_rest_stats_results_and_leaderboard(
+    server_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Small results blocks: the graph of a few hands has several points to page through.
+    monkeypatch.setattr(player_stats, "BLOCK_SIZES", (2, 5))
     reader, table_id = await play_hands(server_factory, small_blind=5, big_blind=10)
     db = reader.state.mongo.db
     records = [record_from_doc(doc["record"]) async for doc in db.hands.find({})]
@@ -96,7 +100,7 @@ async def test_rest_stats_results_and_leaderboard(server_factory: Any) -> None:
         assert limit["items"] == []
         # The results graph ends at the player's total winnings.
         results = (await http.get(f"/api/players/{seat.player_id}/results")).json()
-        assert results["hands_per_point"] == BLOCK_SIZES[0]
+        assert results["hands_per_point"] == 2
         last = results["items"][-1]
         assert last["hands"] == len(mine)
         assert last["won"] == sum(p.net for p in mine)
@@ -126,9 +130,16 @@ async def test_rest_stats_results_and_leaderboard(server_factory: Any) -> None:
             "/api/players/{player_id}/stats",
             "/api/players/{player_id}/results",
             "/api/leaderboard",
+            "/api/table-stats",
         } <= spec.keys()
+        # Every one of them pages with limit and offset, and says how many there are.
+        for path in spec:
+            if path.startswith(("/api/players/", "/api/leaderboard", "/api/table-stats")):
+                names = {p["name"] for p in spec[path]["get"]["parameters"]}
+                assert {"limit", "offset"} <= names, path
+        await check_pages(http, db, seat.player_id, table_id, results["items"], board["items"])
         # The lobby's figures of the table, from the same hands counted again here.
-        [figures] = (await http.get(f"/api/table-stats?table_id={table_id}")).json()
+        [figures] = (await http.get(f"/api/table-stats?table_id={table_id}")).json()["items"]
         pots = [sum(e.amount or 0 for e in r.events if e.kind == "win") for r in records]
         at_flop = [sum(p.counts.saw_flop for p in player_hands(r)) for r in records]
         flops = [n for n in at_flop if n]
@@ -137,7 +148,49 @@ async def test_rest_stats_results_and_leaderboard(server_factory: Any) -> None:
         if flops:
             assert figures["players_per_flop"] == pytest.approx(sum(flops) / len(flops))
         assert figures["hands_per_hour"] is None or figures["hands_per_hour"] > 0
-        assert (await http.get("/api/table-stats")).json() == [figures]  # the open tables
+        assert (await http.get("/api/table-stats")).json()["items"] == [figures]  # the open
+
+
+async def check_pages(
+    http: httpx.AsyncClient,
+    db: Any,
+    player_id: str,
+    table_id: str,
+    points: list[dict[str, Any]],
+    leaders: list[dict[str, Any]],
+) -> None:
+    """A later page (offset > 0) holds the next items, and `total` counts every page's."""
+    # A second game for the player and two more tables, copied from the real documents.
+    [summary] = [doc async for doc in db.player_stats.find({"player_id": player_id})]
+    fewer = {**summary, "_id": f"{player_id}|other", "hands": 1}
+    fewer["game"] = {**summary["game"], "small_blind": 10, "big_blind": 20}
+    await db.player_stats.insert_one(fewer)
+    table = await db.table_stats.find_one({"_id": table_id})
+    assert table is not None
+    await db.table_stats.insert_many([{**table, "_id": "zz-1"}, {**table, "_id": "zz-2"}])
+
+    stats = (await http.get(f"/api/players/{player_id}/stats?limit=1&offset=1")).json()
+    assert stats["total_items"] == 2 and (stats["limit"], stats["offset"]) == (1, 1)
+    [line] = stats["items"]  # most played first: the copy with one hand is second
+    assert line["hands"] == 1 and line["game"]["stakes"] == "10/20"
+    assert stats["total"]["hands"] == summary["hands"] + 1  # the total is every page's
+
+    assert len(points) >= 3
+    page = (await http.get(f"/api/players/{player_id}/results?limit=2&offset=1")).json()
+    assert page["total"] == len(points) and page["items"] == points[1:3]
+
+    board = (await http.get("/api/leaderboard?min_hands=1&limit=1&offset=1")).json()
+    assert board["total"] == len(leaders) == 3
+    assert [row["rank"] for row in board["items"]] == [2]
+    assert board["items"] == leaders[1:2]
+
+    ids = "&".join(f"table_id={t}" for t in ("zz-2", table_id, "zz-1", "nowhere"))
+    tables = (await http.get(f"/api/table-stats?{ids}&limit=1&offset=1")).json()
+    assert tables["total"] == 3  # the tables asked for that have played, on every page
+    assert [t["table_id"] for t in tables["items"]] == ["zz-1"]  # by table id
+    rest = (await http.get(f"/api/table-stats?{ids}&limit=5&offset=2")).json()
+    assert [t["table_id"] for t in rest["items"]] == ["zz-2"] and rest["total"] == 3
+    assert (await http.get("/api/table-stats?offset=-1")).status_code == 422
 
 
 async def test_hands_counted_in_one_batch_equal_those_counted_one_by_one(

@@ -21,16 +21,34 @@ class TableFigures(BaseModel):
     players_per_flop: float | None = Field(description="players who saw the flop, per flop dealt")
 
 
+class TableStatsPage(BaseModel):
+    """Tables that have played a hand, by table id; `total` counts them on every page."""
+
+    items: list[TableFigures]
+    total: int
+    limit: int
+    offset: int
+
+
 @router.get("/api/table-stats", summary="Lobby figures of the open tables (or those asked for)")
 async def table_stats(
     state: State,
     table_id: Annotated[
         list[str] | None, Query(max_length=200, description="tables to report")
     ] = None,
-) -> list[TableFigures]:
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> TableStatsPage:
     ids = table_id if table_id is not None else [r.table_id for r in state.tables.all()]
-    docs = await state.repos.hands.stats.tables(ids)
-    return [
-        TableFigures(table_id=str(doc["_id"]), hands=int(doc.get("hands", 0)), **table_figures(doc))
-        for doc in docs
-    ]
+    docs, total = await state.repos.hands.stats.tables(ids, limit, offset)
+    return TableStatsPage(
+        items=[
+            TableFigures(
+                table_id=str(doc["_id"]), hands=int(doc.get("hands", 0)), **table_figures(doc)
+            )
+            for doc in docs
+        ],
+        total=total,
+        limit=limit,
+        offset=offset,
+    )

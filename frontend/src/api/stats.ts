@@ -123,6 +123,22 @@ export interface TableFigures {
   players_per_flop: number | null;
 }
 
-export function getTableStats(signal?: AbortSignal): Promise<TableFigures[]> {
-  return request<TableFigures[]>("/api/table-stats", signal ? { signal } : {});
+export interface TableStatsPage {
+  items: TableFigures[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+const TABLE_STATS_PAGE = 100; // the server's largest page
+
+/** Every open table's figures: the lobby lists them all, so this walks the pages. */
+export async function getTableStats(signal?: AbortSignal): Promise<TableFigures[]> {
+  const all: TableFigures[] = [];
+  for (;;) {
+    const path = `/api/table-stats${query({ limit: TABLE_STATS_PAGE, offset: all.length })}`;
+    const page = await request<TableStatsPage>(path, signal ? { signal } : {});
+    all.push(...page.items);
+    if (!page.items.length || all.length >= page.total) return all;
+  }
 }

@@ -97,7 +97,7 @@ describe("sign-in and lobby", () => {
     const figures = [{ table_id: "t7", hands: 40, average_pot: 1234.4, hands_per_hour: 61.6, players_per_flop: 2.46 }];
     vi.stubGlobal(
       "fetch",
-      stubFetch({ "GET /api/tables": () => ({ json: [SUMMARY] }), "GET /api/table-stats": () => ({ json: figures }) }).fn,
+      stubFetch({ "GET /api/tables": () => ({ json: [SUMMARY] }), "GET /api/table-stats": () => ({ json: { items: figures, total: 1, limit: 100, offset: 0 } }) }).fn,
     );
     renderWithApp(<App />);
     await waitFor(() => expect(screen.getByTestId("table-avg-pot")).toHaveTextContent("1,234"));

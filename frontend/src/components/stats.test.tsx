@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { LeaderboardPage, PlayerStatsPage, ResultPoint, ResultsPage } from "../api/stats";
+import { getTableStats, type LeaderboardPage, type PlayerStatsPage, type ResultPoint, type ResultsPage } from "../api/stats";
 import { handsLabel, pct, pctLabel, ratio, signed } from "../lib/statsFormat";
 import { ProfilePage } from "../pages/ProfilePage";
 import { renderWithApp, stubFetch } from "../test/render";
@@ -122,6 +122,25 @@ describe("the profile", () => {
       { hands: 100, won: 400, showdown: 600, nonShowdown: -200, allinEv: 350 },
     ]);
     expect(chartRows([POINT], "bb")[1]).toEqual({ hands: 100, won: 4, showdown: 6, nonShowdown: -2, allinEv: 3.5 });
+  });
+});
+
+describe("the lobby's table figures", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("walks the pages of GET /api/table-stats until it has every table's", async () => {
+    const row = (id: string) => ({ table_id: id, hands: 3, average_pot: 10, hands_per_hour: null, players_per_flop: null });
+    const asked: string[] = [];
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), "http://x");
+      asked.push(`${url.pathname}${url.search}`);
+      const offset = Number(url.searchParams.get("offset"));
+      const items = offset === 0 ? Array.from({ length: 100 }, (_, i) => row(`t${i}`)) : [row("t100")];
+      return new Response(JSON.stringify({ items, total: 101, limit: 100, offset }), { status: 200 });
+    });
+    const figures = await getTableStats();
+    expect(figures.map((f) => f.table_id).slice(-2)).toEqual(["t99", "t100"]);
+    expect(asked).toEqual(["/api/table-stats?limit=100&offset=0", "/api/table-stats?limit=100&offset=100"]);
   });
 });
 
