@@ -107,12 +107,11 @@ class MctsBot(LokiBot):
         card_blind = any(kappa[i] < CARD_BLIND for i in obs.opponents)
         if obs.street == PREFLOP and not (self.search_preflop or card_blind):
             return self.preflop(obs)
-        versus = (
-            None
-            if self.versus is None
-            else [self.versus.counts_of(obs.player_id(i)) for i in range(obs.n)]
-        )
-        tables = build_tables(obs, self.model, self.generic_only, kappa, versus)
+        book = self.versus
+        players = [obs.player_id(i) for i in range(obs.n)]
+        versus = None if book is None else [book.counts_of(p) for p in players]
+        overbets = None if book is None else [book.overbets_of(p) for p in players]
+        tables = build_tables(obs, self.model, self.generic_only, kappa, versus, overbets)
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
         search = Search(obs, self.ranges, tables, self.config, seed=zlib.crc32(spot))
         # The iteration budget, cut short by the deadline when the worker gives one.

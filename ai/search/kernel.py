@@ -68,7 +68,7 @@ _UNIT = 1.0 / (1 << 53)
 
 # Table fields (last axis of the packed tables).
 T_RAISE_ABOVE, T_CONTINUE_ABOVE, T_RAISE_SHARE, T_CONTINUE_SHARE = 0, 1, 2, 3
-T_SHARES, T_SIZES, T_CDF, T_KAPPA, T_FIELDS = 4, 7, 13, 19, 20
+T_SHARES, T_SIZES, T_CDF, T_KAPPA, T_OVERBET, T_FIELDS = 4, 7, 13, 19, 20, 21
 # Tree layout: node rows, edge rows (one per action of a node), child rows (a list per
 # edge of the lines that led to a child node, keyed by a slice of `keys`).
 NODE_FIRST, NODE_K, NODE_TOTAL, NODE_RULE, NODE_FIELDS = 0, 1, 2, 3, 6
@@ -98,6 +98,7 @@ def table_array(tables: OpponentTables) -> F64:
     out[..., T_SIZES : T_SIZES + 6] = tables.sizes
     out[..., T_CDF : T_CDF + 6] = tables.size_cdf
     out[..., T_KAPPA] = np.asarray(tables.kappa)[:, None, None]
+    out[..., T_OVERBET] = np.asarray(tables.overbet)[:, None, None]
     return out
 
 
@@ -130,12 +131,12 @@ def cost_of(call: int, pot: int, unit: int, limit: bool) -> int:
 
 
 @jit
-def continue_scale(call: int, pot: int, limit: bool) -> float:
+def continue_scale(call: int, pot: int, limit: bool, exponent: float) -> float:
     """policy.continue_scale: a No-Limit bet beyond the pot is met less often."""
     if limit or call <= 0:
         return 1.0
     ratio = call / max(pot - call, 1)
-    return 1.0 if ratio <= 1.0 else 2.0 / (1.0 + ratio)
+    return 1.0 if ratio <= 1.0 else (2.0 / (1.0 + ratio)) ** exponent
 
 
 @jit
@@ -247,7 +248,7 @@ def advance(
         call = to_call(st, i)
         pot = pot_of(st)
         cost = cost_of(call, pot, rules[MIN_INC + street], limit)
-        scale = continue_scale(call, pot, limit)
+        scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
         choice = opponent_choice(tab, i, street, cost, strength[i, street], uniform(rng), scale)
         kind = CHECK if call == 0 else (CALL if choice >= 1 else FOLD)
         to = 0
@@ -296,7 +297,7 @@ def play_out(
             choice = our_choice(s, call, pot, trust_of(st, tab, me))
         else:
             cost = cost_of(call, pot, rules[MIN_INC + street], limit)
-            scale = continue_scale(call, pot, limit)
+            scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
             choice = opponent_choice(tab, i, street, cost, s, uniform(rng), scale)
         kind = CHECK if call == 0 else (CALL if choice >= 1 else FOLD)
         to = 0

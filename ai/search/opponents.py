@@ -23,6 +23,7 @@ from ai.bots.observation import Observation
 from ai.models.features import FEATURES, N_SIZES, feature_list
 from ai.models.model import BLEND_DECISIONS, PRIOR_SIZES, OpponentModel
 from ai.models.stats import PlayerStats
+from ai.search.versus import PRIOR_EXPONENT, overbet_exponent
 
 F64 = npt.NDArray[np.float64]
 STREETS, COSTS = 4, 3
@@ -59,9 +60,18 @@ class OpponentTables:
     kappa: list[float]
     raise_share: list[list[list[float]]]
     continue_share: list[list[list[float]]]
+    # Per player, the exponent of (2 / (1 + bet/pot)) that scales its raising and
+    # continuing shares facing a No-Limit bet beyond the pot (`ai.search.versus`).
+    overbet: list[float]
 
     @classmethod
-    def of(cls, shares: F64, sizes: F64, kappa: Sequence[float] | None = None) -> OpponentTables:
+    def of(
+        cls,
+        shares: F64,
+        sizes: F64,
+        kappa: Sequence[float] | None = None,
+        overbet: Sequence[float] | None = None,
+    ) -> OpponentTables:
         raise_above = (1.0 - shares[..., 2]).tolist()
         continue_above = (1.0 - shares[..., 2] - shares[..., 1]).tolist()
         cdf = np.cumsum(sizes, axis=-1)
@@ -76,6 +86,7 @@ class OpponentTables:
             [1.0] * n if kappa is None else [float(k) for k in kappa],
             shares[..., 2].tolist(),
             (shares[..., 1] + shares[..., 2]).tolist(),
+            [PRIOR_EXPONENT] * n if overbet is None else [float(e) for e in overbet],
         )
 
 
@@ -121,6 +132,7 @@ def build_tables(
     generic_only: bool = False,
     kappa: Sequence[float] | None = None,
     versus: Sequence[F64 | None] | None = None,
+    overbets: Sequence[F64 | None] | None = None,
 ) -> OpponentTables:
     """Every player's tables for this decision (the decider's own row is the prior's).
 
@@ -128,7 +140,9 @@ def build_tables(
     (prior statistics, no per-player network), an ablation. `versus[i]`: player i's
     answers to our bets (`ai.search.versus.VersusBook` counts); the shares facing a bet
     move towards them as they grow. They stand for its answers to anyone's bet in the
-    search: the decisions that weigh in it are mostly answers to ours.
+    search: the decisions that weigh in it are mostly answers to ours. `overbets[i]`:
+    player i's answers to our No-Limit bets beyond the pot (`VersusBook.overbets_of`),
+    from which its overbet exponent is fitted.
     """
     n = obs.n
     shares = np.zeros((n, STREETS, COSTS, 3))
@@ -184,7 +198,12 @@ def build_tables(
     shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold
     shares[:, :, 0, 0] = 0.0
     shares /= shares.sum(axis=-1, keepdims=True)
-    return OpponentTables.of(shares, sizes, kappa)
+    exponents = [PRIOR_EXPONENT] * n
+    if overbets is not None and not generic_only:
+        for i, over in enumerate(overbets):
+            if over is not None and i != obs.index and over.any():
+                exponents[i] = overbet_exponent(over, shares[i, :, 2, 1] + shares[i, :, 2, 2])
+    return OpponentTables.of(shares, sizes, kappa, exponents)
 
 
 def _towards_answers(shares: F64, versus: Sequence[F64 | None], me: int) -> None:

@@ -29,19 +29,23 @@ def cost_of(call: int, pot: int, unit: int, limit: bool) -> int:
     return 1 if 2 * call <= pot else 2
 
 
-def continue_scale(call: int, pot: int, limit: bool) -> float:
+def continue_scale(call: int, pot: int, limit: bool, exponent: float = 1.0) -> float:
     """How much of a player's continuing share (call or raise) meets a No-Limit bet of
     `call` into the pot before it (`pot` includes it): all of it up to a pot-sized bet,
-    the tables' largest context, then 2 / (1 + bet/pot) (pot odds' minimum defence, as
-    against a pot bet): an all-in of 12 pots is met a sixth as often as a pot bet.
+    the tables' largest context, then (2 / (1 + bet/pot)) ** exponent. With the prior
+    exponent 1 (pot odds' minimum defence, as against a pot bet) an all-in of 12 pots
+    is met a sixth as often as a pot bet; the player's own exponent is fitted to its
+    answers to our overbets (`ai.search.versus.overbet_exponent`).
 
     >>> continue_scale(100, 200, False), continue_scale(1200, 1300, False)
     (1.0, 0.15384615384615385)
+    >>> continue_scale(1200, 1300, False, 0.0)
+    1.0
     """
     if limit or call <= 0:
         return 1.0
     ratio = call / max(pot - call, 1)
-    return 1.0 if ratio <= 1.0 else 2.0 / (1.0 + ratio)
+    return 1.0 if ratio <= 1.0 else (2.0 / (1.0 + ratio)) ** exponent
 
 
 def opponent_choice(
@@ -130,7 +134,7 @@ def play_out(
             choice = our_choice(s, call, pot, trust_of(state, tables, me))
         else:
             cost = cost_of(call, pot, units[street], limit)
-            scale = continue_scale(call, pot, limit)
+            scale = continue_scale(call, pot, limit, tables.overbet[i])
             choice = opponent_choice(tables, i, street, cost, s, rand(), scale)
         if choice == 2:
             legal = state.legal_actions()

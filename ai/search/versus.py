@@ -8,6 +8,12 @@ weaker and raise and call them more (Limit, 5-max, 2,000 duplicate hands: they f
 towards these counts as they grow (`ai.search.opponents.build_tables`), so a bet that
 stops working against a player is seen to.
 
+In No-Limit they also count the answers to our bets beyond the pot by size: the
+search meets such a bet with a player's continuing share scaled by
+(2 / (1 + bet/pot)) ** exponent, and `overbet_exponent` fits that exponent to what
+the player did (a poki calls our flop all-ins into six big blinds 43% of the time,
+where the exponent 1, pot odds' minimum defence, expects 6%).
+
 >>> from ai.bots.observation import ActionRecord
 >>> from ai.sim.rules import BET, CALL, FOLD, RAISE
 >>> book = VersusBook()
@@ -31,6 +37,14 @@ from ai.sim.rules import BET, RAISE
 
 F64 = npt.NDArray[np.float64]
 _FORGET_AFTER = 2000  # hands of bookkeeping kept (the counts are kept for good)
+# Overbets by size (bet / pot before it): bins above these edges, and the size each
+# bin stands for in the fit.
+OVERBET_EDGES = (1.0, 1.5, 3.0, 6.0)
+OVERBET_SIZES = (1.22, 2.1, 4.2, 10.0)
+# The exponent's prior (pot odds' minimum defence) and how firmly it is held, and the
+# exponents tried.
+PRIOR_EXPONENT, PRIOR_SD = 1.0, 0.5
+_GRID = np.linspace(0.0, 2.0, 21)
 
 
 class VersusBook:
@@ -38,11 +52,19 @@ class VersusBook:
 
     def __init__(self) -> None:
         self._counts: dict[str, F64] = {}
+        # over[player][street, size bin, folded/continued]: answers to our overbets.
+        self._over: dict[str, F64] = {}
         self._seen: dict[Hashable, int] = {}  # hand key -> records already counted
 
     def counts_of(self, player: str) -> F64:
         counts = self._counts.get(player)
         return counts if counts is not None else np.zeros((4, 3, 3))
+
+    def overbets_of(self, player: str) -> F64:
+        """[street, size bin, folded/continued] counts of the player's answers to our
+        No-Limit bets beyond the pot."""
+        over = self._over.get(player)
+        return over if over is not None else np.zeros((4, len(OVERBET_EDGES), 2))
 
     def ingest(
         self,
@@ -70,7 +92,42 @@ class VersusBook:
                 if counts is None:
                     counts = self._counts[player] = np.zeros((4, 3, 3))
                 cost = cost_bucket(record.to_call, bet_units[record.street], record.pot, limit)
-                counts[record.street, cost, action_class(record.kind)] += 1
+                answer = action_class(record.kind)
+                counts[record.street, cost, answer] += 1
+                ratio = record.to_call / max(record.pot - record.to_call, 1)
+                if not limit and ratio > OVERBET_EDGES[0]:
+                    over = self._over.get(player)
+                    if over is None:
+                        over = self._over[player] = np.zeros((4, len(OVERBET_EDGES), 2))
+                    size = int(np.searchsorted(OVERBET_EDGES, ratio)) - 1
+                    over[record.street, size, min(answer, 1)] += 1
             if record.kind in (BET, RAISE):
                 aggressor = record.player
         self._seen[hand_key] = len(history)
+
+
+def overbet_exponent(over: F64, continue_share: F64) -> float:
+    """The exponent of (2 / (1 + bet/pot)) that best explains a player's answers to our
+    overbets (`VersusBook.overbets_of`), given its continuing share facing a big bet
+    per street (`continue_share[street]`, the search's tables): the most likely on a
+    grid from 0 (met as often as a pot bet) to 2, with a normal prior around 1.
+
+    >>> over = np.zeros((4, 4, 2))
+    >>> overbet_exponent(over, np.full(4, 0.5))
+    1.0
+    >>> over[1, 3] = (12, 10)  # all-ins of ten pots, called 10 times in 22
+    >>> overbet_exponent(over, np.full(4, 0.5))
+    0.1
+    >>> over[1, 3] = (40, 1)  # called once in 41
+    >>> overbet_exponent(over, np.full(4, 0.5))
+    1.4
+    """
+    log_like = -((_GRID - PRIOR_EXPONENT) ** 2) / (2 * PRIOR_SD**2)
+    for street in range(over.shape[0]):
+        for size, ratio in enumerate(OVERBET_SIZES):
+            folded, continued = over[street, size]
+            if folded + continued == 0:
+                continue
+            p = np.clip(continue_share[street] * (2.0 / (1.0 + ratio)) ** _GRID, 0.01, 0.99)
+            log_like += continued * np.log(p) + folded * np.log(1.0 - p)
+    return round(float(_GRID[int(np.argmax(log_like))]), 6)

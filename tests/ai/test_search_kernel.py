@@ -42,7 +42,8 @@ def random_tables(rng: np.random.Generator, n: int) -> OpponentTables:
     shares = rng.dirichlet(np.ones(3), size=(n, 4, 3))
     sizes = rng.dirichlet(np.ones(6), size=(n, 4, 3))
     kappa = [1.0 if rng.random() < 0.5 else float(rng.random()) for _ in range(n)]
-    return OpponentTables.of(shares, sizes, kappa)
+    overbet = [1.0 if rng.random() < 0.5 else 2.0 * float(rng.random()) for _ in range(n)]
+    return OpponentTables.of(shares, sizes, kappa, overbet)
 
 
 def advanced(state: SimState, rng: random.Random, actions: int) -> SimState:
@@ -144,7 +145,7 @@ def python_advance(
         call = min(state.stacks[i], state.max_bet - state.bets[i])
         pot = state.pot
         cost = cost_of(call, pot, state.rules.min_increment[street], limit)
-        scale = continue_scale(call, pot, limit)
+        scale = continue_scale(call, pot, limit, tables.overbet[i])
         choice = opponent_choice(tables, i, street, cost, strength[i][street], rand(), scale)
         legal = state.legal_actions()
         assert legal is not None

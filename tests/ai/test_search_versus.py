@@ -1,14 +1,18 @@
 """Opponents' answers to our own bets: counted apart from their answers to anyone's, and
-the search's tables move towards them."""
+the search's tables move towards them; in No-Limit, their answers to our overbets set
+how much a bet beyond the pot scares them."""
 
 from __future__ import annotations
 
 import numpy as np
-from search_spots import LIMIT2, bot, spot
+from search_spots import LIMIT2, NL2, bot, spot
 
 from ai.bots.base import HandSummary
 from ai.bots.observation import ActionRecord
 from ai.models.model import ModelSet, OpponentModel
+from ai.models.ranges import RangeTracker
+from ai.search import kernel
+from ai.search.mcts import Search, SearchConfig
 from ai.search.opponents import build_tables
 from ai.search.versus import VersusBook
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
@@ -69,3 +73,56 @@ def test_the_bot_learns_answers_from_finished_hands() -> None:
         learner.hand_over(HandSummary(f"h{k}", ["me", "opp"], heads_up, {}, ()), 0)
     assert learner.versus is not None
     assert learner.versus.counts_of("opp")[1, 1].tolist() == [0, 0, 5]
+
+
+# Heads-up No-Limit, we are index 0 with 200 chips: preflop to 6 and called (pot 12); on
+# the flop we move all in (194 into 12, about 16 pots) and are called.
+SHOVE_CALLED = [
+    ActionRecord(1, 0, RAISE, 6, 1, 3),
+    ActionRecord(0, 0, CALL, 6, 4, 8),
+    ActionRecord(0, 1, BET, 194, 0, 12),
+    ActionRecord(1, 1, CALL, 194, 194, 206),
+]
+POT_BET_FOLDED = [*SHOVE_CALLED[:2], ActionRecord(0, 1, BET, 12, 0, 12),
+                  ActionRecord(1, 1, FOLD, 0, 12, 24)]  # fmt: skip
+
+
+def test_answers_to_our_overbets_are_counted_by_size_in_no_limit_only() -> None:
+    book = VersusBook()
+    book.ingest("shove", ["me", "opp"], SHOVE_CALLED, 0, UNITS, limit=False)
+    book.ingest("pot", ["me", "opp"], POT_BET_FOLDED, 0, UNITS, limit=False)
+    over = book.overbets_of("opp")
+    assert over[1, 3].tolist() == [0, 1]  # the all-in of 16 pots, called
+    assert over.sum() == 1  # a pot-sized bet is no overbet
+    limit_book = VersusBook()
+    limit_book.ingest("shove", ["me", "opp"], SHOVE_CALLED, 0, UNITS, limit=True)
+    assert limit_book.overbets_of("opp").sum() == 0
+
+
+def test_a_player_who_calls_our_overbets_is_searched_as_calling_them() -> None:
+    model = OpponentModel(ModelSet.frequency_only())
+    calls_shoves = np.zeros((4, 4, 2))
+    calls_shoves[1, 3] = (11, 9)  # called 9 of 20 flop all-ins
+
+    def all_in(hole: str) -> tuple[float, float]:
+        """Our flop all-in's value against the prior, then against the caller."""
+        obs = spot(NL2, {1: hole}, [(RAISE, 6), (CALL, 0)], board="Ks7c2h", stacks=200)
+        prior = build_tables(obs, model)
+        fitted = build_tables(obs, model, overbets=[None, calls_shoves])
+        assert prior.overbet == [1.0, 1.0]
+        assert fitted.overbet[1] < 0.3
+        assert kernel.table_array(fitted)[1, 2, 2, kernel.T_OVERBET] == fitted.overbet[1]
+        values = []
+        for tables in (prior, fitted):
+            ranges = RangeTracker()
+            ranges.update(obs, model)
+            result = Search(obs, ranges, tables, SearchConfig(), seed=2).run(iterations=2000)
+            values.append(max(result.actions, key=lambda a: a.to).value_bb)
+        return values[0], values[1]
+
+    # Air's all-in into 6 big blinds (97 big blinds): the caller's whole continuing
+    # share meets it (-15 -> -55 bb); top pair's is paid (+13 -> +46 bb).
+    believed, called = all_in("5h4d")
+    assert called < believed - 20.0, (believed, called)
+    believed, called = all_in("AsKc")
+    assert called > believed + 15.0, (believed, called)
