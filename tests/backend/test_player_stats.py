@@ -137,7 +137,7 @@ async def test_rest_stats_results_and_leaderboard(
             if path.startswith(("/api/players/", "/api/leaderboard", "/api/table-stats")):
                 names = {p["name"] for p in spec[path]["get"]["parameters"]}
                 assert {"limit", "offset"} <= names, path
-        await check_pages(http, db, seat.player_id, table_id, results["items"], board["items"])
+        await check_pages(http, db, seat.player_id, table_id, results["items"])
         # The lobby's figures of the table, from the same hands counted again here.
         [figures] = (await http.get(f"/api/table-stats?table_id={table_id}")).json()["items"]
         pots = [sum(e.amount or 0 for e in r.events if e.kind == "win") for r in records]
@@ -157,7 +157,6 @@ async def check_pages(
     player_id: str,
     table_id: str,
     points: list[dict[str, Any]],
-    leaders: list[dict[str, Any]],
 ) -> None:
     """A later page (offset > 0) holds the next items, and `total` counts every page's."""
     # A second game for the player and two more tables, copied from the real documents.
@@ -179,6 +178,7 @@ async def check_pages(
     page = (await http.get(f"/api/players/{player_id}/results?limit=2&offset=1")).json()
     assert page["total"] == len(points) and page["items"] == points[1:3]
 
+    leaders = (await http.get("/api/leaderboard?min_hands=1")).json()["items"]  # with the copy
     board = (await http.get("/api/leaderboard?min_hands=1&limit=1&offset=1")).json()
     assert board["total"] == len(leaders) == 3
     assert [row["rank"] for row in board["items"]] == [2]
