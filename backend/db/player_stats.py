@@ -164,6 +164,10 @@ async def count_hand(record: HandRecord) -> list[PlayerHand]:
     return player_hands(record)
 
 
+# One hand with its seats counted (holdem.stats) and the time it was played.
+Counted = tuple[HandRecord, list[PlayerHand], datetime]
+
+
 class PlayerStats:
     def __init__(self, db: AsyncDatabase[Document], writer: BatchWriter) -> None:
         self._queue: asyncio.Queue[tuple[Document, datetime]] = asyncio.Queue(MAX_QUEUED)
@@ -225,13 +229,22 @@ class PlayerStats:
         results blocks), then the blocks and the tables. A hand the statistics cannot
         read is logged and skipped: it must never stop a table from filing its hands.
         """
-        counted: list[tuple[HandRecord, list[PlayerHand], datetime]] = []
+        counted: list[Counted] = []
         for doc, played_at in hands:
             try:
                 record = record_from_doc(doc)
                 counted.append((record, await count_hand(record), played_at))
             except Exception:
                 log.exception("statistics skipped a hand", extra={"hand_no": doc.get("hand_no")})
+        await self.file_counted(counted)
+
+    async def file_counted(self, counted: list[Counted]) -> None:
+        """File hands counted already (`count_hand` of each record), in filing order.
+
+        `file_many` after its counting; `showdown bench stats` files through it too
+        (counting each of a few hundred distinct hands once), so the benchmark's
+        documents are the ones the server keeps, whatever this comes to write.
+        """
         seats = [(record, p, at) for record, players, at in counted for p in players]
         new = await asyncio.gather(*(self._insert_fact(r, p, at) for r, p, at in seats))
         fresh = [(p, at) for (_, p, at), is_new in zip(seats, new, strict=True) if is_new]

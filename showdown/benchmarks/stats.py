@@ -1,28 +1,35 @@
 """A player's profile with 100,000 stored hands: how fast the server answers it.
 
-Fills a fresh embedded database itself: the statistics documents the server keeps
-as hands are filed (backend.db.player_stats), for one player with `--stats-hands`
-hands over four games, beside 200 other players for the leaderboard. The hands
-are counted by holdem.stats from a few hundred seeded random hands played by the
-rules core, each filed many times under new ids (counting 100,000 distinct hands
-would take minutes and measure nothing more: the profile reads the summary).
+Fills a fresh embedded database itself, through the server's own filing code
+(backend.db.player_stats `PlayerStats.file_counted`, what `file_many` runs after
+counting each hand), so the documents measured are the ones the server keeps:
+one player with `--stats-hands` hands over four games, the other five seats of
+each hand taken in turn by 200 other players (the leaderboard). The hands are a
+few hundred seeded random hands played by the rules core, each counted once by
+holdem.stats and filed again under new hand numbers and players for the rest
+(counting 100,000 distinct hands would take minutes and measure nothing more:
+the profile reads the summary). The first cycle files each distinct hand as it
+is, so a small fill equals `file_many` of the same records (tests/test_bench_stats.py).
 
 Then starts the server (in this process, on a loopback port) and times, over
 HTTP, what the profile page asks for: the statistics, the results graph, both at
 once (the page's load), and the leaderboard. Prints p50 and p95 of each; the
-target is the page's load at or under 200 ms.
+target is the page's load at or under 200 ms at p95, and the command exits 1
+when it is over.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import random
 import secrets
 import socket
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -32,19 +39,25 @@ import uvicorn
 from pymongo import AsyncMongoClient
 
 from backend.app import create_app
+from backend.db.batch_writer import BatchWriter
 from backend.db.client import Mongo
 from backend.db.embedded import EmbeddedMongo
-from backend.db.player_stats import BLOCK_SIZES, SERIES, counter_inc, game_doc, stats_id
+from backend.db.player_stats import Counted, PlayerStats
 from backend.settings import Settings
 from holdem.actions import Action
 from holdem.cards import Deck
 from holdem.config import TableConfig, Variant
 from holdem.hand import Hand
 from holdem.history import HandRecord, SeatRecord
-from holdem.stats import PlayerHand, player_hands
+from holdem.stats import player_hands
 
 PLAYER = "bench-player"
+TABLE = "bench"
+OTHERS = 200  # players besides ours, for the leaderboard
 TARGET_MS = 200.0
+PER_GAME = 100  # distinct hands per game, counted once each
+FILE_BATCH = 2_000  # hands per `file_counted`: the server's batches are smaller, not cheaper
+START = datetime(2026, 1, 1, tzinfo=UTC)
 GAMES = (
     TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=50, big_blind=100),
     TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=5, big_blind=10),
@@ -53,8 +66,16 @@ GAMES = (
 )
 
 
+def seat_player(number: int, seat: int) -> tuple[str, str]:
+    """Who sits in `seat` of the `number`-th hand (from 0): ours in seat 1, others in turn."""
+    if seat == 1:
+        return PLAYER, "Bench"
+    other = (5 * number + seat - 2) % OTHERS
+    return f"bench-other-{other}", f"Other {other}"
+
+
 def random_hand(config: TableConfig, rng: random.Random, number: int) -> HandRecord:
-    """A 6-handed hand of random legal actions, our player in seat 1."""
+    """A 6-handed hand of random legal actions: the `number`-th of the bench's table."""
     stacks = {s: config.max_buy_in for s in range(1, 7)}
     hand = Hand(config, stacks, button=rng.randint(1, 6), deck=Deck(seed=rng.randrange(2**32)))
     while (legal := hand.legal_actions()) is not None:
@@ -68,15 +89,15 @@ def random_hand(config: TableConfig, rng: random.Random, number: int) -> HandRec
     result = hand.result
     assert result is not None
     return HandRecord(
-        table_id=f"bench-{number}",
-        hand_no=1,
+        table_id=TABLE,
+        hand_no=number + 1,
         config=config,
         button=hand.button,
         seats=[
             SeatRecord(
                 seat=s,
-                player_id=PLAYER if s == 1 else f"bench-opponent-{s}",
-                name="Bench" if s == 1 else f"Opponent {s}",
+                player_id=seat_player(number, s)[0],
+                name=seat_player(number, s)[1],
                 starting_stack=hand.starting_stacks[s],
                 final_stack=result.final_stacks[s],
                 hole_cards=hand.hole_cards[s],
@@ -88,92 +109,56 @@ def random_hand(config: TableConfig, rng: random.Random, number: int) -> HandRec
     )
 
 
-def templates(seed: int, per_game: int = 100) -> list[PlayerHand]:
+def templates(seed: int, per_game: int = PER_GAME) -> list[HandRecord]:
+    """The distinct hands, the games taken in turn (so any first few cover all four)."""
     rng = random.Random(seed)
-    out = []
-    for g, config in enumerate(GAMES):
-        for i in range(per_game):
-            record = random_hand(config, rng, g * per_game + i)
-            out.append(next(p for p in player_hands(record) if p.player_id == PLAYER))
-    return out
+    return [random_hand(GAMES[n % len(GAMES)], rng, n) for n in range(per_game * len(GAMES))]
 
 
-async def fill(url: str, hands: int, seed: int) -> None:
+def bench_hands(hands: int, seed: int, per_game: int = PER_GAME) -> Iterator[Counted]:
+    """The hands the bench files, counted: each distinct hand as it was dealt, then again
+    as a later hand of the table with that hand's players (the counts do not depend on
+    who sat there; an all-in's sampled equity keeps its first deal's seed)."""
+    distinct = [(record, player_hands(record)) for record in templates(seed, per_game)]
+    for n in range(hands):
+        record, players = distinct[n % len(distinct)]
+        played = START + timedelta(seconds=30 * n)
+        if n < len(distinct):
+            yield record, players, played
+            continue
+        who = {s.seat: seat_player(n, s.seat) for s in record.seats}
+        seats = [
+            s.model_copy(update={"player_id": who[s.seat][0], "name": who[s.seat][1]})
+            for s in record.seats
+        ]
+        again = record.model_copy(update={"hand_no": n + 1, "seats": seats})
+        renamed = [
+            dataclasses.replace(p, player_id=who[p.seat][0], name=who[p.seat][1]) for p in players
+        ]
+        yield again, renamed, played
+
+
+async def fill(url: str, hands: int, seed: int, per_game: int = PER_GAME) -> None:
+    """File the bench's hands into a fresh database through the server's filing code."""
     mongo = Mongo(url, "showdown")
     await mongo.ensure_indexes()
     await mongo.close()
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(url, tz_aware=True)
     db = client["showdown"]
-    facts = templates(seed)
-    rng = random.Random(seed)
-    start = datetime(2026, 1, 1, tzinfo=UTC)
-    summaries: dict[str, dict[str, Any]] = {}
-    per_game_hands: dict[str, int] = {}
-    fact_docs: list[dict[str, Any]] = []
-    # The results blocks summed here, as `BlockSums` would have left them.
-    blocks: dict[str, dict[str, Any]] = {}
-    for n in range(hands):
-        p = rng.choice(facts)
-        key = stats_id(p.player_id, p.game)
-        played = start + timedelta(seconds=30 * n)
-        row = summaries.setdefault(
-            key, {"_id": key, "player_id": PLAYER, "game": game_doc(p.game), "name": "Bench"}
-        )
-        for name, value in counter_inc(p).items():
-            row[name] = row.get(name, 0) + value
-        row["last_played_at"] = played
-        per_game_hands[key] = per_game_hands.get(key, 0) + 1
-        counts = p.counts.as_dict()
-        for size in BLOCK_SIZES:
-            block = (per_game_hands[key] - 1) // size
-            doc = blocks.setdefault(
-                f"{key}|{size}|{block}",
-                {
-                    "_id": f"{key}|{size}|{block}",
-                    "player_id": PLAYER,
-                    "game": game_doc(p.game),
-                    "size": size,
-                    "block": block,
-                    "first_at": played,
-                    "hands": 0,
-                    **dict.fromkeys(SERIES, 0.0),
-                },
-            )
-            doc["hands"] += 1
-            doc["last_at"] = played
-            for name in SERIES:
-                doc[name] += counts[name]
-        fact_docs.append(
-            {
-                "_id": f"bench-{n}|{PLAYER}",
-                "player_id": PLAYER,
-                "game": game_doc(p.game),
-                "played_at": played,
-                "net": p.net,
-                "showdown": p.showdown,
-                "allin_ev": p.allin_ev,
-            }
-        )
-    for i in range(0, len(fact_docs), 10_000):
-        await db.player_hand_stats.insert_many(fact_docs[i : i + 10_000], ordered=False)
-    await db.player_results.insert_many(list(blocks.values()))
-    others = []
-    for i in range(200):
-        p = rng.choice(facts)
-        hands_played = rng.randint(50, 5000)
-        others.append(
-            {
-                "_id": f"bench-other-{i}|{p.game.slug}",
-                "player_id": f"bench-other-{i}",
-                "name": f"Other {i}",
-                "is_bot": i % 2 == 0,
-                "game": game_doc(p.game),
-                "hands": hands_played,
-                "won_bb": rng.uniform(-20, 20) * hands_played / 100,
-            }
-        )
-    await db.player_stats.insert_many([*summaries.values(), *others])
-    await client.close()
+    writer = BatchWriter(db)
+    stats = PlayerStats(db, writer)
+    batch: list[Counted] = []
+    try:
+        for counted in bench_hands(hands, seed, per_game):
+            batch.append(counted)
+            if len(batch) == FILE_BATCH:
+                await stats.file_counted(batch)
+                batch = []
+        if batch:
+            await stats.file_counted(batch)
+    finally:
+        await writer.close()
+        await client.close()
 
 
 def _free_socket() -> socket.socket:
@@ -251,7 +236,11 @@ def run(args: argparse.Namespace) -> int:
             f"  {name:12s} p50 {statistics.median(values):7.1f} ms"
             f"   p95 {_p(values, 0.95):7.1f} ms   ({len(values)} requests)"
         )
-    load = statistics.median(timings["profile"])
-    verdict = "within" if load <= TARGET_MS else "OVER"
-    print(f"  profile page load p50 {load:.1f} ms: {verdict} the {TARGET_MS:.0f} ms target")
-    return 0
+    target = float(getattr(args, "stats_target_ms", TARGET_MS))
+    load = _p(timings["profile"], 0.95)
+    within = load <= target
+    print(
+        f"  profile page load p95 {load:.1f} ms (p50 {statistics.median(timings['profile']):.1f}):"
+        f" {'within' if within else 'OVER'} the {target:g} ms target"
+    )
+    return 0 if within else 1

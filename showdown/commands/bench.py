@@ -46,6 +46,12 @@ def add_parser(subparsers: Subparsers) -> None:
     stats = parser.add_argument_group("stats (a player's profile)")
     stats.add_argument("--stats-hands", type=int, default=100_000, help="the player's hands")
     stats.add_argument("--stats-rounds", type=int, default=20, help="requests of each kind")
+    stats.add_argument(
+        "--stats-target-ms",
+        type=float,
+        default=200.0,
+        help="the profile's load at p95 above this exits 1",
+    )
     advice = parser.add_argument_group("advice (end to end through serve and its worker)")
     advice.add_argument("--advice", type=int, default=60, help="advice queries to time")
     advice.add_argument("--game", choices=["no-limit", "limit"], default="no-limit")
