@@ -1,5 +1,5 @@
-/** The app shell: header, guest sign-in, and the routed page. */
-import { hrefFor, useRoute } from "./hooks/useRoute";
+/** The app shell: header, guest sign-in, and the routed page (react-router, see routes.ts). */
+import { Link, Navigate, NavLink, Route, Routes, useMatch, useParams, useSearchParams } from "react-router";
 import { usePreferences } from "./hooks/usePreferences";
 import { unlockSound } from "./lib/sounds";
 import { useSession } from "./hooks/useSession";
@@ -9,32 +9,60 @@ import { Lobby } from "./components/Lobby";
 import { SignIn } from "./components/SignIn";
 import { TableScreen } from "./components/TableScreen";
 import { ProfilePage } from "./pages/ProfilePage";
+import { paths, ROUTES } from "./routes";
+
+const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? "is-on" : "");
+
+function TableRoute() {
+  const { tableId = "" } = useParams();
+  const [search] = useSearchParams();
+  // A new table is a new screen: its socket, hand log and dialogs start afresh.
+  return <TableScreen key={tableId} tableId={tableId} watch={search.get("watch") === "1"} join={search.get("join") === "1"} />;
+}
+
+function ProfileRoute() {
+  const { playerId = "" } = useParams();
+  return <ProfilePage key={playerId} playerId={playerId} />;
+}
+
+/** The pages; an unknown address goes to the lobby. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path={ROUTES.lobby} element={<Lobby />} />
+      <Route path={ROUTES.table} element={<TableRoute />} />
+      <Route path={ROUTES.hands} element={<HandsPage />} />
+      <Route path={ROUTES.hand} element={<HandsPage />} />
+      <Route path={ROUTES.player} element={<ProfileRoute />} />
+      <Route path="*" element={<Navigate to={paths.lobby()} replace />} />
+    </Routes>
+  );
+}
 
 export function App() {
   const { session } = useSession();
-  const route = useRoute();
+  const atTable = useMatch(ROUTES.table) !== null;
   const prefs = usePreferences();
-  const atTable = route.page === "table";
   return (
     <div className={`app${atTable ? " app--table" : ""}`}>
       <header className="app-header">
-        <a className="brand" href={hrefFor({ page: "lobby" })} aria-label="Showdown lobby">
+        <Link className="brand" to={paths.lobby()} aria-label="Showdown lobby">
           <span className="brand__suits" aria-hidden="true">
             ♠<span className="red">♥</span>
           </span>
           <span className="brand__name">Showdown</span>
-        </a>
+        </Link>
         {session && (
           <nav className="app-nav">
-            <a href={hrefFor({ page: "lobby" })} className={route.page === "lobby" ? "is-on" : ""} data-testid="nav-lobby">
+            <NavLink to={paths.lobby()} end className={navClass} data-testid="nav-lobby">
               Lobby
-            </a>
-            <a href={hrefFor({ page: "hands", tableId: null })} className={route.page === "hands" || route.page === "hand" ? "is-on" : ""} data-testid="nav-hands">
+            </NavLink>
+            <NavLink to={paths.hands()} className={navClass} data-testid="nav-hands">
               My hands
-            </a>
-            <a href={hrefFor({ page: "player", playerId: session.player_id })} className={route.page === "player" ? "is-on" : ""} data-testid="nav-profile">
+            </NavLink>
+            <NavLink to={paths.player(session.player_id)} className={navClass} data-testid="nav-profile">
               Profile
-            </a>
+            </NavLink>
           </nav>
         )}
         <div className="app-header__right">
@@ -62,21 +90,7 @@ export function App() {
           {session && <AccountMenu />}
         </div>
       </header>
-      <main className="app-main">
-        {!session ? (
-          <SignIn />
-        ) : route.page === "table" ? (
-          <TableScreen key={route.tableId} tableId={route.tableId} watch={route.watch} join={route.join} />
-        ) : route.page === "hands" ? (
-          <HandsPage handId={null} />
-        ) : route.page === "hand" ? (
-          <HandsPage handId={route.handId} />
-        ) : route.page === "player" ? (
-          <ProfilePage key={route.playerId} playerId={route.playerId} />
-        ) : (
-          <Lobby />
-        )}
-      </main>
+      <main className="app-main">{session ? <AppRoutes /> : <SignIn />}</main>
     </div>
   );
 }

@@ -1,42 +1,28 @@
-/** Your past hands (newest first) and the replayer for one of them. */
-import { useCallback, useEffect, useState } from "react";
-import { downloadPhh, getHand, listMyHands } from "../api";
-import type { HandRecord, HandSummary } from "../protocol";
+/** Your past hands (newest first) and the replayer for one, served by the data cache. */
+import { useCallback, useState } from "react";
+import { downloadPhh } from "../api";
+import type { HandSummary } from "../protocol";
 import { formatChips } from "../lib/chips";
 import { saveText } from "../lib/download";
 import { plural } from "../lib/plural";
+import { useSession } from "../hooks/useSession";
+import { useHandRecord, useMyHands } from "../hooks/useHands";
 import { Card } from "./Card";
 import { Replayer } from "./Replayer";
 
 export interface HandListProps {
-  token: string | null;
+  /** one table's hands (the server picks them: filtering a page here missed older ones) */
   tableId?: string | null;
   onOpen: (hand: HandSummary) => void;
-  /** bump to reload */
-  refreshKey?: number;
   pageSize?: number;
 }
 
-export function HandList({ token, tableId, onOpen, refreshKey = 0, pageSize = 20 }: HandListProps) {
-  const [items, setItems] = useState<HandSummary[] | null>(null);
-  const [total, setTotal] = useState(0);
+export function HandList({ tableId = null, onOpen, pageSize = 20 }: HandListProps) {
   const [offset, setOffset] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    setError(null);
-    // The server picks the table's hands: filtering one page of them here missed older ones.
-    listMyHands(token, pageSize, offset, tableId ?? null)
-      .then((page) => {
-        if (cancelled) return;
-        setItems(page.items);
-        setTotal(page.total);
-      })
-      .catch((e: Error) => !cancelled && setError(e.message));
-    return () => {
-      cancelled = true;
-    };
-  }, [token, tableId, offset, refreshKey, pageSize]);
+  const page = useMyHands(tableId, pageSize, offset);
+  const items = page.data?.items ?? null;
+  const total = page.data?.total ?? 0;
+  const error = page.error?.message ?? null;
   if (error) return <p className="error-text" data-testid="hands-error">{error}</p>;
   if (!items) return <p className="muted">Loading hands…</p>;
   if (!items.length) return <p className="muted" data-testid="hands-empty">No finished hands yet.</p>;
@@ -101,28 +87,21 @@ export function HandList({ token, tableId, onOpen, refreshKey = 0, pageSize = 20
   );
 }
 
-export function HandReplay({ handId, token, playerId }: { handId: string; token: string | null; playerId: string | null }) {
-  const [record, setRecord] = useState<HandRecord | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    setRecord(null);
-    setError(null);
-    getHand(handId, token)
-      .then((r) => !cancelled && setRecord(r))
-      .catch((e: Error) => !cancelled && setError(e.message));
-    return () => {
-      cancelled = true;
-    };
-  }, [handId, token]);
+export function HandReplay({ handId }: { handId: string }) {
+  const { session } = useSession();
+  const token = session?.token ?? null;
+  const hand = useHandRecord(handId);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
   const download = useCallback(() => {
     downloadPhh(handId, token)
       .then((text) => saveText(`showdown-${handId}.phh`, text))
-      .catch((e: Error) => setError(e.message));
+      .catch((e: Error) => setDownloadError(e.message));
   }, [handId, token]);
+  const error = hand.error?.message ?? downloadError;
   if (error) return <p className="error-text" data-testid="replay-error">{error}</p>;
+  const record = hand.data;
   if (!record) return <p className="muted">Loading the hand…</p>;
-  const mySeat = record.seats.find((s) => s.player_id === playerId)?.seat ?? null;
+  const mySeat = record.seats.find((s) => s.player_id === session?.player_id)?.seat ?? null;
   const review = mySeat !== null ? { handId, token } : undefined;
   return <Replayer record={record} viewerSeat={mySeat} onDownloadPhh={download} review={review} />;
 }

@@ -1,10 +1,13 @@
-/** "My hands": the list of your finished hands, and the replayer for one. */
-import { useSession } from "../hooks/useSession";
-import { navigate } from "../hooks/useRoute";
+/** "My hands": the list of your finished hands (?table=ID: one table's), and the replayer for one. */
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { paths } from "../routes";
 import { HandList, HandReplay } from "./HandHistory";
 
-export function HandsPage({ handId }: { handId: string | null }) {
-  const { session } = useSession();
+export function HandsPage() {
+  const { handId = null } = useParams();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const tableId = search.get("table");
   return (
     <div className="hands-page" data-testid="hands-page">
       <div className="lobby__head">
@@ -13,17 +16,13 @@ export function HandsPage({ handId }: { handId: string | null }) {
           <p className="muted">{handId ? "Step through the hand, or download it as a PHH file." : "Every hand you played, newest first."}</p>
         </div>
         {handId && (
-          <button type="button" className="btn btn--ghost" onClick={() => navigate({ page: "hands", tableId: null })}>
+          <Link to={paths.hands()} className="btn btn--ghost" data-testid="all-hands">
             ← All hands
-          </button>
+          </Link>
         )}
       </div>
       <div className="panel">
-        {handId ? (
-          <HandReplay handId={handId} token={session?.token ?? null} playerId={session?.player_id ?? null} />
-        ) : (
-          <HandList token={session?.token ?? null} onOpen={(h) => navigate({ page: "hand", handId: h.hand_id })} />
-        )}
+        {handId ? <HandReplay handId={handId} /> : <HandList tableId={tableId} onOpen={(h) => navigate(paths.hand(h.hand_id))} />}
       </div>
     </div>
   );

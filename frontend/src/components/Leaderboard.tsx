@@ -2,7 +2,8 @@
 import { useState } from "react";
 import type { Variant } from "../api/stats";
 import { useLeaderboard } from "../hooks/useStats";
-import { hrefFor } from "../hooks/useRoute";
+import { Link } from "react-router";
+import { paths } from "../routes";
 import { handsLabel, signed } from "../lib/statsFormat";
 
 const MIN_HANDS = [1, 50, 200, 1000];
@@ -46,7 +47,7 @@ export function Leaderboard() {
               <tr key={row.player_id} data-testid="leader-row">
                 <td>{row.rank}</td>
                 <td>
-                  <a href={hrefFor({ page: "player", playerId: row.player_id })}>{row.name ?? row.player_id}</a>
+                  <Link to={paths.player(row.player_id)}>{row.name ?? row.player_id}</Link>
                   {row.is_bot && <span className="tag">bot</span>}
                 </td>
                 <td>{row.hands.toLocaleString("en-US")}</td>

@@ -1,10 +1,13 @@
 /** The lobby: tables (variant, stakes, seats taken, bots), join or watch, create a table. */
-import { useCallback, useEffect, useState } from "react";
-import { createTable, listTables } from "../api";
-import type { CreateTableRequest, TableSummary } from "../protocol";
+import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "react-router";
+import { createTable } from "../api";
+import type { CreateTableRequest } from "../protocol";
 import { formatChips } from "../lib/chips";
-import { navigate } from "../hooks/useRoute";
+import { paths } from "../routes";
 import { useSession } from "../hooks/useSession";
+import { TABLES_KEY, useTables } from "../hooks/useTables";
 import { CreateTableForm } from "./CreateTableForm";
 import { Leaderboard } from "./Leaderboard";
 import { useTableStats } from "../hooks/useStats";
@@ -12,35 +15,20 @@ import { NO_DATA } from "../lib/statsFormat";
 
 export function Lobby() {
   const { session } = useSession();
-  const [tables, setTables] = useState<TableSummary[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const list = useTables();
+  // The last list stays shown when a poll fails; the error says why it may be stale.
+  const tables = list.data ?? null;
+  const error = list.error?.message ?? null;
   const [creating, setCreating] = useState(false);
   const figures = useTableStats().data;
-
-  const load = useCallback(async (signal?: AbortSignal) => {
-    try {
-      const list = await listTables(signal);
-      setTables(list);
-      setError(null);
-    } catch (e) {
-      if ((e as Error).name !== "AbortError") setError((e as Error).message);
-    }
-  }, []);
-
-  useEffect(() => {
-    const ctrl = new AbortController();
-    void load(ctrl.signal);
-    const id = setInterval(() => void load(), 5000);
-    return () => {
-      ctrl.abort();
-      clearInterval(id);
-    };
-  }, [load]);
 
   const onCreate = async (spec: CreateTableRequest) => {
     const table = await createTable(spec, session?.token ?? null);
     setCreating(false);
-    navigate({ page: "table", tableId: table.table_id, watch: false, join: true });
+    void queryClient.invalidateQueries({ queryKey: TABLES_KEY });
+    navigate(paths.table(table.table_id, "join"));
   };
 
   return (
@@ -135,7 +123,7 @@ export function Lobby() {
                         type="button"
                         className="btn btn--primary btn--small"
                         disabled={full}
-                        onClick={() => navigate({ page: "table", tableId: t.table_id, watch: false, join: true })}
+                        onClick={() => navigate(paths.table(t.table_id, "join"))}
                         data-testid="join-table"
                       >
                         {full ? "Full" : "Join"}
@@ -143,7 +131,7 @@ export function Lobby() {
                       <button
                         type="button"
                         className="btn btn--ghost btn--small"
-                        onClick={() => navigate({ page: "table", tableId: t.table_id, watch: true, join: false })}
+                        onClick={() => navigate(paths.table(t.table_id, "watch"))}
                         data-testid="watch-table"
                       >
                         Watch

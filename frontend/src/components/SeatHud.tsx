@@ -6,7 +6,8 @@
 import { useState } from "react";
 import { usePlayerStats } from "../hooks/useStats";
 import { handsLabel, pct, pctLabel, ratio, signed } from "../lib/statsFormat";
-import { hrefFor } from "../hooks/useRoute";
+import { Link } from "react-router";
+import { paths } from "../routes";
 
 export function SeatHud({ playerId, name }: { playerId: string; name: string }) {
   const { data } = usePlayerStats(playerId);
@@ -58,9 +59,9 @@ export function SeatHud({ playerId, name }: { playerId: string; name: string }) 
           <dt>bb/100</dt>
           <dd>{signed(f.bb_per_100)}</dd>
         </dl>
-        <a className="seat-hud__profile" href={hrefFor({ page: "player", playerId })}>
+        <Link className="seat-hud__profile" to={paths.player(playerId)}>
           Profile and graph
-        </a>
+        </Link>
       </div>
     </div>
   );

@@ -4,7 +4,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getTable } from "../api";
 import type { ActionKind, HandSummary, TableDetail } from "../protocol";
 import { formatChips } from "../lib/chips";
-import { navigate } from "../hooks/useRoute";
+import { Link, useNavigate } from "react-router";
+import { paths } from "../routes";
+import { HANDS_KEY } from "../hooks/useHands";
 import { usePreferences } from "../hooks/usePreferences";
 import { useSession } from "../hooks/useSession";
 import { useTable } from "../hooks/useTable";
@@ -31,6 +33,7 @@ export interface TableScreenProps {
 
 export function TableScreen({ tableId, watch, join }: TableScreenProps) {
   const { session, renew, accessToken } = useSession();
+  const navigate = useNavigate();
   const playerId = session?.player_id ?? null;
   // Stable while the player is: a refreshed token does not reconnect the table.
   const tokenSource = useMemo(() => (playerId ? () => accessToken() : null), [playerId, accessToken]);
@@ -47,7 +50,6 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
   const [preAction, setPreAction] = useState<PreAction>(null);
   const [pending, setPending] = useState(false);
   const [replayHand, setReplayHand] = useState<HandSummary | null>(null);
-  const [handsRefresh, setHandsRefresh] = useState(0);
   const [sitOutRequested, setSitOutRequested] = useState(false);
   const [unreadChat, setUnreadChat] = useState(0);
   const prefs = usePreferences();
@@ -114,11 +116,11 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     }
   }, [myTurn, preAction, view, send]);
 
-  // Hands list refresh when a hand ends; the sit-out request clears when it applies.
+  // A hand that ends is a new hand in every hand list; the sit-out request clears when it applies.
   const handLive = view?.hand_in_progress ?? false;
   useEffect(() => {
-    if (!handLive) setHandsRefresh((n) => n + 1);
-  }, [handLive, handNo]);
+    if (!handLive) void queries.invalidateQueries({ queryKey: HANDS_KEY });
+  }, [handLive, handNo, queries]);
   useEffect(() => {
     if (me?.state === "sitting_out" || !me) setSitOutRequested(false);
   }, [me?.state, me]);
@@ -218,9 +220,9 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     return (
       <div className="table-screen table-screen--loading" data-testid="table-screen">
         <div className="table-screen__top">
-          <button type="button" className="btn btn--ghost btn--small" onClick={() => navigate({ page: "lobby" })}>
+          <Link to={paths.lobby()} className="btn btn--ghost btn--small">
             ← Lobby
-          </button>
+          </Link>
           <h2>{title}</h2>
           <ConnectionBadge snapshot={snapshot} onRetry={() => table.client.reconnectNow(true)} />
         </div>
@@ -228,9 +230,9 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
           {snapshot.fatal ? (
             <div className="loading-felt__msg" role="alert" data-testid="table-fatal">
               <p>{snapshot.fatal.message}</p>
-              <button type="button" className="btn btn--primary" onClick={() => navigate({ page: "lobby" })}>
+              <Link to={paths.lobby()} className="btn btn--primary">
                 Back to the lobby
-              </button>
+              </Link>
             </div>
           ) : (
             <div className="loading-felt__msg">
@@ -255,9 +257,9 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
       data-seated={seated ? "true" : "false"}
     >
       <div className="table-screen__top">
-        <button type="button" className="btn btn--ghost btn--small" onClick={() => navigate({ page: "lobby" })} data-testid="back-to-lobby">
+        <Link to={paths.lobby()} className="btn btn--ghost btn--small" data-testid="back-to-lobby">
           ← Lobby
-        </button>
+        </Link>
         <div className="table-screen__title">
           <h2>{title}</h2>
           <span className="muted small">
@@ -271,7 +273,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
           <button
             type="button"
             className="btn btn--primary btn--small"
-            onClick={() => navigate({ page: "table", tableId, watch: false, join: true })}
+            onClick={() => navigate(paths.table(tableId, "join"))}
             disabled={tableFull}
             title={tableFull ? "Every seat is taken" : undefined}
             data-testid="take-seat"
@@ -406,7 +408,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
             )}
             {tab === "log" && <HandLog view={view} notices={table.notices} />}
             {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
-            {tab === "hands" && <HandList token={session?.token ?? null} tableId={tableId} onOpen={setReplayHand} refreshKey={handsRefresh} />}
+            {tab === "hands" && <HandList tableId={tableId} onOpen={setReplayHand} />}
           </div>
         </aside>
       </div>
@@ -453,7 +455,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
                 Close
               </button>
             </div>
-            <HandReplay handId={replayHand.hand_id} token={session?.token ?? null} playerId={session?.player_id ?? null} />
+            <HandReplay handId={replayHand.hand_id} />
           </div>
         </div>
       )}

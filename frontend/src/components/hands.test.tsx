@@ -34,7 +34,7 @@ describe("HandList", () => {
   it("shows each hand's table and your own cards, and asks the server for one table's", async () => {
     const stub = stubFetch({ "GET /api/hands": () => ({ json: PAGE }) });
     vi.stubGlobal("fetch", stub.fn);
-    renderWithApp(<HandList token="tok" tableId="t1" onOpen={() => {}} />);
+    renderWithApp(<HandList tableId="t1" onOpen={() => {}} />);
     const item = await screen.findByTestId("hand-item");
     expect(within(item).getByTestId("hand-table-name")).toHaveTextContent("Friday");
     expect(within(item).getByTestId("hand-meta")).toHaveTextContent(/Friday · 1 player(?!s)/);

@@ -1,5 +1,6 @@
 /** Render helpers: the providers the app's components expect. */
 import { render, type RenderOptions } from "@testing-library/react";
+import type { QueryClient } from "@tanstack/react-query";
 import type { ReactElement, ReactNode } from "react";
 import { PreferencesProvider } from "../hooks/usePreferences";
 import { SessionProvider } from "../hooks/useSession";
@@ -8,8 +9,8 @@ import type { GuestSession } from "../protocol";
 
 export const SESSION: GuestSession = { token: "tok", player_id: "alice", name: "Alice" };
 
-export function renderWithApp(ui: ReactElement, session: GuestSession | null = SESSION, options?: RenderOptions) {
-  const client = makeQueryClient(false); // a fresh cache per render: tests share no answers
+/** `client`: a cache to share between renders (by default a fresh one: tests share no answers). */
+export function renderWithApp(ui: ReactElement, session: GuestSession | null = SESSION, options?: RenderOptions, client: QueryClient = makeQueryClient(false)) {
   const Wrapper = ({ children }: { children: ReactNode }) => (
     <RouterAndCache client={client}>
       <PreferencesProvider>
