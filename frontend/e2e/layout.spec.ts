@@ -9,9 +9,12 @@
  *    winners (where they land) and the board clear every seat (the winner's own
  *    cards and name included), and the board stays where it was during the hand
  *    however many lines the result takes.
- * With a screenshot of each.
+ * With a screenshot of each. And, deterministically (a result sent over the
+ * table's socket, not a split pot left to chance), a showdown with two winner
+ * lines on the phone at every table size: the first board card stays in sight,
+ * the board stays where a one-line result leaves it, and nothing overlaps.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
 import { createTable, shot, signIn, sitDown, waitForTurn } from "./helpers";
 
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
@@ -207,6 +210,127 @@ test.describe.serial("no overlaps at any table size", () => {
       await page.setViewportSize(SIZES.desktop);
       await page.getByTestId("stand-up").click();
       await expect(page.locator('[data-me="true"]')).toHaveCount(0);
+      await page.getByTestId("back-to-lobby").click();
+    }
+    expect(report).toEqual([]);
+  });
+});
+
+/** A state message as the server sends it (the fields this test reads and changes). */
+interface StateMessage {
+  type: "state";
+  seq: number;
+  view: {
+    hand_no: number;
+    seats: { seat: number; bet: number; hole_cards: string[] | null; [key: string]: unknown }[];
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+const BOARD = ["Ah", "Kd", "7c", "7s", "2h"];
+const SHOWN = [
+  ["Qh", "Qd"],
+  ["Qs", "Qc"],
+];
+
+/** The last state with every seat taken (the one kept for a person too), the hand over and
+ * `winners` (seats) sharing the pot, their cards shown. */
+function resultState(last: StateMessage, tableSeats: number, winners: number[], seq: number): StateMessage {
+  const taken = new Map(last.view.seats.map((s) => [s.seat, s]));
+  const model = last.view.seats[0]!;
+  const everyone = Array.from({ length: tableSeats }, (_, i) => taken.get(i + 1) ?? { ...model, seat: i + 1, player_id: `split-${i + 1}`, name: `Player ${i + 1}` });
+  const shown = Object.fromEntries(winners.map((seat, i) => [String(seat), SHOWN[i]!]));
+  const share = 1_000;
+  return {
+    ...last,
+    seq,
+    cause: null,
+    view: {
+      ...last.view,
+      hand_in_progress: false,
+      street: null,
+      actor: null,
+      legal_actions: null,
+      board: BOARD,
+      pots: [],
+      total_pot: 0,
+      seats: everyone.map((s) => ({ ...s, bet: 0, hole_cards: shown[String(s.seat)] ?? s.hole_cards })),
+      last_result: {
+        hand_no: last.view.hand_no,
+        board: BOARD,
+        shown,
+        winnings: Object.fromEntries(winners.map((seat) => [String(seat), share])),
+        net: Object.fromEntries(winners.map((seat) => [String(seat), share / 2])),
+      },
+    },
+  };
+}
+
+test.describe("two winner lines on a phone", () => {
+  test.setTimeout(600_000);
+
+  test("a split pot's two lines leave the first board card in sight and overlap nothing, 2 to 10 seats", async ({ page }) => {
+    // Every table socket goes through here: the server's messages pass on, and the
+    // last state is kept so that a result can be sent after it.
+    let socket: WebSocketRoute | null = null;
+    let last: StateMessage | null = null;
+    await page.routeWebSocket(/\/ws\/tables\//, (ws) => {
+      const server = ws.connectToServer();
+      socket = ws;
+      last = null;
+      ws.onMessage((m) => server.send(m));
+      server.onMessage((m) => {
+        const message = JSON.parse(String(m)) as { type?: string };
+        if (message.type === "state") last = message as StateMessage;
+        ws.send(m);
+      });
+    });
+    await signIn(page, "Split Sam");
+    await installMeasure(page);
+    const report: string[] = [];
+    for (const seats of TABLE_SIZES) {
+      // Bots alone are not dealt: watched, the table stays as the result sent leaves it.
+      await page.setViewportSize(SIZES.desktop); // (the phone's table screen has no header links)
+      const tableId = await createTable(page, { name: `Split ${seats}`, bots: Array(seats - 1).fill("calling-station"), seats });
+      await page.getByTestId("buyin-dialog").getByRole("button", { name: "Cancel" }).click(); // watch instead
+      await page.getByTestId("nav-lobby").click();
+      await page.locator(`[data-testid="table-row"][data-table-id="${tableId}"]`).getByTestId("watch-table").click();
+      await page.setViewportSize(SIZES.phone);
+      await expect(page.getByTestId("connection")).toHaveAttribute("data-status", "open");
+      await expect.poll(() => (last as StateMessage | null)?.view.seats.length ?? 0).toBe(seats - 1);
+      const state = last as unknown as StateMessage;
+      const route = socket as unknown as WebSocketRoute;
+      let seq = state.seq;
+      // Each seat wins with the next one round the table: every seat's line, at every place.
+      for (let seat = 1; seat <= seats; seat += 1) {
+        const winners = [seat, (seat % seats) + 1];
+        // One line first, for where the board sits; then the split pot's two lines.
+        route.send(JSON.stringify(resultState(state, seats, winners.slice(0, 1), (seq += 1))));
+        await expect(page.getByTestId("hand-result").locator(":scope > div")).toHaveCount(1);
+        const oneLine = boardTop(await boxes(page));
+        route.send(JSON.stringify(resultState(state, seats, winners, (seq += 1))));
+        await expect(page.getByTestId("hand-result").locator(":scope > div")).toHaveCount(2);
+        await expect(page.locator('[data-testid^="won-"]')).toHaveCount(2);
+        if (seat === 1) await shot(page, `layout-${seats}-seats-split-pot-phone`);
+        const all = await boxes(page);
+        const where = `${seats} seats, phone, two winner lines (seats ${winners.join(" and ")})`;
+        for (const p of problems(all, SIZES.phone)) report.push(`${where}: ${p}`);
+        const moved = Math.abs(boardTop(all) - oneLine);
+        if (!(moved <= 2)) report.push(`${where}: the board moved ${moved.toFixed(1)} px from where one line leaves it`);
+        // The first board card is what is drawn at its own centre: no seat is on top of it.
+        const first = page.getByTestId("board").locator("[data-card]").first();
+        await expect(first).toHaveAttribute("data-card", BOARD[0]!);
+        const onTop = await first.evaluate((card) => {
+          const r = card.getBoundingClientRect();
+          const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          const inView = r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;
+          const seat = top?.closest(".seat")?.getAttribute("data-seat");
+          return { covered: !(top && card.contains(top)), inView, by: seat ? `seat ${seat}` : String(top?.className ?? "nothing") };
+        });
+        if (onTop.covered) report.push(`${where}: the first board card is hidden by ${onTop.by}`);
+        if (!onTop.inView) report.push(`${where}: the first board card is off screen`);
+      }
       await page.getByTestId("back-to-lobby").click();
     }
     expect(report).toEqual([]);

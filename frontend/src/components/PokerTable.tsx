@@ -190,9 +190,14 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, s
             {!view.hand_in_progress && winnerLines.length > 0 && (
               <div className="pot__result" data-testid="hand-result">
                 {winnerLines.map((w) => (
-                  <div key={w.seat}>
+                  <div key={w.seat} title={`${w.name} wins ${formatChips(w.amount, unit)}${w.handName ? ` with ${w.handName}` : ""}`}>
                     <strong>{w.name}</strong> wins {formatChips(w.amount, unit)}
-                    {w.handName ? <span className="pot__hand"> with {w.handName}</span> : null}
+                    {w.handName ? (
+                      <span className="pot__hand">
+                        <span className="pot__with"> with </span>
+                        {w.handName}
+                      </span>
+                    ) : null}
                   </div>
                 ))}
               </div>
