@@ -6,30 +6,12 @@ import { SESSION_KEY, SessionProvider } from "../hooks/useSession";
 import { CreateTableForm } from "./CreateTableForm";
 import { TableScreen } from "./TableScreen";
 import { FakeSocket } from "../test/fakeSocket";
-import { makeView, stateMessage } from "../test/fixtures";
+import { makeView, stateMessage, tableSummary } from "../test/fixtures";
 import { renderWithApp, stubFetch } from "../test/render";
 import { makeQueryClient, RouterAndCache } from "../providers";
 import type { CreateTableRequest } from "../protocol";
 
-const SUMMARY = {
-  table_id: "t7",
-  name: "Friday",
-  variant: "no-limit",
-  small_blind: 50,
-  big_blind: 100,
-  ante: 0,
-  seats: 6,
-  seats_taken: 3,
-  bots: 3,
-  players: 0,
-  min_buy_in: 4000,
-  max_buy_in: 10000,
-  action_timeout: 20,
-  time_bank: 30,
-  advice_allowed: true,
-  hand_no: 0,
-  hand_in_progress: false,
-};
+const SUMMARY = tableSummary({ table_id: "t7", seats_taken: 3, bots: 3 });
 
 function renderApp() {
   return render(

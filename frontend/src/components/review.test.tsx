@@ -1,35 +1,12 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { HandReview, ReviewStatus } from "../api/review";
-import type { HandRecord } from "../protocol";
-import { event, NL_CONFIG } from "../test/fixtures";
+import { FOLDED_TO_A_BET } from "../test/fixtures";
 import { renderWithApp, stubFetch } from "../test/render";
 import { gradeWord } from "./HandReview";
 import { Replayer } from "./Replayer";
 
-const RECORD: HandRecord = {
-  hand_id: "t1-9",
-  table_id: "t1",
-  hand_no: 9,
-  config: NL_CONFIG,
-  button: 1,
-  seats: [
-    { seat: 2, player_id: "bob", name: "Bob", is_bot: true, starting_stack: 1000, final_stack: 1300, hole_cards: ["??", "??"] },
-    { seat: 1, player_id: "alice", name: "Alice", is_bot: false, starting_stack: 1000, final_stack: 700, hole_cards: ["Kh", "Kd"] },
-  ],
-  board: ["2c", "7d", "9h"],
-  events: [
-    event({ kind: "small_blind", street: "preflop", seat: 1, amount: 50 }),
-    event({ kind: "big_blind", street: "preflop", seat: 2, amount: 100 }),
-    event({ kind: "raise", street: "preflop", seat: 1, amount: 300 }),
-    event({ kind: "call", street: "preflop", seat: 2, amount: 200 }),
-    event({ kind: "board", street: "flop", cards: ["2c", "7d", "9h"] }),
-    event({ kind: "bet", street: "flop", seat: 2, amount: 500 }),
-    event({ kind: "fold", street: "flop", seat: 1 }),
-    event({ kind: "return", street: "flop", seat: 2, amount: 500 }),
-    event({ kind: "win", street: "showdown", seat: 2, amount: 600, pot_index: 0 }),
-  ],
-};
+const RECORD = FOLDED_TO_A_BET;
 
 const REVIEW: HandReview = {
   hand_id: "t1-9",

@@ -2,31 +2,12 @@
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../App";
-import type { HandRecord } from "../protocol";
 import { makeQueryClient } from "../providers";
-import { event, NL_CONFIG } from "../test/fixtures";
+import { FOLDED_TO_A_BET, tableSummary } from "../test/fixtures";
 import { renderWithApp, stubFetch } from "../test/render";
 import { Lobby } from "./Lobby";
 
-const TABLE = {
-  table_id: "t1",
-  name: "Friday",
-  variant: "no-limit",
-  small_blind: 50,
-  big_blind: 100,
-  ante: 0,
-  seats: 6,
-  seats_taken: 2,
-  bots: 2,
-  players: 0,
-  min_buy_in: 4000,
-  max_buy_in: 10000,
-  action_timeout: 20,
-  time_bank: 30,
-  advice_allowed: true,
-  hand_no: 0,
-  hand_in_progress: false,
-};
+const TABLE = tableSummary();
 
 const HANDS = {
   items: [{ hand_id: "t1-9", table_id: "t1", table_name: "Friday", hand_no: 9, played_at: "2026-11-23T01:00:00Z", variant: "no-limit", small_blind: 50, big_blind: 100, seat: 1, net: -300, board: ["2c", "7d", "9h"], players: 2, hole_cards: ["Kh", "Kd"], chip_unit: "1" }],
@@ -35,29 +16,7 @@ const HANDS = {
   offset: 0,
 };
 
-const RECORD: HandRecord = {
-  hand_id: "t1-9",
-  table_id: "t1",
-  hand_no: 9,
-  config: NL_CONFIG,
-  button: 1,
-  seats: [
-    { seat: 1, player_id: "alice", name: "Alice", is_bot: false, starting_stack: 1000, final_stack: 700, hole_cards: ["Kh", "Kd"] },
-    { seat: 2, player_id: "bob", name: "Bob", is_bot: true, starting_stack: 1000, final_stack: 1300, hole_cards: ["??", "??"] },
-  ],
-  board: ["2c", "7d", "9h"],
-  events: [
-    event({ kind: "small_blind", street: "preflop", seat: 1, amount: 50 }),
-    event({ kind: "big_blind", street: "preflop", seat: 2, amount: 100 }),
-    event({ kind: "raise", street: "preflop", seat: 1, amount: 300 }),
-    event({ kind: "call", street: "preflop", seat: 2, amount: 200 }),
-    event({ kind: "board", street: "flop", cards: ["2c", "7d", "9h"] }),
-    event({ kind: "bet", street: "flop", seat: 2, amount: 500 }),
-    event({ kind: "fold", street: "flop", seat: 1 }),
-    event({ kind: "return", street: "flop", seat: 2, amount: 500 }),
-    event({ kind: "win", street: "showdown", seat: 2, amount: 600, pot_index: 0 }),
-  ],
-};
+const RECORD = FOLDED_TO_A_BET;
 
 function api() {
   const stub = stubFetch({

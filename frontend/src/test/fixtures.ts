@@ -1,5 +1,5 @@
 /** Realistic table views for tests (shapes as holdem/views.py sends them). */
-import type { HandEvent, LegalActions, OpponentRead, SeatView, TableConfig, TableView } from "../protocol";
+import type { HandEvent, HandRecord, LegalActions, OpponentRead, SeatView, TableConfig, TableView } from "../protocol";
 
 export const NL_CONFIG: TableConfig = {
   variant: "no-limit",
@@ -107,3 +107,52 @@ export function makeView(partial: Partial<TableView> = {}): TableView {
 export function stateMessage(seq: number, view: TableView, extra: Record<string, unknown> = {}) {
   return { type: "state", seq, at: Date.now(), table_id: view.table_id, view, clock: null, cause: null, ...extra };
 }
+
+/** A lobby row (GET /api/tables) for a six-seat No-Limit table with two bots. */
+export function tableSummary(partial: Record<string, unknown> = {}) {
+  return {
+    table_id: "t1",
+    name: "Friday",
+    variant: "no-limit",
+    small_blind: 50,
+    big_blind: 100,
+    ante: 0,
+    seats: 6,
+    seats_taken: 2,
+    bots: 2,
+    players: 0,
+    min_buy_in: 4000,
+    max_buy_in: 10000,
+    action_timeout: 20,
+    time_bank: 30,
+    advice_allowed: true,
+    hand_no: 0,
+    hand_in_progress: false,
+    ...partial,
+  };
+}
+
+/** A finished heads-up hand: Alice (seat 1, KhKd) raises, folds to Bob's flop bet. */
+export const FOLDED_TO_A_BET: HandRecord = {
+  hand_id: "t1-9",
+  table_id: "t1",
+  hand_no: 9,
+  config: NL_CONFIG,
+  button: 1,
+  seats: [
+    { seat: 1, player_id: "alice", name: "Alice", is_bot: false, starting_stack: 1000, final_stack: 700, hole_cards: ["Kh", "Kd"] },
+    { seat: 2, player_id: "bob", name: "Bob", is_bot: true, starting_stack: 1000, final_stack: 1300, hole_cards: ["??", "??"] },
+  ],
+  board: ["2c", "7d", "9h"],
+  events: [
+    event({ kind: "small_blind", street: "preflop", seat: 1, amount: 50 }),
+    event({ kind: "big_blind", street: "preflop", seat: 2, amount: 100 }),
+    event({ kind: "raise", street: "preflop", seat: 1, amount: 300 }),
+    event({ kind: "call", street: "preflop", seat: 2, amount: 200 }),
+    event({ kind: "board", street: "flop", cards: ["2c", "7d", "9h"] }),
+    event({ kind: "bet", street: "flop", seat: 2, amount: 500 }),
+    event({ kind: "fold", street: "flop", seat: 1 }),
+    event({ kind: "return", street: "flop", seat: 2, amount: 500 }),
+    event({ kind: "win", street: "showdown", seat: 2, amount: 600, pot_index: 0 }),
+  ],
+};
