@@ -7,7 +7,7 @@ import { bestHandName } from "./handrank";
 import { describeEvent, lastActionLabel } from "./events";
 import { buildReplay } from "./replay";
 import { stepToView } from "./replayView";
-import { legal, makeView, NL_CONFIG, event } from "../test/fixtures";
+import { event, FOLDED_TO_A_BET, legal, makeView } from "../test/fixtures";
 import type { HandRecord } from "../protocol";
 
 describe("chips", () => {
@@ -127,28 +127,15 @@ describe("events in words", () => {
   });
 });
 
+// Bob's cards shown and the board run out, so the replay has every street's cards.
 const RECORD: HandRecord = {
+  ...FOLDED_TO_A_BET,
   hand_id: "h9",
-  table_id: "t1",
-  hand_no: 9,
-  config: NL_CONFIG,
-  button: 1,
   seats: [
     { seat: 2, player_id: "b", name: "Bob", is_bot: false, starting_stack: 1000, final_stack: 1300, hole_cards: ["Ah", "Ad"] },
     { seat: 1, player_id: "a", name: "Alice", is_bot: false, starting_stack: 1000, final_stack: 700, hole_cards: ["Kh", "Kd"] },
   ],
   board: ["2c", "7d", "9h", "Js", "3c"],
-  events: [
-    event({ kind: "small_blind", street: "preflop", seat: 1, amount: 50 }),
-    event({ kind: "big_blind", street: "preflop", seat: 2, amount: 100 }),
-    event({ kind: "raise", street: "preflop", seat: 1, amount: 300 }),
-    event({ kind: "call", street: "preflop", seat: 2, amount: 200 }),
-    event({ kind: "board", street: "flop", cards: ["2c", "7d", "9h"] }),
-    event({ kind: "bet", street: "flop", seat: 2, amount: 500 }),
-    event({ kind: "fold", street: "flop", seat: 1 }),
-    event({ kind: "return", street: "flop", seat: 2, amount: 500 }),
-    event({ kind: "win", street: "showdown", seat: 2, amount: 600, pot_index: 0 }),
-  ],
 };
 
 describe("replay", () => {
