@@ -20,7 +20,7 @@ from typing import Protocol
 from ai.bots import ADVISOR_STYLE, Bot, canonical_style, make_bot
 from ai.bots.from_view import ReplayError, observation_from_view
 from ai.bots.loki import LokiBot
-from ai.bots.mcts import MctsBot
+from ai.bots.mcts import NO_LIMIT_ITERATIONS, MctsBot
 from ai.bots.observation import Decision
 from ai.bots.poki import PokiBot
 from ai.models.model import OpponentModel
@@ -35,8 +35,9 @@ log = logging.getLogger("showdown.worker")
 
 MAX_BOTS = 512
 FALLBACK_STYLE = "rational"
-# Advice searches this many iterations (enough to settle), cut short by its budget, which
-# is at most ADVICE_SECONDS: a person is waiting (the issue's p95 of 500 ms end to end).
+# Advice searches this many iterations in Limit (enough to settle) and the bots' budget in
+# No-Limit, cut short by its time budget, which is at most ADVICE_SECONDS: a person is
+# waiting (the issue's p95 of 500 ms end to end).
 ADVICE_ITERATIONS = 3000
 ADVICE_SECONDS = 0.3
 # A review (a finished hand's decision, graded afterwards) thinks as long as advice: the
@@ -80,7 +81,7 @@ class Decider:
                 bot.simulate_preflop = True
             if isinstance(bot, MctsBot) and style == ADVISOR_STYLE:
                 bot.search_preflop = True  # advice searches every street
-                bot.iterations = ADVICE_ITERATIONS
+                bot.budgets = (ADVICE_ITERATIONS, NO_LIMIT_ITERATIONS)
             while len(self._bots) > MAX_BOTS:
                 self._bots.popitem(last=False)
         self._bots.move_to_end(key)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from search_spots import LIMIT2, LIMIT6, NL6, bot, spot
 
-from ai.bots.mcts import MctsBot
+from ai.bots.mcts import LIMIT_ITERATIONS, NO_LIMIT_ITERATIONS, MctsBot
 from ai.bots.observation import Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
@@ -123,3 +123,11 @@ def test_a_bot_out_of_time_claims_no_searched_values() -> None:
     assert decision.is_legal(FLOP6.legal)
     assert decision.values is None and decision.spread is None
     assert decision.equity is not None
+
+
+def test_without_a_fixed_budget_no_limit_searches_longer_than_limit() -> None:
+    for obs, budget in ((FLOP2, LIMIT_ITERATIONS), (FLOP6, NO_LIMIT_ITERATIONS)):
+        searcher = MctsBot(1, models=ModelSet.frequency_only())  # a bot per hand
+        searcher.decide(obs)
+        assert searcher.last is not None and searcher.last.iterations == budget
+    assert NO_LIMIT_ITERATIONS > LIMIT_ITERATIONS

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from search_spots import bot
 
 from ai.bots import STYLES, canonical_style, make_bot
-from ai.bots.mcts import DEFAULT_ITERATIONS, MctsBot
+from ai.bots.mcts import LIMIT_ITERATIONS, NO_LIMIT_ITERATIONS, MctsBot
 from ai.bots.observation import ActionRecord, Observation
 from ai.bots.observe import observe, step_and_record
 from ai.models.features import ALL_IN_BUCKET, SIZE_FRACTIONS
@@ -130,6 +130,8 @@ def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
     preflop = make_bot("mcts-preflop", 1)
     assert isinstance(preflop, MctsBot) and preflop.search_preflop
     long_search = make_bot("mcts-long", 1)
-    assert isinstance(long_search, MctsBot) and long_search.iterations == 4 * DEFAULT_ITERATIONS
+    assert isinstance(long_search, MctsBot)
+    assert long_search.budget(limit=True) == 4 * LIMIT_ITERATIONS
+    assert long_search.budget(limit=False) == 4 * NO_LIMIT_ITERATIONS
     random_rollouts = make_bot("mcts-random", 1)
     assert isinstance(random_rollouts, MctsBot) and random_rollouts.config.rollout == "random"

@@ -8,8 +8,11 @@ import time
 import pytest
 
 from ai.bots.from_view import ReplayError, observation_from_view
+from ai.bots.mcts import NO_LIMIT_ITERATIONS, MctsBot
+from ai.bots.registry import ADVISOR_STYLE
 from ai.worker import Decider, ai_socket_url
 from ai.worker.client import Backoff
+from ai.worker.decider import ADVICE_ITERATIONS
 from holdem.actions import Action
 from holdem.config import TableConfig, Variant
 from holdem.protocol import DecisionQuery, QueryPurpose
@@ -162,3 +165,10 @@ async def test_an_answer_that_would_miss_its_deadline_becomes_a_decline() -> Non
     assert client.declined == 1
     client.lanes.shutdown()
     await asyncio.sleep(0)
+
+
+def test_the_advisor_searches_longer_in_limit_and_as_long_as_the_bots_in_no_limit() -> None:
+    advisor = Decider().bot_for("t1", 1, ADVISOR_STYLE)
+    assert isinstance(advisor, MctsBot)
+    assert advisor.budget(limit=True) == ADVICE_ITERATIONS
+    assert advisor.budget(limit=False) == NO_LIMIT_ITERATIONS
