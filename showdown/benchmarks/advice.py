@@ -70,14 +70,20 @@ class _Player:
                 return view
             mine = next((s for s in view["seats"] if s["seat"] == seat), None) if view else None
             if view and mine and not view["hand_in_progress"]:
-                asked = (mine["state"], view["hand_no"])  # once per hand: no refusals
-                if mine["stack"] == 0 and asked not in self.asked:
+                # Each request once per hand (no refusals); a rebuy leaves a broke player
+                # sat out, so the sit_back after it is a request of its own.
+                hand = view["hand_no"]
+                if mine["stack"] == 0 and ("rebuy", hand) not in self.asked:
                     amount = view["config"]["max_buy_in"]
                     await self.ws.send(json.dumps({"type": "rebuy", "amount": amount}))
-                    self.asked.add(asked)
-                elif mine["state"] == "sitting_out" and asked not in self.asked:
+                    self.asked.add(("rebuy", hand))
+                elif (
+                    mine["stack"] > 0
+                    and mine["state"] == "sitting_out"
+                    and ("sit_back", hand) not in self.asked
+                ):
                     await self.ws.send(json.dumps({"type": "sit_back"}))
-                    self.asked.add(asked)
+                    self.asked.add(("sit_back", hand))
             await self.until("state")
 
 
