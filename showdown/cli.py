@@ -19,6 +19,7 @@ COMMANDS: tuple[str, ...] = (
     "replay",
     "equity",
     "arena",
+    "records",
     "bench",
     "train",
 )

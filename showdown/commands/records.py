@@ -1,0 +1,121 @@
+"""`showdown records`: read matches recorded with `showdown arena --record FILE`.
+
+`compare A B --player X --as Y`: two recordings of the same deals, X in A's
+seat where Y sat in B's: the seat's difference in bb/100 and where it comes from,
+each hand filed under the first event where the two differ. `flows FILE
+--player X`: what X took from (or lost to) each opponent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from showdown.commands import Subparsers, parser_for
+
+if TYPE_CHECKING:
+    from ai.arena.compare import Comparison, Flow
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    parser = parser_for(
+        subparsers,
+        "records",
+        "Read matches recorded by `showdown arena --record`: where two bots differ on the "
+        "same deals, and whose chips a player won.",
+    )
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+    compare = verbs.add_parser(
+        "compare",
+        help="the seat's difference between two recordings of the same deals, by the "
+        "first event where each hand differs",
+    )
+    compare.add_argument("first", metavar="A.jsonl")
+    compare.add_argument("second", metavar="B.jsonl")
+    compare.add_argument("--player", required=True, help="the player in A's seat")
+    compare.add_argument(
+        "--as", dest="other", help="the player in that seat in B (default: the same name)"
+    )
+    compare.add_argument("--json", action="store_true", help="print the rows as JSON")
+    compare.set_defaults(run=run_compare)
+    flows = verbs.add_parser(
+        "flows", help="what a player took from each opponent (a loss split among the winners)"
+    )
+    flows.add_argument("file", metavar="FILE.jsonl")
+    flows.add_argument("--player", required=True)
+    flows.add_argument("--json", action="store_true", help="print the rows as JSON")
+    flows.set_defaults(run=run_flows)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ai.arena.compare import compare
+    from ai.arena.record import read_records
+
+    try:
+        result = compare(
+            read_records(Path(args.first)),
+            read_records(Path(args.second)),
+            args.player,
+            args.other or args.player,
+        )
+    except (OSError, ValueError, KeyError) as error:
+        return _fail(error)
+    print(_compare_json(result) if args.json else _compare_text(result, args))
+    return 0
+
+
+def run_flows(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ai.arena.compare import flows
+    from ai.arena.record import read_records
+
+    try:
+        result = flows(read_records(Path(args.file)), args.player)
+    except (OSError, ValueError, KeyError) as error:
+        return _fail(error)
+    if args.json:
+        import json
+
+        rows = [{"opponent": f.opponent, "bb": f.bb, "bb_per_100": f.bb_per_100} for f in result]
+        print(json.dumps(rows))
+    else:
+        print(_flows_text(result, args.player))
+    return 0
+
+
+def _compare_text(result: Comparison, args: argparse.Namespace) -> str:
+    other = args.other or args.player
+    lines = [
+        f"{result.hands} hands: {args.player} {result.bb_per_100:+.1f} bb/100 against "
+        f"{other} in the same seat ({result.bb:+.1f} bb)",
+        f"{'first difference':48s} {'hands':>6s} {'bb':>9s} {'bb/hand':>8s}",
+    ]
+    for row in result.rows:
+        lines.append(f"{row.key:48s} {row.hands:6d} {row.bb:+9.1f} {row.bb / row.hands:+8.2f}")
+    return "\n".join(lines)
+
+
+def _compare_json(result: Comparison) -> str:
+    import json
+
+    rows = [{"first_difference": r.key, "hands": r.hands, "bb": r.bb} for r in result.rows]
+    return json.dumps({"hands": result.hands, "bb": result.bb, "rows": rows})
+
+
+def _flows_text(result: list[Flow], player: str) -> str:
+    lines = [f"{player} took, from each opponent:", f"{'opponent':24s} {'bb/100':>9s} {'bb':>10s}"]
+    lines += [f"{f.opponent:24s} {f.bb_per_100:+9.1f} {f.bb:+10.1f}" for f in result]
+    return "\n".join(lines)
+
+
+def _fail(error: Exception) -> int:
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+    if isinstance(error, KeyError):
+        reason = f"not a recorded hand (no {error.args[0]!r} field)"
+    filename = f"{error.filename}: " if isinstance(error, OSError) and error.filename else ""
+    print(f"showdown records: {filename}{reason}", file=sys.stderr)
+    return 2

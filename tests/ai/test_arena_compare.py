@@ -1,0 +1,132 @@
+"""Reading recorded matches (`ai.arena.compare`, `showdown records`): two bots on the same
+deals, compared at their first difference; a player's takings split by opponent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ai.arena import MatchConfig, MatchResult, play_match
+from ai.arena.compare import SAME, compare, flows
+from ai.arena.record import write_records
+from holdem.config import Variant
+from showdown.cli import main
+
+
+def _match(bots: tuple[str, ...], hands: int = 24, seed: int = 3) -> MatchResult:
+    config = MatchConfig(Variant.LIMIT, bots, hands, seed=seed, duplicate=True, record=True)
+    return play_match(config)
+
+
+@pytest.fixture(scope="module")
+def raiser() -> MatchResult:
+    return _match(("always-raise", "calling-station", "rational"))
+
+
+@pytest.fixture(scope="module")
+def caller() -> MatchResult:
+    return _match(("calling-station", "calling-station", "rational"))
+
+
+def test_the_seats_difference_is_split_by_the_first_differing_decision(
+    raiser: MatchResult, caller: MatchResult
+) -> None:
+    result = compare(raiser.records, caller.records, "always-raise", "calling-station")
+    seat_a, seat_b = raiser.net_bb[:, 0].sum(), caller.net_bb[:, 0].sum()
+    assert result.hands == len(raiser.records)
+    assert result.bb == pytest.approx(seat_a - seat_b)
+    assert sum(r.hands for r in result.rows) == result.hands
+    assert sum(r.bb for r in result.rows) == pytest.approx(result.bb)
+    keys = {r.key for r in result.rows}
+    # The opponents play by their cards alone, so until the seat acts both hands agree,
+    # and the first difference is the seat's preflop raise where the station calls or
+    # checks; hands where the seat never acts (all folded to it) are the same.
+    assert "ours preflop: raise vs call" in keys
+    assert keys <= {SAME, "ours preflop: raise vs call", "ours preflop: raise vs check"}
+    same = [r for r in result.rows if r.key == SAME]
+    assert all(r.bb == 0 for r in same)
+    assert [r.bb for r in result.rows] == sorted(r.bb for r in result.rows)
+
+
+def test_a_bet_of_another_size_is_filed_apart() -> None:
+    a = [_doc(1, [("raise", "x", 6)], {"x": 3, "y": -3})]
+    b = [_doc(1, [("raise", "x", 4)], {"x": -4, "y": 4})]
+    (row,) = compare(a, b, "x", "x").rows
+    assert (row.key, row.hands, row.bb) == ("ours preflop: raise vs raise (another size)", 1, 3.5)
+    c = [_doc(1, [("call", "y", 2), ("check", "x", None)], {"x": 0, "y": 0})]
+    d = [_doc(1, [("fold", "y", None)], {"x": 1, "y": -1})]
+    assert compare(c, d, "x", "x").rows[0].key == "others preflop"
+
+
+def test_recordings_of_other_deals_are_refused(raiser: MatchResult) -> None:
+    fewer = _match(("calling-station", "calling-station", "rational"), hands=12)
+    with pytest.raises(ValueError, match="first recording only"):
+        compare(raiser.records, fewer.records, "always-raise", "calling-station")
+    with pytest.raises(ValueError, match="second recording only"):
+        compare(fewer.records, raiser.records, "calling-station", "always-raise")
+    with pytest.raises(ValueError, match="different seats"):
+        compare(raiser.records, raiser.records, "always-raise", "rational")
+    with pytest.raises(ValueError, match="no player 'poki'"):
+        compare(raiser.records, raiser.records, "poki", "poki")
+
+
+def test_a_players_takings_add_up_to_its_net(raiser: MatchResult) -> None:
+    taken = flows(raiser.records, "always-raise")
+    assert {f.opponent for f in taken} == {"calling-station", "rational"}
+    assert sum(f.bb for f in taken) == pytest.approx(raiser.net_bb[:, 0].sum())
+    hands = len(raiser.records)
+    assert all(f.bb_per_100 == pytest.approx(100 * f.bb / hands) for f in taken)
+    # Heads-up, everything the player won or lost came from the one opponent.
+    a = [_doc(1, [], {"x": 6, "y": -6}), _doc(2, [], {"x": -2, "y": 2})]
+    assert [(f.opponent, f.bb) for f in flows(a, "x")] == [("y", 2.0)]
+
+
+def test_showdown_records_compares_and_splits(
+    raiser: MatchResult,
+    caller: MatchResult,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    write_records(first, raiser.records)
+    write_records(second, caller.records)
+    argv = ["records", "compare", str(first), str(second), "--player", "always-raise"]
+    assert main([*argv, "--as", "calling-station"]) == 0
+    out = capsys.readouterr().out
+    assert "against calling-station in the same seat" in out
+    assert "ours preflop: raise vs call" in out
+    assert main([*argv, "--as", "calling-station", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["hands"] == len(raiser.records)
+    assert main(["records", "flows", str(first), "--player", "always-raise", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert sum(r["bb"] for r in rows) == pytest.approx(raiser.net_bb[:, 0].sum())
+    # Bad input: a clear error and exit 2.
+    assert main(argv) == 2  # B has no always-raise
+    assert "no player 'always-raise'" in capsys.readouterr().err
+    assert main(["records", "flows", str(tmp_path / "missing.jsonl"), "--player", "x"]) == 2
+    assert "No such file" in capsys.readouterr().err
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"seats": []}\n')
+    assert main(["records", "compare", str(broken), str(broken), "--player", "x"]) == 2
+    assert "not a recorded hand (no 'hand_no' field)" in capsys.readouterr().err
+
+
+def _doc(number: int, actions: list[tuple[str, str, int | None]], net: dict[str, int]) -> Any:
+    """A minimal stored hand: players seated 1, 2, ... in `net`'s order; big blind 2."""
+    seats = {name: i + 1 for i, name in enumerate(net)}
+    return {
+        "hand_no": number,
+        "config": {"big_blind": 2},
+        "seats": [
+            {"seat": seats[p], "player_id": p, "starting_stack": 100, "final_stack": 100 + v}
+            for p, v in net.items()
+        ],
+        "events": [
+            {"kind": kind, "street": "preflop", "seat": seats[p], "amount": amount, "cards": []}
+            for kind, p, amount in actions
+        ],
+    }
