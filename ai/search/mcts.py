@@ -51,7 +51,8 @@ class SearchConfig:
     strength_samples: int = 16  # random holdings per strength estimate
     check_every: int = 16  # iterations between clock reads
     min_share: float = 0.1  # visits, relative to the most visited, an action needs to be chosen
-    # Standard errors by which a bet or raise must beat checking or calling to be chosen.
+    # Standard errors by which a bet or raise must beat the best of folding, checking and
+    # calling to be chosen.
     # The simulated opponents do not adapt to how often we bet; real ones do (pokis
     # raise and call our flop bets more once they have seen us bet often). Limit 5-max,
     # 10,000 duplicate hands, seed 5: against four pokis 0 -18.3 bb/100, 1 +23.8,
@@ -318,8 +319,9 @@ def choose(
 ) -> ActionStats:
     """The best value among the actions searched enough (the fold exact); ties go to the
     more aggressive, unless `aggression_margin` > 0: then a bet or raise must beat the
-    check or call by that many standard errors of the difference. Without any search:
-    check if free, else call on equity vs pot odds."""
+    best of folding, checking and calling by that many standard errors of the
+    difference (a bluff raise that calling loses to must beat the fold, not the call).
+    Without any search: check if free, else call on equity vs pot odds."""
     most = max((s.visits for s in stats), default=0)
     if most == 0:
         passive = next(s for s in stats if s.kind in (CHECK, CALL))
@@ -331,7 +333,8 @@ def choose(
         if s.value_bb >= best.value_bb:
             best = s
     if aggression_margin > 0 and best.kind not in (FOLD, CHECK, CALL):
-        calm = next((s for s in eligible if s.kind in (CHECK, CALL)), None)
+        calm_options = [s for s in eligible if s.kind in (FOLD, CHECK, CALL)]
+        calm = max(calm_options, key=lambda s: s.value_bb, default=None)
         if calm is not None:
             spread = math.hypot(best.stderr_bb, calm.stderr_bb)
             if best.value_bb - calm.value_bb < aggression_margin * spread:

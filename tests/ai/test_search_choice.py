@@ -1,5 +1,6 @@
 """The root's choice among the searched actions: the best value, and with an aggression
-margin, a bet or raise only when it beats the check or call by that many standard errors."""
+margin, a bet or raise only when it beats the best of folding, checking and calling by
+that many standard errors."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from ai.models.ranges import RangeTracker
 from ai.search.explain import reason
 from ai.search.mcts import ActionStats, Search, SearchConfig, SearchResult, choose
 from ai.search.opponents import build_tables
-from ai.sim.rules import BET, CALL, CHECK
+from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
 
 OBS = spot(LIMIT2, {1: "AhKd"}, [(CALL, 0), (CHECK, 0)], board="Ks7c2h")
 
@@ -32,6 +33,32 @@ def test_a_bet_within_the_margin_of_checking_is_not_made() -> None:
     assert choose(stats(0.25), 0.1, 0.5, OBS, aggression_margin=1.0).kind == CHECK
     assert choose(stats(0.3), 0.1, 0.5, OBS, aggression_margin=1.0).kind == BET
     assert choose(stats(0.3), 0.1, 0.5, OBS, aggression_margin=2.0).kind == CHECK
+
+
+def facing(raise_value: float) -> list[ActionStats]:
+    return [
+        ActionStats("fold", FOLD, 0, 0, 0.0, 0.0, 0.0),
+        ActionStats("call", CALL, 0, 1000, -2.0, 0.5, 0.3),
+        ActionStats("raise", RAISE, 8, 2000, raise_value, 0.4, 0.7),
+    ]
+
+
+def test_a_raise_within_the_margin_of_folding_is_not_made() -> None:
+    # Facing a bet that calling loses to, a bluff raise must beat the exact fold (standard
+    # error 0.4 here), not merely the call it leaves far behind.
+    assert choose(facing(0.3), 0.1, 0.3, OBS, aggression_margin=1.0).kind == FOLD
+    assert choose(facing(0.5), 0.1, 0.3, OBS, aggression_margin=1.0).kind == RAISE
+    assert choose(facing(0.3), 0.1, 0.3, OBS).kind == RAISE
+
+
+def test_the_reason_for_such_a_fold_does_not_say_raising_loses() -> None:
+    searched = facing(0.3)
+    choice = choose(searched, 0.1, 0.3, OBS, aggression_margin=1.0)
+    result = SearchResult(searched, choice, 2000, 0.3, None)  # type: ignore[arg-type]
+    text = reason(result, OBS)
+    assert text.startswith("Fold: raising +0.3 bb (±0.4) over 2000 simulated hands")
+    assert "is not clearly better" in text
+    assert "loses" not in text
 
 
 def test_the_reason_says_a_bet_was_not_clearly_better() -> None:
