@@ -51,21 +51,22 @@ def test_a_raise_within_the_margin_of_folding_is_not_made() -> None:
     assert choose(facing(0.3), 0.1, 0.3, OBS).kind == RAISE
 
 
+def margin_reason(searched: list[ActionStats], equity: float) -> str:
+    """The sentence for the choice one standard error of margin makes among `searched`."""
+    choice = choose(searched, 0.1, equity, OBS, aggression_margin=1.0)
+    result = SearchResult(searched, choice, 2000, equity, None)  # type: ignore[arg-type]
+    return reason(result, OBS)
+
+
 def test_the_reason_for_such_a_fold_does_not_say_raising_loses() -> None:
-    searched = facing(0.3)
-    choice = choose(searched, 0.1, 0.3, OBS, aggression_margin=1.0)
-    result = SearchResult(searched, choice, 2000, 0.3, None)  # type: ignore[arg-type]
-    text = reason(result, OBS)
+    text = margin_reason(facing(0.3), 0.3)
     assert text.startswith("Fold: raising +0.3 bb (±0.4) over 2000 simulated hands")
     assert "is not clearly better" in text
     assert "loses" not in text
 
 
 def test_the_reason_says_a_bet_was_not_clearly_better() -> None:
-    searched = stats(0.25)
-    choice = choose(searched, 0.1, 0.5, OBS, aggression_margin=1.0)
-    result = SearchResult(searched, choice, 2000, 0.5, None)  # type: ignore[arg-type]
-    text = reason(result, OBS)
+    text = margin_reason(stats(0.25), 0.5)
     assert text.startswith("Check: +0.0 bb")
     assert "betting +0.2 bb (±0.2) is not clearly better" in text
     assert "ahead of" not in text
