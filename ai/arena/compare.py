@@ -55,7 +55,8 @@ def compare(
     """Hands of A and B paired by number, filed under their first differing event.
 
     Raises ValueError when the recordings are not of the same deals: a hand missing
-    from either, or the two players not in the same seat."""
+    from either, or the two players not in the same seat. Hands are paired by table
+    and number (a round robin's tables number their hands alike)."""
     by_number = {_number(doc): doc for doc in b}
     sums: dict[str, list[float]] = {}
     hands = 0
@@ -64,10 +65,10 @@ def compare(
         number = _number(doc_a)
         doc_b = by_number.pop(number, None)
         if doc_b is None:
-            raise ValueError(f"hand {number} is in the first recording only: not the same deals")
+            raise ValueError(f"{_name(number)} is in the first recording only: not the same deals")
         seat = _seat(doc_a, player_a, number)
         if _seat(doc_b, player_b, number) != seat:
-            raise ValueError(f"hand {number}: {player_a} and {player_b} sit in different seats")
+            raise ValueError(f"{_name(number)}: {player_a} and {player_b} sit in different seats")
         big_blind = float(doc_a["config"]["big_blind"])
         diff = (_net(doc_a, seat) - _net(doc_b, seat)) / big_blind
         key = _first_difference(doc_a["events"], doc_b["events"], seat)
@@ -78,14 +79,15 @@ def compare(
         total += diff
     if by_number:
         first = min(by_number)
-        raise ValueError(f"hand {first} is in the second recording only: not the same deals")
+        raise ValueError(f"{_name(first)} is in the second recording only: not the same deals")
     rows = [Divergence(key, int(n), bb) for key, (n, bb) in sums.items()]
     rows.sort(key=lambda row: (row.bb, row.key))
     return Comparison(hands, total, rows)
 
 
 def flows(docs: Iterable[Document], player: str) -> list[Flow]:
-    """What `player` took from each opponent over the hands it played (most first)."""
+    """What `player` took from each opponent over the hands it played (most first).
+    Raises ValueError when it played none."""
     taken: dict[str, float] = {}
     hands = 0
     for doc in docs:
@@ -108,22 +110,28 @@ def flows(docs: Iterable[Document], player: str) -> list[Flow]:
             else:
                 continue
             taken[other] = taken.get(other, 0.0) + share / big_blind
+    if not hands:
+        raise ValueError(f"no player {player!r} in these hands")
     result = [Flow(other, bb, 100 * bb / hands) for other, bb in taken.items()]
     result.sort(key=lambda f: (-f.bb, f.opponent))
     return result
 
 
-def _number(doc: Document) -> int:
-    number: int = doc["hand_no"]
-    return number
+def _number(doc: Document) -> tuple[str, int]:
+    return str(doc.get("table_id", "")), int(doc["hand_no"])
 
 
-def _seat(doc: Document, player: str, number: int) -> int:
+def _name(number: tuple[str, int]) -> str:
+    table, hand = number
+    return f"hand {hand} of {table}" if table else f"hand {hand}"
+
+
+def _seat(doc: Document, player: str, number: tuple[str, int]) -> int:
     for s in doc["seats"]:
         if s["player_id"] == player:
             seat: int = s["seat"]
             return seat
-    raise ValueError(f"hand {number}: no player {player!r}")
+    raise ValueError(f"{_name(number)}: no player {player!r}")
 
 
 def _net(doc: Document, seat: int) -> int:

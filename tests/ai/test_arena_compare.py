@@ -73,6 +73,16 @@ def test_recordings_of_other_deals_are_refused(raiser: MatchResult) -> None:
         compare(raiser.records, raiser.records, "poki", "poki")
 
 
+def test_hands_are_paired_by_table_and_number() -> None:
+    # A round robin's tables number their hands alike: hand 1 of t1 pairs with hand 1 of t1.
+    a = [_doc(1, [], {"x": 2, "y": -2}, "t1"), _doc(1, [], {"x": -4, "y": 4}, "t2")]
+    b = [_doc(1, [], {"x": -4, "y": 4}, "t2"), _doc(1, [], {"x": 2, "y": -2}, "t1")]
+    result = compare(a, b, "x", "x")
+    assert (result.hands, result.bb, result.rows[0].key) == (2, 0.0, SAME)
+    with pytest.raises(ValueError, match="hand 1 of t2 is in the first recording only"):
+        compare(a, b[1:], "x", "x")
+
+
 def test_a_players_takings_add_up_to_its_net(raiser: MatchResult) -> None:
     taken = flows(raiser.records, "always-raise")
     assert {f.opponent for f in taken} == {"calling-station", "rational"}
@@ -82,6 +92,8 @@ def test_a_players_takings_add_up_to_its_net(raiser: MatchResult) -> None:
     # Heads-up, everything the player won or lost came from the one opponent.
     a = [_doc(1, [], {"x": 6, "y": -6}), _doc(2, [], {"x": -2, "y": 2})]
     assert [(f.opponent, f.bb) for f in flows(a, "x")] == [("y", 2.0)]
+    with pytest.raises(ValueError, match="no player 'poki' in these hands"):
+        flows(raiser.records, "poki")
 
 
 def test_showdown_records_compares_and_splits(
@@ -115,10 +127,16 @@ def test_showdown_records_compares_and_splits(
     assert "not a recorded hand (no 'hand_no' field)" in capsys.readouterr().err
 
 
-def _doc(number: int, actions: list[tuple[str, str, int | None]], net: dict[str, int]) -> Any:
+def _doc(
+    number: int,
+    actions: list[tuple[str, str, int | None]],
+    net: dict[str, int],
+    table: str = "t",
+) -> Any:
     """A minimal stored hand: players seated 1, 2, ... in `net`'s order; big blind 2."""
     seats = {name: i + 1 for i, name in enumerate(net)}
     return {
+        "table_id": table,
         "hand_no": number,
         "config": {"big_blind": 2},
         "seats": [
