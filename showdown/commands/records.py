@@ -54,16 +54,14 @@ def run_compare(args: argparse.Namespace) -> int:
     from ai.arena.compare import compare
     from ai.arena.record import read_records
 
+    other = args.other or args.player
     try:
         result = compare(
-            read_records(Path(args.first)),
-            read_records(Path(args.second)),
-            args.player,
-            args.other or args.player,
+            read_records(Path(args.first)), read_records(Path(args.second)), args.player, other
         )
     except (OSError, ValueError, KeyError) as error:
         return _fail(error)
-    print(_compare_json(result) if args.json else _compare_text(result, args))
+    print(_compare_json(result) if args.json else _compare_text(result, args.player, other))
     return 0
 
 
@@ -87,10 +85,9 @@ def run_flows(args: argparse.Namespace) -> int:
     return 0
 
 
-def _compare_text(result: Comparison, args: argparse.Namespace) -> str:
-    other = args.other or args.player
+def _compare_text(result: Comparison, player: str, other: str) -> str:
     lines = [
-        f"{result.hands} hands: {args.player} {result.bb_per_100:+.1f} bb/100 against "
+        f"{result.hands} hands: {player} {result.bb_per_100:+.1f} bb/100 against "
         f"{other} in the same seat ({result.bb:+.1f} bb)",
         f"{'first difference':48s} {'hands':>6s} {'bb':>9s} {'bb/hand':>8s}",
     ]

@@ -47,7 +47,8 @@ def test_advice_comes_from_the_search_and_its_reason_follows_the_numbers(
                 # The aggression margin: a bet or raise valued higher, but by less than
                 # the standard error of the difference, is not made, and the reason says so.
                 calm = chosen[0]
-                assert calm.action in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL)
+                passive = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL)
+                assert calm.action in passive, advice.reason
                 assert best.action in (ActionKind.BET, ActionKind.RAISE), advice.reason
                 spread = math.hypot(best.stderr_bb or 0.0, calm.stderr_bb or 0.0)
                 assert best.value_bb - calm.value_bb < spread, (advice.reason, advice.values)
