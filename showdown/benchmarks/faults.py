@@ -39,6 +39,7 @@ Message = dict[str, Any]
 FAST = {"SHOWDOWN_HAND_PAUSE_MS": "0", "BOT_DELAY_MS": "0", "BOTS_PLAY_ALONE": "true"}
 RECOVERY_SECONDS = 60.0  # a fault the room has not recovered from by then is a failure
 SILENT_SECONDS = 20.0  # a spectator hearing nothing this long reconnects
+LOG_TAIL = 60  # lines of serve's log shown with a failure
 
 
 @dataclass
@@ -247,13 +248,25 @@ class Spectator:
         await asyncio.gather(self._task, return_exceptions=True)
 
 
-async def _wait_ready(http: Any) -> None:
-    async with asyncio.timeout(RECOVERY_SECONDS):
-        while True:
-            with contextlib.suppress(OSError, ValueError):
-                if (await http.get("/readyz")).status_code == 200:
-                    return
-            await asyncio.sleep(0.1)  # polling another process's recovery
+async def _wait_ready(http: Any) -> str | None:
+    """None once /readyz says ready within RECOVERY_SECONDS, else the last thing it said."""
+    import httpx
+
+    last = "no answer"
+    try:
+        async with asyncio.timeout(RECOVERY_SECONDS):
+            while True:
+                try:
+                    response = await http.get("/readyz")
+                except (OSError, httpx.TransportError) as error:
+                    last = f"{type(error).__name__}: {error}"
+                else:
+                    if response.status_code == 200:
+                        return None
+                    last = f"{response.status_code} {response.text[:500]}"
+                await asyncio.sleep(0.1)  # polling another process's recovery
+    except TimeoutError:
+        return last
 
 
 async def _faults(args: argparse.Namespace) -> int:
@@ -318,10 +331,9 @@ async def _faults(args: argparse.Namespace) -> int:
                         await serve.start()
                     else:
                         await workers.kill_one(rng)
-                    try:
-                        await _wait_ready(http)
-                    except TimeoutError:
-                        failures.append(f"not ready again after a {fault} crash")
+                    unready = await _wait_ready(http)
+                    if unready is not None:
+                        failures.append(f"not ready again after a {fault} crash: {unready}")
                         break
                     restarts[fault] += 1
                     await play_goes_on(f"a {fault} crash")
@@ -342,6 +354,8 @@ async def _faults(args: argparse.Namespace) -> int:
         finally:
             await client.close()
             await asyncio.to_thread(database.close)
+        # The temporary directory goes with the run: what serve logged, for a failure.
+        serve_log = (root / "serve.log").read_text(errors="replace").splitlines()[-LOG_TAIL:]
     problems = failures + [p for c in checks for p in c.problems]
     seen_finished = finished()
     print(f"fault injection: {elapsed:.0f} s, {table_count} tables of bots, {worker_count} workers")
@@ -360,6 +374,9 @@ async def _faults(args: argparse.Namespace) -> int:
     print(f"  hand numbers dealt twice:     {twice} tables (of {dealt} deals seen)")
     for problem in problems:
         print(f"  PROBLEM: {problem}")
+    if problems:
+        print(f"  the last {len(serve_log)} lines serve logged:")
+        print("\n".join(f"    {line}" for line in serve_log))
     return 1 if problems else 0
 
 
