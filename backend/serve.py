@@ -27,7 +27,6 @@ import uvicorn
 from backend import gc_policy
 from backend.app import create_app
 from backend.db.embedded import (
-    EmbeddedDatabaseError,
     EmbeddedMongo,
     die_with_parent,
     make_private,
@@ -159,8 +158,13 @@ async def _supervise_database(database: EmbeddedMongo) -> None:
         while True:
             try:
                 await asyncio.to_thread(database.start)
-            except (EmbeddedDatabaseError, OSError) as error:
-                log.error("embedded database did not start", extra={"error": str(error)})
+            except Exception as error:
+                # Whatever stopped this start, the room needs its database: a supervisor
+                # that died here (it once did, on a pymongo error) left it down for good.
+                log.error(
+                    "embedded database did not start",
+                    extra={"error": f"{type(error).__name__}: {error}"},
+                )
                 await asyncio.sleep(backoff)  # back-off before the next attempt
                 backoff = min(backoff * 2, DATABASE_BACKOFF_MAX)
                 continue

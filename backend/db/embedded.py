@@ -244,15 +244,26 @@ class EmbeddedMongo:
         if self._credentials() is None:
             self._provision()
         self._launch(auth=True)
-        if not self._only_our_user():
+        if not self._signed_in():
             # Our user is missing (the database files were replaced): provision again.
             self.stop()
             self._provision()
             self._launch(auth=True)
-            if not self._only_our_user():
+            if not self._signed_in():
                 self.stop()
                 raise EmbeddedDatabaseError("could not sign in to the embedded database")
         return self
+
+    def _signed_in(self) -> bool:
+        """`_only_our_user`, with a database that stops answering meanwhile (killed just
+        after it listened) stopped and reported as not started, like any failed start."""
+        try:
+            return self._only_our_user()
+        except PyMongoError as error:
+            self.stop()
+            raise EmbeddedDatabaseError(
+                f"the embedded database stopped answering: {error}"
+            ) from error
 
     def _provision(self) -> None:
         """Create our user on a server without `--auth`, reachable for a moment on loopback."""
