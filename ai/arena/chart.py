@@ -22,7 +22,7 @@ def write_chart(result: MatchResult, path: Path) -> None:
         for k, name in enumerate(result.names):
             ax.plot(hands, cumulative[:, k], label=name, linewidth=1.2)
         config = result.config
-        mode = ", duplicate" if config.duplicate else ""
+        mode = "" if config.mode == "plain" else f", {config.mode}"
         ax.set_title(f"Arena: {config.game.value}, {len(result.names)} players{mode}")
         ax.set_xlabel("hands")
         _finish(fig, ax, path)

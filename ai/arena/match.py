@@ -4,6 +4,8 @@ One seat per bot, stacks reset every hand ("infinite stacks", default 200 big
 blinds), the button moves one seat each hand. In duplicate format every deal is
 played once per rotation of the seats, so each bot holds every seat's cards
 against the same board: card luck cancels and far fewer hands separate the bots.
+Rotations keep the bots' order around the table; `shuffle_seats` draws a new
+order for each deal, so that where a bot sits relative to the others averages out.
 
 Everything is a function of the seed: the deal of hand h comes from its own
 Random(seed, h), each bot gets its own seed.
@@ -44,6 +46,17 @@ class MatchConfig:
     stack_bb: int = DEFAULT_STACK_BB
     # Keep every hand as a stored-hand document (Match.records), for training.
     record: bool = False
+    # Each deal seats the bots in its own random order (`seating`). Rotations give
+    # every bot every seat's cards but keep who sits after whom, and at a table of
+    # mixed styles that is worth more than the bots' differences (6-max No-Limit:
+    # two pokis in one line-up, +294 and +404 bb/100 on the same deals).
+    shuffle_seats: bool = False
+
+    @property
+    def mode(self) -> str:
+        """ "duplicate" or "plain", and whether seats were shuffled: for the reports."""
+        mode = "duplicate" if self.duplicate else "plain"
+        return f"{mode}, seats shuffled" if self.shuffle_seats else mode
 
     def table(self) -> TableConfig:
         return TableConfig(
@@ -74,6 +87,14 @@ def display_names(styles: Sequence[str]) -> tuple[str, ...]:
         seen[style] = seen.get(style, 0) + 1
         names.append(style if seen[style] == 1 else f"{style}#{seen[style]}")
     return tuple(names)
+
+
+def seating(seed: int, deal_no: int, players: int) -> list[int]:
+    """Deal `deal_no`'s order of the bots around the table, from its own random stream
+    (so the cards dealt are the same shuffled or not): bot k sits order[k] seats on."""
+    order = list(range(players))
+    random.Random(f"{seed}:{deal_no}:seating").shuffle(order)
+    return order
 
 
 def deal(rng: random.Random, players: int) -> tuple[list[tuple[int, int]], list[int]]:
@@ -126,9 +147,11 @@ class Match:
         for d in range(first, end):
             holes, runout = deal(random.Random(f"{config.seed}:{d}"), n)
             button = d % n + 1
+            order = seating(config.seed, d, n) if config.shuffle_seats else list(range(n))
             for r in range(rotations):
-                # Rotation r puts bot k in seat (k + r) % n + 1; the cards stay with the seats.
-                seat_of_bot = [(k + r) % n + 1 for k in range(n)]
+                # Rotation r puts bot k in seat (order[k] + r) % n + 1; the cards stay
+                # with the seats.
+                seat_of_bot = [(order[k] + r) % n + 1 for k in range(n)]
                 key = d * rotations + r
                 net[row] = self.play_hand(seat_of_bot, holes, runout, button, hand_key=key)
                 row += 1

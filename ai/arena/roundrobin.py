@@ -63,6 +63,7 @@ def play_round_robin(
             duplicate=config.duplicate,
             stack_bb=config.stack_bb,
             record=config.record,
+            shuffle_seats=config.shuffle_seats,
         )
         offset = t * config.hands
 
@@ -102,10 +103,9 @@ def _pooled(
 
 
 def format_round_robin(result: RoundRobinResult, config: MatchConfig, size: int) -> str:
-    mode = "duplicate" if config.duplicate else "plain"
     lines = [
         f"{config.game.value}, {size}-handed round robin: {len(result.tables)} tables x "
-        f"{config.hands} hands ({mode}), seed {config.seed}",
+        f"{config.hands} hands ({config.mode}), seed {config.seed}",
         f"{'bot':<18}{'bb/100':>10}{'95% CI':>22}{'total bb':>12}",
     ]
     for rate in sorted(result.overall, key=lambda r: -r.bb_per_100):

@@ -48,9 +48,8 @@ def win_rates(result: MatchResult) -> list[WinRate]:
 
 def format_table(result: MatchResult, rates: list[WinRate]) -> str:
     config = result.config
-    mode = "duplicate" if config.duplicate else "plain"
     lines = [
-        f"{config.game.value}, {len(result.names)} players, {result.hands} hands ({mode}), "
+        f"{config.game.value}, {len(result.names)} players, {result.hands} hands ({config.mode}), "
         f"seed {config.seed}",
         f"{'bot':<18}{'bb/100':>10}{'95% CI':>22}{'total bb':>12}",
     ]

@@ -32,6 +32,12 @@ def add_parser(subparsers: Subparsers) -> None:
         action="store_true",
         help="replay every deal with the seats rotated (each bot plays each seat's cards)",
     )
+    parser.add_argument(
+        "--shuffle-seats",
+        action="store_true",
+        help="seat the bots in a new random order for each deal (with --duplicate, a bot's "
+        "place relative to the others then averages out, not only its cards)",
+    )
     parser.add_argument("--stack", type=int, default=200, help="stack in big blinds, every hand")
     parser.add_argument(
         "--jobs", type=int, default=1, help="processes to share the deals (results depend on it)"
@@ -82,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         duplicate=args.duplicate,
         stack_bb=args.stack,
         record=bool(args.record),
+        shuffle_seats=args.shuffle_seats,
     )
     progress = ProgressLine()
     if size < len(styles):
@@ -153,6 +160,7 @@ def _header(hands: int, config: MatchConfig) -> dict[str, object]:
         "game": config.game.value,
         "seed": config.seed,
         "duplicate": config.duplicate,
+        "shuffle_seats": config.shuffle_seats,
     }
 
 

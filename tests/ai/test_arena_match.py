@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -46,10 +48,9 @@ def test_duplicate_rotates_every_bot_through_every_seat() -> None:
     assert np.any(result.net_bb != 0)  # the single hands do win and lose
 
 
-def test_duplicate_gives_every_bot_each_seats_cards() -> None:
-    match = Match(
-        MatchConfig(Variant.NO_LIMIT, ("rational", "random", "cautious"), hands=3, duplicate=True)
-    )
+def seats_played(config: MatchConfig) -> list[list[int]]:
+    """Each hand's seat of every bot (bot order), in the order the match plays them."""
+    match = Match(config)
     seen: list[list[int]] = []
     original = match.play_hand
 
@@ -65,7 +66,45 @@ def test_duplicate_gives_every_bot_each_seats_cards() -> None:
 
     match.play_hand = spy  # type: ignore[method-assign]
     match.play()
-    assert seen == [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+    return seen
+
+
+def test_duplicate_gives_every_bot_each_seats_cards() -> None:
+    config = MatchConfig(
+        Variant.NO_LIMIT, ("rational", "random", "cautious"), hands=3, duplicate=True
+    )
+    assert seats_played(config) == [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+
+
+def test_shuffled_seats_change_who_sits_after_whom_and_keep_each_deals_rotations() -> None:
+    bots = ("rational", "aggressive", "cautious", "calling-station")
+    config = MatchConfig(
+        Variant.LIMIT, bots, hands=4 * 30, seed=7, duplicate=True, shuffle_seats=True
+    )
+    seen = seats_played(config)
+    deals = [seen[d : d + 4] for d in range(0, len(seen), 4)]
+    for rotations in deals:  # every bot still holds every seat's cards once a deal
+        assert all(sorted(seats) == [1, 2, 3, 4] for seats in zip(*rotations, strict=True))
+    # The bot sitting next after bot 0: fixed in rotations, varied when shuffled.
+    next_after = {seats.index(seats[0] % 4 + 1) for seats in seen}
+    assert next_after == {1, 2, 3}
+    fixed = seats_played(replace(config, shuffle_seats=False))
+    assert {seats.index(seats[0] % 4 + 1) for seats in fixed} == {1}
+
+
+def test_shuffled_seats_deal_the_same_cards_to_the_seats() -> None:
+    config = MatchConfig(
+        Variant.LIMIT, ("rational", "random", "cautious"), hands=30, seed=3, duplicate=True,
+        record=True,
+    )  # fmt: skip
+    shuffled = play_match(replace(config, shuffle_seats=True)).records
+    fixed = play_match(config).records
+
+    def by_seat(records: list[dict[str, Any]], field: str) -> list[object]:
+        return [sorted((s["seat"], s[field]) for s in r["seats"]) for r in records]
+
+    assert by_seat(shuffled, "hole_cards") == by_seat(fixed, "hole_cards")
+    assert by_seat(shuffled, "player_id") != by_seat(fixed, "player_id")
 
 
 def test_parallel_jobs_are_reproducible() -> None:
@@ -102,6 +141,14 @@ def test_arena_command_table_and_bad_style(capsys: pytest.CaptureFixture[str]) -
     assert "bb/100" in out and "loki" in out and "always-fold" in out
     assert main(["arena", "--bots", "loki,nobody", "--hands", "5"]) == 2
     assert "unknown bot style" in capsys.readouterr().err
+
+
+def test_arena_command_shuffles_seats_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["arena", "--bots", "rational,calling,random", "--hands", "30", "--duplicate"]
+    assert main([*args, "--shuffle-seats"]) == 0
+    assert "30 hands (duplicate, seats shuffled)" in capsys.readouterr().out
+    assert main([*args, "--shuffle-seats", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["shuffle_seats"] is True
 
 
 def test_round_robin_heads_up_matrix_is_antisymmetric() -> None:
