@@ -54,7 +54,7 @@ class MatchConfig:
 
     @property
     def mode(self) -> str:
-        """ "duplicate" or "plain", and whether seats were shuffled: for the reports."""
+        """For the reports: duplicate or plain, and whether the seats were shuffled."""
         mode = "duplicate" if self.duplicate else "plain"
         return f"{mode}, seats shuffled" if self.shuffle_seats else mode
 

@@ -40,6 +40,7 @@ FAST = {"SHOWDOWN_HAND_PAUSE_MS": "0", "BOT_DELAY_MS": "0", "BOTS_PLAY_ALONE": "
 RECOVERY_SECONDS = 60.0  # a fault the room has not recovered from by then is a failure
 SILENT_SECONDS = 20.0  # a spectator hearing nothing this long reconnects
 LOG_TAIL = 60  # lines of serve's log shown with a failure
+POLL_ECHO = ('"uvicorn.access"', '"database ping failed"')  # what each /readyz poll logs
 
 
 @dataclass
@@ -354,8 +355,11 @@ async def _faults(args: argparse.Namespace) -> int:
         finally:
             await client.close()
             await asyncio.to_thread(database.close)
-        # The temporary directory goes with the run: what serve logged, for a failure.
-        serve_log = (root / "serve.log").read_text(errors="replace").splitlines()[-LOG_TAIL:]
+        # The temporary directory goes with the run: what serve logged, for a failure,
+        # less the echo of the bench's own readiness polls.
+        logged = (root / "serve.log").read_text(errors="replace").splitlines()
+        serve_log = [line for line in logged if not any(p in line for p in POLL_ECHO)]
+        serve_log = serve_log[-LOG_TAIL:]
     problems = failures + [p for c in checks for p in c.problems]
     seen_finished = finished()
     print(f"fault injection: {elapsed:.0f} s, {table_count} tables of bots, {worker_count} workers")
