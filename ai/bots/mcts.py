@@ -18,6 +18,7 @@ from ai.bots.base import HandSummary
 from ai.bots.loki import LokiBot
 from ai.bots.observation import Decision, Observation
 from ai.models.model import ModelSet, OpponentModel
+from ai.models.ranges import RangeTracker
 from ai.search.explain import reason
 from ai.search.mcts import RANDOM, UCT, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
@@ -58,6 +59,10 @@ class MctsBot(LokiBot):
         self.iterations = iterations
         self.budgets = (LIMIT_ITERATIONS, NO_LIMIT_ITERATIONS)
         self.config = config or SearchConfig()
+        # In No-Limit the ranges rank holdings by their river strength averaged over the
+        # runouts, so a draw that bets is read as the styles that count equity play it;
+        # in Limit that did worse against lokis (docs/search.md, 2026-11-24 morning).
+        self.potential = True
         self.generic_only = generic_only
         self.clock = time.monotonic
         # Preflop by Loki's expert rules in matches (the thesis' "expert knowledge
@@ -74,6 +79,7 @@ class MctsBot(LokiBot):
         self.versus: VersusBook | None = VersusBook()
 
     def update_model(self, obs: Observation) -> None:
+        self.ranges.potential = self.reliability.potential = self.potential and not obs.limit
         if not self.generic_only:
             super().update_model(obs)
             if self.versus is not None:
@@ -193,7 +199,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     rules), "long" (four times the iterations), "noversus" (the opponents' answers to
     our bets not told apart from their answers to anyone's), "nomargin" (a bet or
     raise chosen whenever it is valued highest, as until 2026-11-23), "margin2" (it
-    must beat checking or calling by two standard errors, not one)."""
+    must beat checking or calling by two standard errors, not one), "nopotential"
+    (No-Limit ranges and reliability rank holdings by their strength now, not averaged
+    over the runouts: as until 2026-11-24), "sizes" (ranges also read a No-Limit bet's size as
+    strength, `ai.models.ranges.size_given_raise`; not the default, see docs/search.md)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -214,6 +223,14 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=0.0))
     if variant == "margin2":
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=2.0))
+    if variant == "sizes":
+        bot = MctsBot(seed)
+        bot.ranges = RangeTracker(size_trust=0.5)
+        return bot
+    if variant == "nopotential":
+        bot = MctsBot(seed)
+        bot.potential = False
+        return bot
     if variant == "noversus":
         bot = MctsBot(seed)
         bot.versus = None

@@ -75,6 +75,8 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "noversus",
         "nomargin",
         "margin2",
+        "nopotential",
+        "sizes",
     )
 }
 

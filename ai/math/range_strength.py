@@ -15,6 +15,9 @@ until those tables are replaced. `LEX_TO_COLEX` converts a table to `ai.math.com
   the same figures exactly, about 25x slower on the flop.
 - `percentiles`: each holding's rank among all holdings on the board (0..1), the
   strength the opponent model thinks in.
+- `river_percentiles`: each holding's rank at the river averaged over every runout
+  of a flop or turn (its equity against one random holding, card removal aside): a
+  draw counts for what it will become; `river_ranks`: the same as ranks, 0..1.
 
 >>> from holdem.cards import card_index
 >>> board = tuple(card_index(c) for c in ("Ah", "Kd", "7c"))
@@ -143,6 +146,132 @@ def percentiles(board: tuple[int, ...]) -> FloatArray:
     pct[values < 0] = 0.0
     pct.setflags(write=False)
     return pct
+
+
+@lru_cache(maxsize=64)
+def river_percentiles(board: tuple[int, ...], stride: int = 1) -> FloatArray:
+    """Each holding's river percentile averaged over every runout of a 3-5 card board
+    (0 for holdings that use a board card). On a flop, `stride` k > 1 takes every k-th
+    runout (turn and river card positions summing to a multiple of k), k times faster.
+
+    >>> from holdem.cards import card_index
+    >>> flop = tuple(card_index(c) for c in ("Ah", "7h", "2c"))
+    >>> strength = river_percentiles(flop)
+    >>> def of(a, b):
+    ...     return round(float(strength[LEX_INDEX[card_index(a), card_index(b)]]), 2)
+    >>> of("Kh", "Qh"), of("Kc", "Qd")  # the flush draw is worth more than its rank now
+    (0.71, 0.51)
+    >>> turn, hole = (*flop, card_index("3h")), (card_index("Kh"), card_index("Qh"))
+    >>> k = LEX_INDEX[hole]
+    >>> rivers = [percentiles((*turn, c))[k] for c in range(52) if c not in turn + hole]
+    >>> bool(np.isclose(river_percentiles(turn)[k], np.mean(rivers)))
+    True
+    """
+    if len(board) == 5:
+        return percentiles(board)
+    tables = build_tables()
+    out = _river_percentiles(
+        COMBO_FIRST,
+        COMBO_SECOND,
+        np.array(board, dtype=np.int64),
+        CARD_PACK,
+        CARD_BITS,
+        tables.plain,
+        tables.flush,
+        stride,
+    )
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=64)
+def river_ranks(board: tuple[int, ...], stride: int = 1) -> FloatArray:
+    """`river_percentiles` as ranks among the live holdings, (below + equal/2) / live:
+    averaged ranks bunch towards the middle, and a share of holdings taken from the
+    top of a 0..1 strength scale (the mu-sigma weighting) needs them spread evenly.
+
+    >>> flop = (0, 17, 34)
+    >>> ranks = river_ranks(flop)
+    >>> live = ~blocked_mask(flop)
+    >>> round(float(ranks[live].mean()), 3), round(float((ranks[live] > 0.7).mean()), 2)
+    (0.5, 0.3)
+    """
+    strength = river_percentiles(board, stride)
+    live = ~blocked_mask(board)
+    ordered = np.sort(strength[live])
+    lower = np.searchsorted(ordered, strength, side="left")
+    upper = np.searchsorted(ordered, strength, side="right")
+    out: FloatArray = (lower + (upper - lower) / 2) / max(len(ordered), 1)
+    out[~live] = 0.0
+    out.setflags(write=False)
+    return out
+
+
+@jit
+def _river_percentiles(
+    first: IntArray,
+    second: IntArray,
+    board: IntArray,
+    pack: IntArray,
+    cbits: IntArray,
+    plain: npt.NDArray[np.int32],
+    flush: npt.NDArray[np.int32],
+    stride: int,
+) -> FloatArray:
+    n = first.shape[0]
+    used = np.zeros(52, dtype=np.bool_)
+    board_pack = 0
+    board_bits = 0
+    for c in board:
+        used[c] = True
+        board_pack += pack[c]
+        board_bits |= cbits[c]
+    live = np.array([c for c in range(52) if not used[c]], dtype=np.int64)
+    total = np.zeros(n)
+    count = np.zeros(n)
+    values = np.empty(n, dtype=np.int64)
+    valid = np.empty(n, dtype=np.int64)
+    two = board.shape[0] == 3
+    for i in range(live.shape[0]):
+        for j in range(i + 1 if two else live.shape[0] - 1, live.shape[0]):
+            if two and (i + j) % stride:
+                continue
+            x = live[i]
+            y = live[j] if two else -1
+            run_pack = board_pack + pack[x] + (pack[y] if two else 0)
+            run_bits = board_bits | cbits[x] | (cbits[y] if two else 0)
+            used[x] = True
+            if two:
+                used[y] = True
+            m = 0
+            for k in range(n):
+                a = first[k]
+                b = second[k]
+                if used[a] or used[b]:
+                    values[k] = -1
+                    continue
+                values[k] = value_of(
+                    run_pack + pack[a] + pack[b], run_bits | cbits[a] | cbits[b], OFFSET_7,
+                    plain, flush,
+                )  # fmt: skip
+                valid[m] = values[k]
+                m += 1
+            used[x] = False
+            if two:
+                used[y] = False
+            ordered = np.sort(valid[:m])
+            for k in range(n):
+                if values[k] < 0:
+                    continue
+                lower = np.searchsorted(ordered, values[k], side="left")
+                upper = np.searchsorted(ordered, values[k], side="right")
+                total[k] += (lower + (upper - lower) / 2) / m
+                count[k] += 1
+    out = np.zeros(n)
+    for k in range(n):
+        if count[k] > 0:
+            out[k] = total[k] / count[k]
+    return out
 
 
 @jit

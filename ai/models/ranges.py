@@ -7,7 +7,16 @@ strongest r share of holdings bets or raises and the next c share calls, each
 edge a linear ramp of width 2 * SIGMA (the mu-sigma weighting). Weights are
 multiplied by the probability of the action taken and never fall below
 MIN_WEIGHT**2 (nothing is ever ruled out).
-Strength is the Income Rate percentile preflop and the rank on the board after.
+Strength is the Income Rate percentile preflop and the rank on the board after;
+a tracker with `potential` ranks a flop or turn holding by its river rank averaged
+over the runouts instead (`river_ranks`; the average is about its equity against a
+random holding), so a draw that bets is read the way players who count equity bet it.
+
+In No-Limit a tracker with `size_trust` > 0 also reads the size of a bet: within
+the raising holdings, bigger sizes are taken to come from stronger ones (the
+player's size shares cut them into slices, the largest at the top: the model's
+shares corrected by the sizes the tracker has seen, `ai.models.sizes`), mixed
+with a size-blind reading in proportion 1 - size_trust.
 """
 
 from __future__ import annotations
@@ -20,22 +29,38 @@ from ai.bots.observation import ActionRecord, Observation
 from ai.bots.observe import observe, step_and_record
 from ai.math.combos import N_COMBOS, class_of_pair
 from ai.math.preflop_rank import income_rate_percentile
-from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND, FloatArray, percentiles
+from ai.math.range_strength import (
+    COMBO_FIRST,
+    COMBO_SECOND,
+    FloatArray,
+    percentiles,
+    river_ranks,
+)
+from ai.models.features import size_bucket
 from ai.models.model import OpponentModel
+from ai.models.sizes import SizeBook
 from ai.sim.rules import BET, FOLD, PREFLOP
 from ai.sim.state import SimState
 
 MIN_WEIGHT = 0.01
 SIGMA = 0.12
+# A third of a flop's runouts: every holding within 0.02 of all of them (rms 0.002 on
+# three flops), in a third of the time.
+RUNOUT_STRIDE = 3
+# Width of the edges between bet sizes, as a share of the raising holdings.
+SIZE_RAMP = 0.1
 
 
-def holding_strengths(board: tuple[int, ...], opponents: int) -> FloatArray:
-    """Strength 0..1 per holding: preflop the Income Rate percentile, later the board rank."""
+def holding_strengths(
+    board: tuple[int, ...], opponents: int, potential: bool = False
+) -> FloatArray:
+    """Strength 0..1 per holding: preflop the Income Rate percentile, later the board rank
+    (with `potential`, ranked by the river rank averaged over the runouts)."""
     if not board:
         classes = class_of_pair()[COMBO_FIRST, COMBO_SECOND]
         strength: FloatArray = income_rate_percentile(max(opponents, 1))[classes]
         return strength
-    return percentiles(board)
+    return river_ranks(board, RUNOUT_STRIDE) if potential else percentiles(board)
 
 
 def ramp(strength: FloatArray, mu: float, sigma: float) -> FloatArray:
@@ -74,14 +99,62 @@ def _edge(strength: FloatArray, share: float) -> FloatArray:
     return ramp(strength, mu, sigma)
 
 
+def size_given_raise(
+    p_raise: FloatArray, sizes: FloatArray, bucket: int, trust: float, strength: FloatArray
+) -> FloatArray:
+    """P(a bet or raise is of size `bucket` | it is made, holding) per holding: the
+    bucket's share whatever the holding (size-blind), mixed by `trust` with the ordinal
+    reading: the raising holdings (`p_raise`), ranked by strength, are cut into the
+    model's size shares with the biggest size at the top (edges SIZE_RAMP wide).
+
+    >>> s = np.linspace(0.0, 1.0, 11)
+    >>> raising = (s >= 0.55).astype(float)  # the top 5 of 11 raise
+    >>> sizes = np.array([0.0, 0.6, 0.0, 0.0, 0.0, 0.4])
+    >>> size_given_raise(raising, sizes, 5, 1.0, s)[6:].round(2).tolist()  # all-in: the top 2
+    [0.0, 0.0, 0.0, 1.0, 1.0]
+    >>> size_given_raise(raising, sizes, 1, 1.0, s)[6:].round(2).tolist()  # half pot: 3 below
+    [1.0, 1.0, 1.0, 0.0, 0.0]
+    >>> size_given_raise(raising, sizes, 1, 0.5, s)[6:].round(2).tolist()
+    [0.8, 0.8, 0.8, 0.3, 0.3]
+    """
+    share = float(sizes[bucket])
+    total = float(p_raise.sum())
+    if trust <= 0 or total <= 0:
+        return np.full_like(strength, share)
+    # u: the share of the raising mass stronger than the holding (ties count half).
+    values, group = np.unique(strength, return_inverse=True)
+    mass = np.bincount(group, weights=p_raise, minlength=len(values))
+    stronger = np.cumsum(mass[::-1])[::-1] - mass
+    u = (stronger + mass / 2)[group] / total
+    bigger = float(sizes[bucket + 1 :].sum())  # the share of raises bigger than this one
+    window = _below(u, bigger + share) - _below(u, bigger)
+    out: FloatArray = (1.0 - trust) * share + trust * window
+    return out
+
+
+def _below(u: FloatArray, cut: float) -> FloatArray:
+    """1 where u is below `cut`, 0 above, a ramp SIZE_RAMP wide between; exact at 0 and 1."""
+    if cut <= 0:
+        return np.zeros_like(u)
+    if cut >= 1:
+        return np.ones_like(u)
+    out: FloatArray = np.clip((cut - u) / SIZE_RAMP + 0.5, 0.0, 1.0)
+    return out
+
+
 class RangeTracker:
     """Every player's weight table through one hand, updated as actions are seen.
 
     The past decisions are replayed on a copy of the hand's start so that the model
-    is asked about each action in the exact spot it was taken.
+    is asked about each action in the exact spot it was taken. `size_trust` (0..1): how
+    far a No-Limit bet's size is read as a sign of strength (0: not at all);
+    `potential`: flop and turn holdings ranked by their averaged river rank.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, size_trust: float = 0.0, potential: bool = False) -> None:
+        self.size_trust = size_trust
+        self.potential = potential
+        self.sizes = SizeBook()  # kept across hands: how each player sizes its bets
         self.hand_key: Hashable = None
         self.weights: dict[int, FloatArray] = {}
         self.seen = 0
@@ -111,16 +184,26 @@ class RangeTracker:
             weights = self.weights.get(record.player)
             if weights is not None and record.kind != FOLD and record.player != obs.index:
                 spot = observe(replay, self._history, obs.hand_key, obs.players)
-                shares = model.predict(spot).actions
+                prediction = model.predict(spot)
+                shares = prediction.actions
                 board = replay.runout[: replay.board_len] if record.street != PREFLOP else ()
-                strength = holding_strengths(board, spot.n_in_hand - 1)
+                strength = holding_strengths(board, spot.n_in_hand - 1, self.potential)
                 _, p_call, p_raise = holding_triples(
                     (float(shares[0]), float(shares[1]), float(shares[2])),
                     strength,
                     spot.legal.can_fold,
                 )
-                likelihood = p_raise if record.kind >= BET else p_call
-                weights *= np.maximum(likelihood, MIN_WEIGHT)
+                likelihood = np.maximum(p_raise if record.kind >= BET else p_call, MIN_WEIGHT)
+                if record.kind >= BET and self.size_trust > 0 and not spot.limit:
+                    player = spot.player_id(record.player)
+                    facing = spot.legal.call_amount > 0
+                    sizes = self.sizes.shares(player, spot.street, facing, prediction.sizes)
+                    bucket = size_bucket(spot, record.to)
+                    likelihood *= size_given_raise(
+                        p_raise, sizes, bucket, self.size_trust, strength
+                    )
+                    self.sizes.add(player, spot.street, facing, bucket)
+                weights *= likelihood
                 peak = weights.max()
                 if peak > 0:
                     weights /= peak  # keep the best holding at 1 so the floor stays meaningful

@@ -38,7 +38,8 @@ _BOARD_BY_STREET = (0, 3, 4, 5)
 class Reliability:
     """Per player: the strengths shown after their bets and raises."""
 
-    def __init__(self) -> None:
+    def __init__(self, potential: bool = False) -> None:
+        self.potential = potential  # strength as the ranges measure it (holding_strengths)
         self.sums: dict[str, float] = {}
         self.counts: dict[str, int] = {}
 
@@ -60,7 +61,7 @@ class Reliability:
                 board = tuple(summary.board[: _BOARD_BY_STREET[street]])
                 if street != PREFLOP and len(board) < 3:
                     continue
-                strength = float(holding_strengths(board, opponents)[combo])
+                strength = float(holding_strengths(board, opponents, self.potential)[combo])
                 self.add(summary.players[index], strength)
 
     def kappa(self, player: str, raise_share: float | None = None) -> float:

@@ -387,6 +387,93 @@ def test_weight_tables_follow_the_models_prediction() -> None:
     assert tracker.width(0) == 1.0  # the player to act is not re-weighted by its own action
 
 
+def test_no_limit_ranges_read_a_bigger_bet_as_a_stronger_holding() -> None:
+    from ai.models.ranges import RangeTracker, holding_strengths
+
+    cfg = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
+    model = OpponentModel(ModelSet.frequency_only())
+    strength = holding_strengths((), 1)
+
+    def raised_to(to: int, trust: float) -> np.ndarray:
+        state = SimState.new_hand(cfg, {1: 200, 2: 200}, button=2, seed=3)
+        history: list[Any] = []
+        step_and_record(state, RAISE, to, history)  # the button (index 1) raises
+        tracker = RangeTracker(size_trust=trust)
+        tracker.update(observe(state, history), model)
+        weights: np.ndarray = tracker.weights[1]
+        return weights
+
+    def mean_strength(weights: np.ndarray) -> float:
+        return float((weights * strength).sum() / weights.sum())
+
+    # Size-blind, a min-raise and an all-in say the same; reading sizes, the all-in is
+    # stronger than the half-pot raise, which is weaker than the size-blind reading.
+    assert np.allclose(raised_to(4, 0.0), raised_to(200, 0.0))
+    blind = mean_strength(raised_to(4, 0.0))
+    small, shove = mean_strength(raised_to(4, 0.5)), mean_strength(raised_to(200, 0.5))
+    assert small < blind < shove
+    assert mean_strength(raised_to(200, 1.0)) > shove  # trusting the size fully: stronger still
+    # The shove's range keeps the very best holdings at full weight.
+    assert raised_to(200, 0.5)[np.argmax(strength)] == 1.0
+
+
+def test_no_limit_ranges_learn_how_a_player_sizes_its_bets() -> None:
+    from ai.models.ranges import RangeTracker
+
+    cfg = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
+    model = OpponentModel(ModelSet.frequency_only())
+    tracker = RangeTracker(size_trust=1.0)
+    widths = []
+    for hand in range(40):
+        state = SimState.new_hand(cfg, {1: 200, 2: 200}, button=2, seed=hand)
+        history: list[Any] = []
+        step_and_record(state, RAISE, 200, history)  # the button shoves, every hand
+        tracker.update(observe(state, history, f"hand-{hand}"), model)
+        widths.append(tracker.width(1))
+    # The model expects few shoves, so the first reads as the very top of the raises;
+    # a player seen shoving every raise is read as shoving all of them.
+    assert widths[0] < 0.01
+    assert widths[-1] > 10 * widths[0]
+    assert tracker.sizes.counts[("seat2", 1)].tolist() == [0, 0, 0, 0, 0, 40]
+
+
+def test_ranges_with_potential_count_a_draw_for_what_it_will_become() -> None:
+    from ai.bots.base import HandSummary
+    from ai.math.range_strength import LEX_INDEX
+    from ai.models.ranges import RangeTracker
+    from ai.search.reliability import Reliability
+
+    cfg = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
+    model = OpponentModel(ModelSet.frequency_only())
+    state = SimState.new_hand(cfg, {1: 200, 2: 200}, button=2, board=["Ah", "7h", "2c"], seed=1)
+    history: list[Any] = []
+    for kind, to in ((CALL, 0), (CHECK, 0), (CHECK, 0), (BET, 4)):  # seat 2 bets the flop
+        step_and_record(state, kind, to, history)
+    obs = observe(state, history)
+    flush_draw = LEX_INDEX[card_index("Kh"), card_index("Qh")]
+    no_draw = LEX_INDEX[card_index("Kc"), card_index("Qd")]
+    weights = {}
+    for potential in (False, True):
+        tracker = RangeTracker(size_trust=0.0, potential=potential)
+        tracker.update(obs, model)
+        weights[potential] = tracker.weights[history[-1].player]
+    # By its rank now the draw is no better than king-queen offsuit; counted for its
+    # runouts, a bet keeps it far more than the hand without the draw.
+    assert weights[False][flush_draw] == pytest.approx(weights[False][no_draw], rel=0.5)
+    assert weights[True][flush_draw] > 2 * weights[True][no_draw]
+    assert weights[True][flush_draw] > weights[False][flush_draw]
+    # The reliability read measures a shown bettor the same way, as a rank among the
+    # live holdings: the draw bet the flop with a top-fifth holding, not a median one.
+    plain, drawn = Reliability(), Reliability(potential=True)
+    board = tuple(card_index(c) for c in ("Ah", "7h", "2c", "9s", "4d"))
+    shown = {history[-1].player: (card_index("Kh"), card_index("Qh"))}
+    summary = HandSummary("h", ["a", "b"], history, shown, board)
+    plain.observe(summary)
+    drawn.observe(summary)
+    assert drawn.sums == {"b": pytest.approx(0.83, abs=0.01)}
+    assert plain.sums == {"b": pytest.approx(0.61, abs=0.01)}
+
+
 def test_showdown_train_reads_phh_files(tmp_path: Path) -> None:
     import json
 

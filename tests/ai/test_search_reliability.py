@@ -97,3 +97,19 @@ def test_the_search_decides_preflop_against_a_card_blind_opponent() -> None:
         doubted.reliability.add(opponent, 0.5)  # showed average hands after its bets
     doubted.decide(obs)
     assert doubted.last is not None and doubted.last.iterations == 200
+
+
+def test_no_limit_ranges_count_a_draw_limit_ranges_do_not() -> None:
+    from search_spots import NL2
+
+    # Hands the big blind checks preflop, then bets the flop Ah 7h 2c.
+    flush_draw = LEX_INDEX[tuple(to_indices(parse_cards("6h5h")))]
+    no_draw = LEX_INDEX[tuple(to_indices(parse_cards("6c5d")))]
+    for config, bet, counts in ((NL2, 4, True), (LIMIT2, 2, False)):
+        obs = spot(config, {2: "AsKd"}, [(CALL, 0), (CHECK, 0), (BET, bet)], "Ah7h2c9s4d")
+        searcher = bot(iterations=50)
+        searcher.decide(obs)
+        weights = searcher.ranges.weights[obs.history[-1].player]
+        assert searcher.ranges.potential is counts
+        if counts:  # by their rank now, both are six-high
+            assert weights[flush_draw] > 5 * weights[no_draw]
