@@ -138,14 +138,18 @@ def hand_strength(my_value: int, values: IntArray, weights: FloatArray) -> float
 def percentiles(board: tuple[int, ...]) -> FloatArray:
     """Each holding's rank among all holdings on the board: (below + equal/2) / valid."""
     values = combo_values(board)
-    live = values[values >= 0]
-    ordered = np.sort(live)
+    return _ranks(values, values >= 0)
+
+
+def _ranks(values: npt.NDArray[np.generic], live: npt.NDArray[np.bool_]) -> FloatArray:
+    """Each live holding's rank among the live ones, (below + equal/2) / live; 0 if dead."""
+    ordered = np.sort(values[live])
     lower = np.searchsorted(ordered, values, side="left")
     upper = np.searchsorted(ordered, values, side="right")
-    pct = (lower + (upper - lower) / 2) / max(len(live), 1)
-    pct[values < 0] = 0.0
-    pct.setflags(write=False)
-    return pct
+    out: FloatArray = (lower + (upper - lower) / 2) / max(len(ordered), 1)
+    out[~live] = 0.0
+    out.setflags(write=False)
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -196,15 +200,7 @@ def river_ranks(board: tuple[int, ...], stride: int = 1) -> FloatArray:
     >>> round(float(ranks[live].mean()), 3), round(float((ranks[live] > 0.7).mean()), 2)
     (0.5, 0.3)
     """
-    strength = river_percentiles(board, stride)
-    live = ~blocked_mask(board)
-    ordered = np.sort(strength[live])
-    lower = np.searchsorted(ordered, strength, side="left")
-    upper = np.searchsorted(ordered, strength, side="right")
-    out: FloatArray = (lower + (upper - lower) / 2) / max(len(ordered), 1)
-    out[~live] = 0.0
-    out.setflags(write=False)
-    return out
+    return _ranks(river_percentiles(board, stride), ~blocked_mask(board))
 
 
 @jit
