@@ -216,46 +216,24 @@ def _river_percentiles(
 ) -> FloatArray:
     n = first.shape[0]
     used = np.zeros(52, dtype=np.bool_)
-    board_pack = 0
-    board_bits = 0
     for c in board:
         used[c] = True
-        board_pack += pack[c]
-        board_bits |= cbits[c]
     live = np.array([c for c in range(52) if not used[c]], dtype=np.int64)
+    river = np.empty(5, dtype=np.int64)
+    river[: board.shape[0]] = board
+    two = board.shape[0] == 3
     total = np.zeros(n)
     count = np.zeros(n)
-    values = np.empty(n, dtype=np.int64)
-    valid = np.empty(n, dtype=np.int64)
-    two = board.shape[0] == 3
     for i in range(live.shape[0]):
         for j in range(i + 1 if two else live.shape[0] - 1, live.shape[0]):
             if two and (i + j) % stride:
                 continue
-            x = live[i]
-            y = live[j] if two else -1
-            run_pack = board_pack + pack[x] + (pack[y] if two else 0)
-            run_bits = board_bits | cbits[x] | (cbits[y] if two else 0)
-            used[x] = True
+            river[board.shape[0]] = live[i]
             if two:
-                used[y] = True
-            m = 0
-            for k in range(n):
-                a = first[k]
-                b = second[k]
-                if used[a] or used[b]:
-                    values[k] = -1
-                    continue
-                values[k] = value_of(
-                    run_pack + pack[a] + pack[b], run_bits | cbits[a] | cbits[b], OFFSET_7,
-                    plain, flush,
-                )  # fmt: skip
-                valid[m] = values[k]
-                m += 1
-            used[x] = False
-            if two:
-                used[y] = False
-            ordered = np.sort(valid[:m])
+                river[4] = live[j]
+            values = _combo_values(first, second, river, pack, cbits, plain, flush)
+            ordered = np.sort(values[values >= 0])
+            m = ordered.shape[0]
             for k in range(n):
                 if values[k] < 0:
                     continue
