@@ -202,7 +202,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     must beat checking or calling by two standard errors, not one), "nopotential"
     (No-Limit ranges and reliability rank holdings by their strength now, not averaged
     over the runouts: as until 2026-11-24), "sizes" (ranges also read a No-Limit bet's size as
-    strength, `ai.models.ranges.size_given_raise`; not the default, see docs/search.md)."""
+    strength, `ai.models.ranges.size_given_raise`; not the default, see docs/search.md),
+    "callmargin" (a call must beat the exact fold by two standard errors)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -223,6 +224,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=0.0))
     if variant == "margin2":
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=2.0))
+    if variant == "callmargin":
+        return MctsBot(seed, config=replace(SearchConfig(), call_margin=2.0))
     if variant == "sizes":
         bot = MctsBot(seed)
         bot.ranges = RangeTracker(size_trust=0.5)

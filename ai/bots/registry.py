@@ -73,6 +73,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "long",
         "tree256",
         "noversus",
+        "callmargin",
         "nomargin",
         "margin2",
         "nopotential",

@@ -1,7 +1,7 @@
 """One sentence of reasoning built only from the search's numbers, never against them.
 
-The chosen action has the best value (or, under the search's aggression margin, is the
-fold, check or call a bet did not clearly beat, which the sentence then says), so the
+The chosen action has the best value (or, under the search's margins, is the fold,
+check or call a bet or call did not clearly beat, which the sentence then says), so the
 sentence leads with it and its margin over the next best; equity and pot odds come
 after, and when they point the other way the sentence says why the values differ (what
 the later streets win or cost), instead of citing them as the reason.
@@ -61,7 +61,7 @@ def reason(result: SearchResult, obs: Observation) -> str:
         if best is None:
             head = "Fold: nothing else was searched"
         elif best.value_bb > 0:
-            # Chosen under the aggression margin: the bet's lead is within its uncertainty.
+            # Chosen under a margin: the bet's or call's lead is within its uncertainty.
             head = (
                 f"Fold: {_gerund(best)} {best.value_bb:+.1f} bb (±{best.stderr_bb:.1f}) over "
                 f"{result.iterations} simulated hands is not clearly better"

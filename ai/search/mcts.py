@@ -59,6 +59,11 @@ class SearchConfig:
     # 2 +27.1; against four lokis 1 +28.9, 2 +27.9, and +16.0 before this margin and
     # the answers to our bets (`ai.search.versus`) came (CIs about +-5.5).
     aggression_margin: float = 1.0
+    # Standard errors by which a call must beat the exact fold to be made (0: whenever
+    # it is valued higher). The simulated opponents bet by the model's shares; a real
+    # one that folds more and bets only its better hands makes our calls worth less
+    # than searched (see docs/search.md, "Calls that barely beat the fold").
+    call_margin: float = 0.0
     # Visits a node below the root plays our rollout rule (poki's) before UCT/PUCT take
     # over; by default never: exploring our later actions fills the values above with
     # exploration's blunders. Against four lokis (Limit, 10,000 duplicate hands, seeds 5
@@ -304,8 +309,14 @@ class Search:
                     root.n[a] / total,
                 )
             )
+        config = self.config
         choice = choose(
-            stats, self.config.min_share, self.equity, self.obs, self.config.aggression_margin
+            stats,
+            config.min_share,
+            self.equity,
+            self.obs,
+            config.aggression_margin,
+            config.call_margin,
         )
         return SearchResult(stats, choice, iterations, self.equity, root)
 
@@ -316,12 +327,15 @@ def choose(
     equity: float,
     obs: Observation,
     aggression_margin: float = 0.0,
+    call_margin: float = 0.0,
 ) -> ActionStats:
     """The best value among the actions searched enough (the fold exact); ties go to the
     more aggressive, unless `aggression_margin` > 0: then a bet or raise must beat the
     best of folding, checking and calling by that many standard errors of the
     difference (a bluff raise that calling loses to must beat the fold, not the call).
-    Without any search: check if free, else call on equity vs pot odds."""
+    With `call_margin` > 0, a call so chosen must beat the fold by that many standard
+    errors, or we fold. Without any search: check if free, else call on equity vs pot
+    odds."""
     most = max((s.visits for s in stats), default=0)
     if most == 0:
         passive = next(s for s in stats if s.kind in (CHECK, CALL))
@@ -338,5 +352,10 @@ def choose(
         if calm is not None:
             spread = math.hypot(best.stderr_bb, calm.stderr_bb)
             if best.value_bb - calm.value_bb < aggression_margin * spread:
-                return calm
+                best = calm
+    fold = next((s for s in eligible if s.kind == FOLD), None)
+    if call_margin > 0 and best.kind == CALL and fold is not None:
+        spread = math.hypot(best.stderr_bb, fold.stderr_bb)
+        if best.value_bb - fold.value_bb < call_margin * spread:
+            return fold
     return best

@@ -1,6 +1,7 @@
 """The root's choice among the searched actions: the best value, and with an aggression
 margin, a bet or raise only when it beats the best of folding, checking and calling by
-that many standard errors."""
+that many standard errors; with a call margin, a call only when it beats the fold by
+that many."""
 
 from __future__ import annotations
 
@@ -88,3 +89,49 @@ def test_by_default_the_search_bets_only_what_clearly_beats_checking() -> None:
     assert searched("QdTd", SearchConfig(aggression_margin=0.0)).kind == BET
     assert searched("QdTd", SearchConfig()).kind == CHECK
     assert searched("9h8h", SearchConfig()).kind == BET
+
+
+def calling(call_value: float) -> list[ActionStats]:
+    return [
+        ActionStats("fold", FOLD, 0, 0, 0.0, 0.0, 0.0),
+        ActionStats("call", CALL, 0, 1000, call_value, 0.4, 0.6),
+        ActionStats("raise", RAISE, 8, 700, call_value - 0.2, 0.5, 0.4),
+    ]
+
+
+def test_a_call_within_the_call_margin_of_folding_is_not_made() -> None:
+    assert choose(calling(0.7), 0.1, 0.3, OBS).kind == CALL
+    assert choose(calling(0.7), 0.1, 0.3, OBS, call_margin=2.0).kind == FOLD
+    assert choose(calling(0.9), 0.1, 0.3, OBS, call_margin=2.0).kind == CALL
+
+
+def test_a_raise_held_back_to_a_call_must_still_beat_the_fold() -> None:
+    # The raise leads the call by less than one standard error, so the call stands in for
+    # it; the call is within two standard errors of the fold, so we fold.
+    searched = [*calling(0.5)[:2], ActionStats("raise", RAISE, 8, 1000, 0.7, 0.5, 0.5)]
+    assert choose(searched, 0.1, 0.3, OBS, aggression_margin=1.0).kind == CALL
+    assert choose(searched, 0.1, 0.3, OBS, aggression_margin=1.0, call_margin=2.0).kind == FOLD
+
+
+def test_the_reason_for_a_fold_under_the_call_margin_says_calling_is_not_clearly_better() -> None:
+    choice = choose(calling(0.7), 0.1, 0.3, OBS, call_margin=2.0)
+    text = reason(SearchResult(calling(0.7), choice, 2000, 0.3, None), OBS)  # type: ignore[arg-type]
+    assert text.startswith("Fold: calling +0.7 bb (±0.4) over 2000 simulated hands")
+    assert "is not clearly better" in text
+
+
+def test_the_search_applies_its_call_margin() -> None:
+    """Heads-up flop, bet into us with Jc9d on Ts7c2h (frequency tables): the call is
+    valued +0.35 bb (±0.23), within two standard errors of the exact fold."""
+
+    def searched(config: SearchConfig) -> ActionStats:
+        actions = [(CALL, 0), (CHECK, 0), (CHECK, 0), (BET, 0)]
+        obs = spot(LIMIT2, {1: "Jc9d"}, actions, board="Ts7c2h")
+        model = OpponentModel(ModelSet.frequency_only())
+        ranges = RangeTracker()
+        ranges.update(obs, model)
+        search = Search(obs, ranges, build_tables(obs, model), config, seed=5)
+        return search.run(iterations=600).choice
+
+    assert searched(SearchConfig()).kind == CALL
+    assert searched(SearchConfig(call_margin=2.0)).kind == FOLD
