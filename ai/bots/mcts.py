@@ -61,8 +61,10 @@ class MctsBot(LokiBot):
         self.config = config or SearchConfig()
         # In No-Limit the ranges rank holdings by their river strength averaged over the
         # runouts, so a draw that bets is read as the styles that count equity play it;
-        # in Limit that did worse against lokis (docs/search.md, 2026-11-24 morning).
+        # in Limit that did worse against lokis (docs/search.md, 2026-11-24 morning and
+        # afternoon), so there only `limit_potential` (an arena variant) turns it on.
         self.potential = True
+        self.limit_potential = False
         self.generic_only = generic_only
         self.clock = time.monotonic
         # Preflop by Loki's expert rules in matches (the thesis' "expert knowledge
@@ -79,7 +81,9 @@ class MctsBot(LokiBot):
         self.versus: VersusBook | None = VersusBook()
 
     def update_model(self, obs: Observation) -> None:
-        self.ranges.potential = self.reliability.potential = self.potential and not obs.limit
+        self.ranges.potential = self.reliability.potential = self.potential and (
+            self.limit_potential or not obs.limit
+        )
         if not self.generic_only:
             super().update_model(obs)
             if self.versus is not None:
@@ -203,7 +207,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     (No-Limit ranges and reliability rank holdings by their strength now, not averaged
     over the runouts: as until 2026-11-24), "sizes" (ranges also read a No-Limit bet's size as
     strength, `ai.models.ranges.size_given_raise`; not the default, see docs/search.md),
-    "callmargin" (a call must beat the exact fold by two standard errors)."""
+    "callmargin" (a call must beat the exact fold by two standard errors),
+    "limitpotential" (ranges and the simulated opponents count draws in Limit too),
+    "rankplay" (the simulated opponents act by their rank on the board now, not
+    averaged over the runouts: as until 2026-11-24 afternoon)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -224,6 +231,12 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=0.0))
     if variant == "margin2":
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=2.0))
+    if variant == "limitpotential":
+        bot = MctsBot(seed)
+        bot.limit_potential = True
+        return bot
+    if variant == "rankplay":
+        return MctsBot(seed, config=replace(SearchConfig(), potential_play=False))
     if variant == "callmargin":
         return MctsBot(seed, config=replace(SearchConfig(), call_margin=2.0))
     if variant == "sizes":

@@ -74,6 +74,8 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "tree256",
         "noversus",
         "callmargin",
+        "limitpotential",
+        "rankplay",
         "nomargin",
         "margin2",
         "nopotential",

@@ -34,6 +34,7 @@ def _sampled_strengths(
     first_street: int,
     samples: int,
     seed: int,
+    potential: bool,
     pack: IntArray,
     cbits: IntArray,
     plain: npt.NDArray[np.int32],
@@ -66,6 +67,7 @@ def _sampled_strengths(
                     offset, plain, flush,
                 )  # fmt: skip
                 score = 0.0
+                runout = potential and n_board < 5
                 for _ in range(samples):
                     while True:
                         x = next_state(x)
@@ -77,10 +79,40 @@ def _sampled_strengths(
                         b = below(x, 52)
                         if not used[b] and b != a:
                             break
-                    other = value_of(
-                        board_pack + pack[a] + pack[b], board_bits | cbits[a] | cbits[b],
-                        offset, plain, flush,
-                    )  # fmt: skip
+                    if runout:
+                        # Both holdings on a random completion of the board: the river
+                        # strength averaged over the runouts, draws counted.
+                        more_pack = 0
+                        more_bits = 0
+                        used[a] = True
+                        used[b] = True
+                        drawn = 0
+                        c0 = -1
+                        while drawn < 5 - n_board:
+                            x = next_state(x)
+                            c = below(x, 52)
+                            if not used[c] and c != c0:
+                                more_pack += pack[c]
+                                more_bits |= cbits[c]
+                                c0 = c
+                                drawn += 1
+                        used[a] = False
+                        used[b] = False
+                        full_pack = board_pack + more_pack
+                        full_bits = board_bits | more_bits
+                        value = value_of(
+                            full_pack + pack[h0] + pack[h1], full_bits | cbits[h0] | cbits[h1],
+                            OFFSET_7, plain, flush,
+                        )  # fmt: skip
+                        other = value_of(
+                            full_pack + pack[a] + pack[b], full_bits | cbits[a] | cbits[b],
+                            OFFSET_7, plain, flush,
+                        )  # fmt: skip
+                    else:
+                        other = value_of(
+                            board_pack + pack[a] + pack[b], board_bits | cbits[a] | cbits[b],
+                            offset, plain, flush,
+                        )  # fmt: skip
                     if value > other:
                         score += 1.0
                     elif value == other:
@@ -90,14 +122,22 @@ def _sampled_strengths(
 
 
 def sampled_strengths(
-    holes: IntArray, runouts: IntArray, first_street: int, samples: int, seed: int
+    holes: IntArray,
+    runouts: IntArray,
+    first_street: int,
+    samples: int,
+    seed: int,
+    potential: bool = False,
 ) -> FloatArray:
     """Strength 0..1 of every player's holding on every street from `first_street` on.
 
     out[r, i, street] = share of `samples` random holdings that player i's hand beats
     (ties half) on that street's board of rollout r: a cheap, unbiased estimate of the
     board percentile (`ai.math.range_strength.percentiles`) the opponent model uses.
-    (Preflop, street 0, is left at 0 for the caller to fill.)
+    With `potential`, on the flop and turn each sample also completes the board at
+    random, estimating the river strength averaged over the runouts instead
+    (`ai.math.range_strength.river_percentiles`). (Preflop, street 0, is left at 0 for
+    the caller to fill.)
     """
     tables = build_tables()
     return _sampled_strengths(
@@ -106,6 +146,7 @@ def sampled_strengths(
         first_street,
         samples,
         seed,
+        potential,
         CARD_PACK,
         CARD_BITS,
         tables.plain,

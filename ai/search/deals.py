@@ -122,11 +122,18 @@ def deal_from_ranges(
 
 
 def street_strengths(
-    holes: IntArray, runouts: IntArray, street: int, samples: int, seed: int, opponents: int
+    holes: IntArray,
+    runouts: IntArray,
+    street: int,
+    samples: int,
+    seed: int,
+    opponents: int,
+    potential: bool = False,
 ) -> FloatArray:
     """strengths[r, i, street]: Income Rate percentile preflop, the sampled board
-    percentile after (`ai.math.rollout_strength.sampled_strengths`)."""
-    strengths = sampled_strengths(holes, runouts, street, samples, seed)
+    percentile after (`ai.math.rollout_strength.sampled_strengths`; with `potential`,
+    on the flop and turn averaged over random completions of the board)."""
+    strengths = sampled_strengths(holes, runouts, street, samples, seed, potential)
     if street == PREFLOP:
         ranks = income_rate_percentile(max(opponents, 1))
         strengths[:, :, PREFLOP] = ranks[class_of_pair()[holes[:, :, 0], holes[:, :, 1]]]

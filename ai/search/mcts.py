@@ -73,6 +73,10 @@ class SearchConfig:
     # the new street (this many equal classes of the percentile), or, with 0, as the
     # cards themselves (47 turn cards: a turn node is rarely visited twice).
     chance_buckets: int = 5
+    # With ranges that count draws (`RangeTracker.potential`), the simulated opponents
+    # act by that strength too (their river strength averaged over random runouts), not
+    # by their strength on the board now.
+    potential_play: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +190,7 @@ class Search:
             self.config.strength_samples,
             self._rng.getrandbits(31),
             self.obs.n_opponents,
+            self.ranges.potential and self.config.potential_play,
         )
         if not len(self._holes):
             self.equity = showdown_equity(holes, runouts, self.me, self.obs.opponents)

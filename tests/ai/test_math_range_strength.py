@@ -20,6 +20,7 @@ from ai.math.range_strength import (
     hand_strength,
     percentiles,
     potential,
+    river_percentiles,
 )
 from ai.math.rollout_strength import sampled_strengths, showdown_equity
 from holdem.cards import FULL_DECK, card_index, parse_cards
@@ -89,3 +90,17 @@ def test_sampled_strengths_estimate_the_board_percentile() -> None:
     assert bool((out[:, :, 0] == 0).all())
     assert showdown_equity(holes, runouts, 0, (1,)) == 1.0
     assert showdown_equity(holes, runouts, 1, (0,)) == 0.0
+
+
+def test_sampled_strengths_with_potential_estimate_the_river_strength_over_the_runouts() -> None:
+    # A flush draw is a weak holding on the flop now, a middling one over the runouts.
+    board = cards("Ks7h2h3c9s")
+    holes = np.array([[two("5h4h"), two("KdQc")]], dtype=np.int64)
+    runouts = np.array([board], dtype=np.int64)
+    out = sampled_strengths(holes, runouts, 1, 8_000, seed=2, potential=True)
+    for player, (a, b) in enumerate(holes[0].tolist()):
+        for street, n_board in ((1, 3), (2, 4)):
+            exact = river_percentiles(board[:n_board])[LEX_INDEX[a, b]]
+            assert abs(out[0, player, street] - exact) < 0.03
+        assert abs(out[0, player, 3] - percentiles(board)[LEX_INDEX[a, b]]) < 0.03
+    assert out[0, 0, 1] > 0.4 > sampled_strengths(holes, runouts, 1, 8_000, seed=2)[0, 0, 1]

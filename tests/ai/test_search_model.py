@@ -6,16 +6,18 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from search_spots import NL6, spot
+from search_spots import NL2, NL6, spot
 
 from ai.models.features import N_FEATURES, N_SIZES
 from ai.models.inference import NumpyNet
 from ai.models.model import BLEND_DECISIONS, ModelSet, OpponentModel, PlayerNet
 from ai.models.ranges import RangeTracker
 from ai.models.weights import NetWeights
-from ai.search.mcts import Search
+from ai.search.mcts import Search, SearchConfig
 from ai.search.opponents import build_tables
-from ai.sim.rules import CALL, CHECK
+from ai.sim.rules import CALL, CHECK, FLOP
+from ai.sim.state import to_indices
+from holdem.cards import parse_cards
 
 OBS = spot(NL6, {1: "AhTd"}, [(CALL, 0)] * 5 + [(CHECK, 0)], board="Ts7c2h")
 
@@ -91,3 +93,31 @@ def test_a_players_seen_play_moves_the_network_tables_towards_it() -> None:
     # The ablation that learns nothing about the players does not see it.
     generic_only = build_tables(OBS, model, generic_only=True)
     assert generic_only.shares[4, 1, 1, 0] < 0.8
+
+
+def test_with_ranges_that_count_draws_the_simulated_opponents_play_their_draws() -> None:
+    """The deals' strengths are what the simulated opponents act by: with `potential`
+    ranges a flush draw on Ks 7h 2h plays as the stronger holding the ranges weighed it
+    as, not by its high card now."""
+    obs = spot(NL2, {2: "AsKd"}, [(CALL, 0), (CHECK, 0)], board="Ks7h2h")
+    model = OpponentModel(ModelSet.frequency_only())
+    ranges = RangeTracker(potential=True)
+    ranges.update(obs, model)
+    board_ranks = {card // 4 for card in to_indices(parse_cards("Ks7h2h"))}
+    opponent = 1 - obs.index
+    flops = []
+    for play in (True, False):
+        config = SearchConfig(batch=4096, potential_play=play)
+        search = Search(obs, ranges, build_tables(obs, model), config)
+        search.run(iterations=256)
+        # The deals the iterations were played on (the same for both: one seed).
+        holes = search._holes[:, opponent].tolist()
+        draws = [
+            d
+            for d, (a, b) in enumerate(holes)
+            if a % 4 == b % 4 == 2 and not {a // 4, b // 4} & board_ranks  # two hearts, no pair
+        ]
+        assert len(draws) >= 50
+        flops.append(search._strengths[draws, opponent, FLOP])
+    with_draws, now = flops
+    assert float(with_draws.mean()) > float(now.mean()) + 0.1

@@ -17,7 +17,7 @@ from ai.sim.rules import CALL, CHECK, FLOP
 
 def test_the_next_decision_starts_from_the_kept_subtree() -> None:
     # (A middling No-Limit hand: a strong one might move all in and end the hand.)
-    for config, hole in ((LIMIT2, "AhKd"), (NL2, "9h8h")):
+    for config, hole in ((LIMIT2, "AhKd"), (NL2, "Jh9h")):
         for buckets in (0, 5):  # the turn keyed by its card, or by our strength class
             obs = spot(config, {1: hole}, [(CALL, 0), (CHECK, 0)], board="Ks7c2h")
             searcher = bot(iterations=800, seed=2)
