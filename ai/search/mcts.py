@@ -60,9 +60,9 @@ class SearchConfig:
     # the answers to our bets (`ai.search.versus`) came (CIs about +-5.5).
     aggression_margin: float = 1.0
     # Standard errors by which a call must beat the exact fold to be made (0: whenever
-    # it is valued higher). The simulated opponents bet by the model's shares; a real
-    # one that folds more and bets only its better hands makes our calls worth less
-    # than searched (see docs/search.md, "Calls that barely beat the fold").
+    # it is valued higher). Close flop calls realised less than searched where a loki
+    # folded, but a margin of 2 did worse: 6-max No-Limit -2.8 bb/100 over four seeds,
+    # Limit against four lokis -5.8 (docs/search.md, 2026-11-24 afternoon).
     call_margin: float = 0.0
     # Visits a node below the root plays our rollout rule (poki's) before UCT/PUCT take
     # over; by default never: exploring our later actions fills the values above with

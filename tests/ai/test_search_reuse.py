@@ -16,7 +16,8 @@ from ai.sim.rules import CALL, CHECK, FLOP
 
 
 def test_the_next_decision_starts_from_the_kept_subtree() -> None:
-    # (A middling No-Limit hand: a strong one might move all in and end the hand.)
+    # (A No-Limit hand the search bets small: with others it may move all in, as a
+    # bluff or for value, and end the hand.)
     for config, hole in ((LIMIT2, "AhKd"), (NL2, "Jh9h")):
         for buckets in (0, 5):  # the turn keyed by its card, or by our strength class
             obs = spot(config, {1: hole}, [(CALL, 0), (CHECK, 0)], board="Ks7c2h")
