@@ -12,6 +12,7 @@ from ai.bots import STYLES, canonical_style, make_bot
 from ai.bots.mcts import LIMIT_ITERATIONS, NO_LIMIT_ITERATIONS, MctsBot
 from ai.bots.observation import ActionRecord, Observation
 from ai.bots.observe import observe, step_and_record
+from ai.bots.registry import ARENA_STYLES
 from ai.models.features import ALL_IN_BUCKET, SIZE_FRACTIONS
 from ai.search.abstraction import bucket_amount, our_actions, size_bucket
 from ai.sim.rules import BET, CALL, CHECK, FOLD
@@ -106,18 +107,8 @@ def random_spot_obs() -> Observation:
 def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
     assert STYLES[0] == "mcts"
     assert isinstance(make_bot("mcts", 1), MctsBot)
-    for name in (
-        "mcts-generic",
-        "mcts-frequency",
-        "mcts-random",
-        "mcts-uct",
-        "mcts-puct",
-        "mcts-tree",
-        "mcts-believe",
-        "mcts-preflop",
-        "mcts-long",
-        "mcts-tree256",
-    ):
+    assert {"mcts-generic", "mcts-frequency", "mcts-random", "mcts-preflop"} <= set(ARENA_STYLES)
+    for name in ARENA_STYLES:
         assert canonical_style(name) == name
         assert name not in STYLES  # arena only, never seated at a table
         assert isinstance(make_bot(name, 1), MctsBot)
@@ -135,3 +126,8 @@ def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
     assert long_search.budget(limit=False) == 4 * NO_LIMIT_ITERATIONS
     random_rollouts = make_bot("mcts-random", 1)
     assert isinstance(random_rollouts, MctsBot) and random_rollouts.config.rollout == "random"
+    call_margin = make_bot("mcts-callmargin", 1)
+    assert isinstance(call_margin, MctsBot) and call_margin.config.call_margin == 2.0
+    rank_play = make_bot("mcts-rankplay", 1)
+    assert isinstance(rank_play, MctsBot) and not rank_play.config.potential_play
+    assert isinstance(make_bot("mcts", 1), MctsBot) and make_bot("mcts", 1).config.potential_play
