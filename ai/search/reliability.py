@@ -7,10 +7,15 @@ too much. At a showdown the shown holding's strength (Income Rate percentile
 preflop, board percentile after) on every street where the player bet or raised is
 public; a strength-driven player that raises a share r of its continuing decisions
 shows about 1 - r / 2 there (REFERENCE when r is unknown), a card-blind one 0.5.
-Reliability kappa = (mean shown strength - 0.5) / (that - 0.5), clipped to 0..1
-and shrunk towards 1 by PRIOR_SHOWS imaginary shows, so an unknown player is
-believed. The search mixes each opponent's strength-driven play and range with
-card-blind ones by kappa (`ai.search.policy`, `ai.search.deals`).
+The read = (mean shown strength - 0.5) / (that - 0.5), clipped to 0..1 and shrunk
+towards 1 by PRIOR_SHOWS imaginary shows, so an unknown player is believed.
+
+A loose player whose bets still follow its cards reads below 1 as well (aggressive:
+about 0.8 heads-up, 0.63 six-handed), and playing it partly card-blind cost
+chips (docs/search.md, 2026-11-24 afternoon). So reliability kappa believes any
+read from BELIEVED up and falls linearly to 0 at CARD_BLIND_READ (a random player
+reads about 0.06). The search mixes each opponent's strength-driven play and range
+with card-blind ones by kappa (`ai.search.policy`, `ai.search.deals`).
 
 Only shown cards are read (HandSummary.shown: what a showdown revealed).
 
@@ -19,8 +24,12 @@ Only shown cards are read (HandSummary.shown: what a showdown revealed).
 1.0
 >>> for _ in range(40):
 ...     r.add("maniac", 0.5)
->>> round(r.kappa("maniac"), 2)
-0.09
+>>> round(r.read("maniac"), 2), r.kappa("maniac")
+(0.09, 0.0)
+>>> for _ in range(40):
+...     r.add("loose", 0.7)
+>>> round(r.read("loose"), 2), r.kappa("loose")
+(0.7, 1.0)
 """
 
 from __future__ import annotations
@@ -32,6 +41,8 @@ from ai.sim.rules import BET, PREFLOP
 
 REFERENCE = 0.8
 PRIOR_SHOWS = 4.0
+BELIEVED = 0.6  # reads from here up: believed fully
+CARD_BLIND_READ = 0.2  # reads from here down: played card-blind
 _BOARD_BY_STREET = (0, 3, 4, 5)
 
 
@@ -64,11 +75,18 @@ class Reliability:
                 strength = float(holding_strengths(board, opponents, self.potential)[combo])
                 self.add(summary.players[index], strength)
 
-    def kappa(self, player: str, raise_share: float | None = None) -> float:
-        """`raise_share`: how often the player bets or raises when it does not fold; a
+    def read(self, player: str, raise_share: float | None = None) -> float:
+        """How far the player's shows sit from card-blind (0) to strength-driven (1).
+        `raise_share`: how often the player bets or raises when it does not fold; a
         strength-driven player raising that often shows the top of its holdings, about
         1 - raise_share / 2 (REFERENCE when not given)."""
         reference = REFERENCE if raise_share is None else max(0.55, 1.0 - raise_share / 2)
         count = self.counts.get(player, 0)
         mean = (self.sums.get(player, 0.0) + PRIOR_SHOWS * reference) / (count + PRIOR_SHOWS)
         return min(1.0, max(0.0, (mean - 0.5) / (reference - 0.5)))
+
+    def kappa(self, player: str, raise_share: float | None = None) -> float:
+        """The share of the player's play the search takes to follow its cards: the
+        read, believed fully from BELIEVED up."""
+        read = self.read(player, raise_share)
+        return min(1.0, max(0.0, (read - CARD_BLIND_READ) / (BELIEVED - CARD_BLIND_READ)))

@@ -47,8 +47,21 @@ def test_strong_shows_keep_a_player_believed_weak_shows_do_not() -> None:
     loose = Reliability()
     for _ in range(40):
         loose.add("c", 0.7)
-    assert loose.kappa("c", raise_share=0.6) > 0.99
-    assert loose.kappa("c") < 0.75
+    assert loose.read("c", raise_share=0.6) > 0.99
+    assert loose.read("c") < 0.75
+
+
+def test_a_loose_player_whose_bets_follow_its_cards_is_believed_a_random_one_is_not() -> None:
+    # Reads as the arena's players give them: aggressive about 0.63 six-handed and
+    # 0.8 heads-up, random about 0.06; kappa believes the first fully.
+    reliability = Reliability()
+    for player, shown in (("aggressive", 0.69), ("random", 0.51), ("between", 0.6)):
+        for _ in range(200):
+            reliability.add(player, shown)
+    assert 0.6 < reliability.read("aggressive") < 0.7
+    assert reliability.kappa("aggressive") == 1.0
+    assert reliability.read("random") < 0.1 and reliability.kappa("random") == 0.0
+    assert 0.0 < reliability.kappa("between") < 1.0
 
 
 def test_a_card_blind_player_acts_by_its_shares_whatever_it_holds() -> None:
