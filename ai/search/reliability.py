@@ -12,7 +12,7 @@ towards 1 by PRIOR_SHOWS imaginary shows, so an unknown player is believed.
 
 A loose player whose bets still follow its cards reads below 1 as well (aggressive:
 about 0.8 heads-up, 0.63 six-handed), and playing it partly card-blind cost
-chips (docs/search.md, 2026-11-24 afternoon). So reliability kappa believes any
+chips (docs/search.md, 2026-11-24 evening). So reliability kappa believes any
 read from BELIEVED up and falls linearly to 0 at CARD_BLIND_READ (a random player
 reads about 0.06). The search mixes each opponent's strength-driven play and range
 with card-blind ones by kappa (`ai.search.policy`, `ai.search.deals`).
