@@ -62,12 +62,15 @@ def _sampled_strengths(
                 h1 = holes[r, p, 1]
                 used[h0] = True
                 used[h1] = True
-                value = value_of(
-                    board_pack + pack[h0] + pack[h1], board_bits | cbits[h0] | cbits[h1],
-                    offset, plain, flush,
-                )  # fmt: skip
-                score = 0.0
+                # With runouts our value is taken on each sample's completed board instead.
                 runout = potential and n_board < 5
+                value = 0
+                if not runout:
+                    value = value_of(
+                        board_pack + pack[h0] + pack[h1], board_bits | cbits[h0] | cbits[h1],
+                        offset, plain, flush,
+                    )  # fmt: skip
+                score = 0.0
                 for _ in range(samples):
                     while True:
                         x = next_state(x)
