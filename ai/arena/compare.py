@@ -8,6 +8,9 @@ pair of hands is filed under the first event where they differ, with the seat's
 difference in chips, so a leak shows up as the decision that starts it
 (`compare`). Only the first difference is attributed: what follows it is that
 decision's consequence (and, with bots that draw random numbers, their luck).
+The difference comes with a 95% CI whose samples are one deal's rotations (as many
+consecutive hands of a table as it has seats): in a duplicate match those hands share
+their cards, so they are not independent of each other.
 
 `flows` splits each hand's winnings among the players who paid them: a loser's
 chips go to the winners in proportion to what each won, so a player's takes from
@@ -16,10 +19,14 @@ its opponents add up to its net result.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from ai.arena.record import Document
+from ai.arena.stats import Z95
 
 SAME = "same"  # every event identical: no difference to attribute
 
@@ -36,6 +43,7 @@ class Comparison:
     hands: int
     bb: float  # the seat's total difference, A minus B, in big blinds
     rows: list[Divergence]  # costliest for A first
+    ci95: tuple[float, float]  # of bb_per_100 (infinite with fewer than two deals)
 
     @property
     def bb_per_100(self) -> float:
@@ -59,6 +67,7 @@ def compare(
     and number (a round robin's tables number their hands alike)."""
     by_number = {_number(doc): doc for doc in b}
     sums: dict[str, list[float]] = {}
+    deals: dict[tuple[str, int], float] = {}  # the difference summed over a deal's rotations
     hands = 0
     total = 0.0
     for doc_a in a:
@@ -75,6 +84,8 @@ def compare(
         entry = sums.setdefault(key, [0, 0.0])
         entry[0] += 1
         entry[1] += diff
+        deal = (number[0], (number[1] - 1) // len(doc_a["seats"]))
+        deals[deal] = deals.get(deal, 0.0) + diff
         hands += 1
         total += diff
     if by_number:
@@ -82,7 +93,18 @@ def compare(
         raise ValueError(f"{_name(first)} is in the second recording only: not the same deals")
     rows = [Divergence(key, int(n), bb) for key, (n, bb) in sums.items()]
     rows.sort(key=lambda row: (row.bb, row.key))
-    return Comparison(hands, total, rows)
+    return Comparison(hands, total, rows, _ci95(list(deals.values()), hands))
+
+
+def _ci95(per_deal: list[float], hands: int) -> tuple[float, float]:
+    """The 95% CI of the difference in bb/100, each deal's sum one sample."""
+    mean = 100 * sum(per_deal) / hands if hands else 0.0
+    if len(per_deal) < 2:
+        return (-math.inf, math.inf)
+    # Per hand: a deal's sum over its average number of hands.
+    samples = np.asarray(per_deal) * len(per_deal) / hands
+    half = 100 * Z95 * float(samples.std(ddof=1)) / math.sqrt(len(per_deal))
+    return (mean - half, mean + half)
 
 
 def flows(docs: Iterable[Document], player: str) -> list[Flow]:

@@ -1,8 +1,8 @@
 """`showdown records`: read matches recorded with `showdown arena --record FILE`.
 
 `compare A B --player X --as Y`: two recordings of the same deals, X in A's
-seat where Y sat in B's: the seat's difference in bb/100 and where it comes from,
-each hand filed under the first event where the two differ. `flows FILE
+seat where Y sat in B's: the seat's difference in bb/100 with its 95% CI and where
+it comes from, each hand filed under the first event where the two differ. `flows FILE
 --player X`: what X took from (or lost to) each opponent.
 """
 
@@ -86,9 +86,10 @@ def run_flows(args: argparse.Namespace) -> int:
 
 
 def _compare_text(result: Comparison, player: str, other: str) -> str:
+    lo, hi = result.ci95
     lines = [
-        f"{result.hands} hands: {player} {result.bb_per_100:+.1f} bb/100 against "
-        f"{other} in the same seat ({result.bb:+.1f} bb)",
+        f"{result.hands} hands: {player} {result.bb_per_100:+.1f} bb/100 (95% CI "
+        f"[{lo:+.1f}, {hi:+.1f}]) against {other} in the same seat ({result.bb:+.1f} bb)",
         f"{'first difference':48s} {'hands':>6s} {'bb':>9s} {'bb/hand':>8s}",
     ]
     for row in result.rows:
@@ -98,9 +99,13 @@ def _compare_text(result: Comparison, player: str, other: str) -> str:
 
 def _compare_json(result: Comparison) -> str:
     import json
+    import math
 
     rows = [{"first_difference": r.key, "hands": r.hands, "bb": r.bb} for r in result.rows]
-    return json.dumps({"hands": result.hands, "bb": result.bb, "rows": rows})
+    # JSON has no infinity: an interval from fewer than two deals is null.
+    ci95 = list(result.ci95) if all(map(math.isfinite, result.ci95)) else None
+    payload = {"hands": result.hands, "bb": result.bb, "ci95": ci95, "rows": rows}
+    return json.dumps(payload)
 
 
 def _flows_text(result: list[Flow], player: str) -> str:

@@ -4,6 +4,7 @@ deals, compared at their first difference; a player's takings split by opponent.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,24 @@ def test_hands_are_paired_by_table_and_number() -> None:
         compare(a, b[1:], "x", "x")
 
 
+def test_the_difference_has_a_ci_with_one_deal_as_one_sample() -> None:
+    # Two seats, so a deal is two consecutive hands. Each deal's rotations cancel out
+    # (+1 bb then -1 bb): the deals all agree and the interval has no width, where
+    # hands taken one by one would give it some.
+    same = [_doc(n, [], {"x": 2, "y": -2}) for n in (1, 3, 5)]
+    other = [_doc(n, [], {"x": -2, "y": 2}) for n in (2, 4, 6)]
+    zeros = [_doc(n, [], {"x": 0, "y": 0}) for n in range(1, 7)]
+    assert compare(same + other, zeros, "x", "x").ci95 == (0.0, 0.0)
+    # Deals worth +2, +4 and +6 bb: per hand +1, +2, +3, mean 2, sd 1.
+    a = [_doc(n, [], {"x": 2 * ((n + 1) // 2), "y": -2 * ((n + 1) // 2)}) for n in range(1, 7)]
+    result = compare(a, zeros, "x", "x")
+    half = 100 * 1.959963984540054 / 3**0.5
+    assert result.bb_per_100 == pytest.approx(200.0)
+    assert result.ci95 == pytest.approx((200.0 - half, 200.0 + half))
+    # One deal says nothing about the spread.
+    assert compare(a[:2], zeros[:2], "x", "x").ci95 == (-math.inf, math.inf)
+
+
 def test_a_players_takings_add_up_to_its_net(raiser: MatchResult) -> None:
     taken = flows(raiser.records, "always-raise")
     assert {f.opponent for f in taken} == {"calling-station", "rational"}
@@ -109,10 +128,13 @@ def test_showdown_records_compares_and_splits(
     assert main([*argv, "--as", "calling-station"]) == 0
     out = capsys.readouterr().out
     assert "against calling-station in the same seat" in out
+    assert "bb/100 (95% CI [" in out
     assert "ours preflop: raise vs call" in out
     assert main([*argv, "--as", "calling-station", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["hands"] == len(raiser.records)
+    lo, hi = payload["ci95"]
+    assert lo < 100 * payload["bb"] / payload["hands"] < hi
     assert main(["records", "flows", str(first), "--player", "always-raise", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert sum(r["bb"] for r in rows) == pytest.approx(raiser.net_bb[:, 0].sum())
