@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -37,10 +38,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# What a shell reports for a program a closed pipe stopped (128 + SIGPIPE).
+PIPE_CLOSED = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+    except BrokenPipeError:
+        # The reader went away (`showdown records compare ... | head`): stop quietly.
+        # Python would flush stdout again at exit and fail once more, so point it
+        # at /dev/null first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return PIPE_CLOSED
     return code
 
 

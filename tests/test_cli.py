@@ -36,6 +36,20 @@ def test_console_script_is_installed() -> None:
     assert "replay" in result.stdout
 
 
+def test_a_reader_that_goes_away_stops_the_program_quietly() -> None:
+    # `showdown ... | head`: the pipe's reading end is closed before the program writes,
+    # so its first print fails; it exits with the shell's code for that, no traceback.
+    script = shutil.which("showdown") or str(Path(sys.executable).with_name("showdown"))
+    process = subprocess.Popen(
+        [script, "equity", "AhKh", "QsQd"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout is not None
+    process.stdout.close()
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 141
+    assert err == b""
+
+
 def test_bench_engine_prints_both_rates(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "engine", "--seconds", "0.2"]) == 0
     out = capsys.readouterr().out
