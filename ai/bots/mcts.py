@@ -210,7 +210,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     "callmargin" (a call must beat the exact fold by two standard errors),
     "limitpotential" (ranges and the simulated opponents count draws in Limit too),
     "rankplay" (the simulated opponents act by their rank on the board now, not
-    averaged over the runouts: as until 2026-11-24 afternoon)."""
+    averaged over the runouts: as until 2026-11-24 afternoon), "believeloose" (every
+    reliability read from 0.6 up believed fully, none below 0.2: as at dca0907)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -222,6 +223,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     if variant == "believe":
         bot = MctsBot(seed)
         bot.believe = True
+        return bot
+    if variant == "believeloose":
+        bot = MctsBot(seed)
+        bot.reliability = Reliability(believed=0.6, card_blind=0.2)
         return bot
     if variant == "preflop":
         bot = MctsBot(seed)

@@ -76,6 +76,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "callmargin",
         "limitpotential",
         "rankplay",
+        "believeloose",
         "nomargin",
         "margin2",
         "nopotential",

@@ -45,7 +45,10 @@ class SearchConfig:
     # The root's choice: HALVING (sequential halving on common deals, comparing actions
     # on the same cards and opponents' draws), or UCT: the tree's own rule (UCT/PUCT).
     root: str = HALVING
-    fold_penalty_bb: float = 0.1  # extra loss counted for our folds below the root
+    # Extra loss counted for our folds below the root (the thesis' fold penalty). From 0
+    # to 1 bb no trend showed, in Limit or No-Limit (docs/search.md, 2026-11-24): our
+    # folds there are our rollout rule's.
+    fold_penalty_bb: float = 0.1
     rollout: str = MODEL  # MODEL, or RANDOM: everyone at random (an ablation)
     batch: int = 256  # deals per vectorised batch
     strength_samples: int = 16  # random holdings per strength estimate

@@ -10,12 +10,14 @@ shows about 1 - r / 2 there (REFERENCE when r is unknown), a card-blind one 0.5.
 The read = (mean shown strength - 0.5) / (that - 0.5), clipped to 0..1 and shrunk
 towards 1 by PRIOR_SHOWS imaginary shows, so an unknown player is believed.
 
-A loose player whose bets still follow its cards reads below 1 as well (aggressive:
-about 0.8 heads-up, 0.63 six-handed), and playing it partly card-blind cost
-chips (docs/search.md, 2026-11-24 evening). So reliability kappa believes any
-read from BELIEVED up and falls linearly to 0 at CARD_BLIND_READ (a random player
-reads about 0.06). The search mixes each opponent's strength-driven play and range
-with card-blind ones by kappa (`ai.search.policy`, `ai.search.deals`).
+The search mixes each opponent's strength-driven play and range with card-blind
+ones by reliability kappa (`ai.search.policy`, `ai.search.deals`): by default the
+read itself. A loose player whose bets follow its cards reads below 1 too
+(aggressive about 0.8 heads-up, 0.63 six-handed; loki 0.87 heads-up No-Limit), and
+believing every read from 0.6 up (`believed`, `card_blind`: the arena style
+`mcts-believeloose`, the default at dca0907) gained heads-up
+No-Limit against aggressive (+122 bb/100, CI including zero) but lost 351.6
+[-463.6, -239.5] against loki over the same 4,000 duplicate hands (docs/search.md).
 
 Only shown cards are read (HandSummary.shown: what a showdown revealed).
 
@@ -24,12 +26,16 @@ Only shown cards are read (HandSummary.shown: what a showdown revealed).
 1.0
 >>> for _ in range(40):
 ...     r.add("maniac", 0.5)
->>> round(r.read("maniac"), 2), r.kappa("maniac")
-(0.09, 0.0)
+>>> round(r.kappa("maniac"), 2)
+0.09
 >>> for _ in range(40):
 ...     r.add("loose", 0.7)
->>> round(r.read("loose"), 2), r.kappa("loose")
-(0.7, 1.0)
+>>> round(r.kappa("loose"), 2)
+0.7
+>>> loose = Reliability(believed=0.6, card_blind=0.2)
+>>> loose.sums, loose.counts = r.sums, r.counts
+>>> loose.kappa("loose"), loose.kappa("maniac")
+(1.0, 0.0)
 """
 
 from __future__ import annotations
@@ -41,16 +47,22 @@ from ai.sim.rules import BET, PREFLOP
 
 REFERENCE = 0.8
 PRIOR_SHOWS = 4.0
-BELIEVED = 0.6  # reads from here up: believed fully
-CARD_BLIND_READ = 0.2  # reads from here down: played card-blind
 _BOARD_BY_STREET = (0, 3, 4, 5)
 
 
 class Reliability:
     """Per player: the strengths shown after their bets and raises."""
 
-    def __init__(self, potential: bool = False) -> None:
+    def __init__(
+        self, potential: bool = False, believed: float = 1.0, card_blind: float = 0.0
+    ) -> None:
         self.potential = potential  # strength as the ranges measure it (holding_strengths)
+        # kappa: reads from `believed` up are believed fully, reads from `card_blind`
+        # down played card-blind, linear between (by default kappa is the read).
+        if not 0.0 <= card_blind < believed <= 1.0:
+            raise ValueError(f"need 0 <= card_blind < believed <= 1, got {card_blind}, {believed}")
+        self.believed = believed
+        self.card_blind = card_blind
         self.sums: dict[str, float] = {}
         self.counts: dict[str, int] = {}
 
@@ -87,6 +99,6 @@ class Reliability:
 
     def kappa(self, player: str, raise_share: float | None = None) -> float:
         """The share of the player's play the search takes to follow its cards: the
-        read, believed fully from BELIEVED up."""
+        read, rescaled from `card_blind` (0) to `believed` (1)."""
         read = self.read(player, raise_share)
-        return min(1.0, max(0.0, (read - CARD_BLIND_READ) / (BELIEVED - CARD_BLIND_READ)))
+        return min(1.0, max(0.0, (read - self.card_blind) / (self.believed - self.card_blind)))

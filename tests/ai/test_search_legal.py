@@ -130,4 +130,10 @@ def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
     assert isinstance(call_margin, MctsBot) and call_margin.config.call_margin == 2.0
     rank_play = make_bot("mcts-rankplay", 1)
     assert isinstance(rank_play, MctsBot) and not rank_play.config.potential_play
+    believe_loose = make_bot("mcts-believeloose", 1)
+    assert isinstance(believe_loose, MctsBot)
+    assert (believe_loose.reliability.believed, believe_loose.reliability.card_blind) == (0.6, 0.2)
+    default = make_bot("mcts", 1)
+    assert isinstance(default, MctsBot)
+    assert (default.reliability.believed, default.reliability.card_blind) == (1.0, 0.0)
     assert isinstance(make_bot("mcts", 1), MctsBot) and make_bot("mcts", 1).config.potential_play
