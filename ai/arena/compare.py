@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai.arena.record import Document
-from ai.arena.stats import Z95
+from ai.arena.stats import half_width95
 
 SAME = "same"  # every event identical: no difference to attribute
 
@@ -98,12 +98,11 @@ def compare(
 
 def _ci95(per_deal: list[float], hands: int) -> tuple[float, float]:
     """The 95% CI of the difference in bb/100, each deal's sum one sample."""
-    mean = 100 * sum(per_deal) / hands if hands else 0.0
     if len(per_deal) < 2:
         return (-math.inf, math.inf)
     # Per hand: a deal's sum over its average number of hands.
     samples = np.asarray(per_deal) * len(per_deal) / hands
-    half = 100 * Z95 * float(samples.std(ddof=1)) / math.sqrt(len(per_deal))
+    mean, half = 100 * float(samples.mean()), 100 * half_width95(samples)
     return (mean - half, mean + half)
 
 

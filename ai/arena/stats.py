@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ai.arena.match import MatchResult
 
@@ -24,17 +25,22 @@ class WinRate:
     total_bb: float
 
 
+def half_width95(samples: npt.NDArray[np.float64]) -> float:
+    """Half the width of the 95% CI of the samples' mean; infinite below two samples."""
+    if len(samples) < 2:
+        return math.inf
+    return Z95 * float(samples.std(ddof=1)) / math.sqrt(len(samples))
+
+
 def win_rates(result: MatchResult) -> list[WinRate]:
     rotations = result.rotations
     hands = result.hands
     per_deal = result.net_bb.reshape(hands // rotations, rotations, -1).sum(axis=1)
-    deals = per_deal.shape[0]
     rates = []
     for k, name in enumerate(result.names):
         samples = per_deal[:, k] / rotations  # bb per hand, one sample per deal
         mean = float(samples.mean())
-        sd = float(samples.std(ddof=1)) if deals > 1 else 0.0
-        half = Z95 * sd / math.sqrt(deals) if deals > 1 else math.inf
+        half = half_width95(samples)
         rates.append(
             WinRate(
                 name=name,
