@@ -66,6 +66,12 @@ class MctsBot(LokiBot):
         self.potential = True
         self.limit_potential = False
         self.generic_only = generic_only
+        # The ranges read a player's actions by its own frequencies where it was seen
+        # enough, with as many players in the hand, as the tables do (so ranges and the
+        # simulated play agree). Limit, duplicate, against four lokis +5.8, +8.9, +6.2
+        # bb/100 paired (seeds 5-7, 10,000 hands); heads-up against poki +32.1 -> +71.6
+        # (docs/search.md). The generic ablation knows no player, so it keeps the network's.
+        self.ranges.own_play = not generic_only
         self.clock = time.monotonic
         # Preflop by Loki's expert rules in matches (the thesis' "expert knowledge
         # preflop"); advice searches preflop too.
@@ -211,7 +217,9 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     "limitpotential" (ranges and the simulated opponents count draws in Limit too),
     "rankplay" (the simulated opponents act by their rank on the board now, not
     averaged over the runouts: as until 2026-11-24 afternoon), "believeloose" (every
-    reliability read from 0.6 up believed fully, none below 0.2: as at dca0907)."""
+    reliability read from 0.6 up believed fully, none below 0.2: as at dca0907),
+    "networkranges" (the ranges read actions by the network's shares alone, not moved
+    towards the player's own frequencies: as until 2026-11-24)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -236,6 +244,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=0.0))
     if variant == "margin2":
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=2.0))
+    if variant == "networkranges":
+        bot = MctsBot(seed)
+        bot.ranges.own_play = False
+        return bot
     if variant == "limitpotential":
         bot = MctsBot(seed)
         bot.limit_potential = True
@@ -246,7 +258,7 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         return MctsBot(seed, config=replace(SearchConfig(), call_margin=2.0))
     if variant == "sizes":
         bot = MctsBot(seed)
-        bot.ranges = RangeTracker(size_trust=0.5)
+        bot.ranges = RangeTracker(size_trust=0.5, own_play=True)
         return bot
     if variant == "nopotential":
         bot = MctsBot(seed)

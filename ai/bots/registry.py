@@ -81,6 +81,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "margin2",
         "nopotential",
         "sizes",
+        "networkranges",
     )
 }
 

@@ -17,6 +17,11 @@ the raising holdings, bigger sizes are taken to come from stronger ones (the
 player's size shares cut them into slices, the largest at the top: the model's
 shares corrected by the sizes the tracker has seen, `ai.models.sizes`), mixed
 with a size-blind reading in proportion 1 - size_trust.
+
+A tracker with `own_play` reads an action by the model's shares moved towards the
+actor's own frequencies in that context (street, cost, players in the hand) as far as
+they were seen (`ai.models.stats.with_own_play`), as the search's tables do: a player
+seen betting 79% of its heads-up flops with nothing to call says little by betting one.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from ai.math.range_strength import (
 from ai.models.features import size_bucket
 from ai.models.model import OpponentModel
 from ai.models.sizes import SizeBook
+from ai.models.stats import cost_bucket, crowd_of, with_own_play
 from ai.sim.rules import BET, FOLD, PREFLOP
 from ai.sim.state import SimState
 
@@ -151,9 +157,14 @@ class RangeTracker:
     `potential`: flop and turn holdings ranked by their averaged river rank.
     """
 
-    def __init__(self, size_trust: float = 0.0, potential: bool = False) -> None:
+    def __init__(
+        self, size_trust: float = 0.0, potential: bool = False, own_play: bool = False
+    ) -> None:
         self.size_trust = size_trust
         self.potential = potential
+        # The model's shares moved towards the player's own frequencies in the spot's
+        # context and crowd (`with_own_play`), as the search's tables are.
+        self.own_play = own_play
         self.sizes = SizeBook()  # kept across hands: how each player sizes its bets
         self.hand_key: Hashable = None
         self.weights: dict[int, FloatArray] = {}
@@ -185,11 +196,11 @@ class RangeTracker:
             if weights is not None and record.kind != FOLD and record.player != obs.index:
                 spot = observe(replay, self._history, obs.hand_key, obs.players)
                 prediction = model.predict(spot)
-                shares = prediction.actions
+                triple = self.action_shares(spot, model, prediction.actions)
                 board = replay.runout[: replay.board_len] if record.street != PREFLOP else ()
                 strength = holding_strengths(board, spot.n_in_hand - 1, self.potential)
                 _, p_call, p_raise = holding_triples(
-                    (float(shares[0]), float(shares[1]), float(shares[2])),
+                    triple,
                     strength,
                     spot.legal.can_fold,
                 )
@@ -210,6 +221,22 @@ class RangeTracker:
                 np.maximum(weights, MIN_WEIGHT * MIN_WEIGHT, out=weights)
             step_and_record(replay, record.kind, record.to, self._history)
         self.seen = len(obs.history)
+
+    def action_shares(
+        self, spot: Observation, model: OpponentModel, predicted: FloatArray
+    ) -> tuple[float, float, float]:
+        """The (fold, call, raise) shares the action at `spot` is read by: the model's
+        `predicted` shares, with `own_play` moved towards the actor's own frequencies
+        in this context and crowd."""
+        shares = (float(predicted[0]), float(predicted[1]), float(predicted[2]))
+        if not self.own_play:
+            return shares
+        stats = model.stats(spot.player_id(spot.index))
+        cost = cost_bucket(spot.legal.call_amount, spot.bet_unit, spot.pot, spot.limit)
+        fold, call, raise_ = with_own_play(
+            shares, stats, spot.street, cost, crowd_of(spot.n_in_hand)
+        )
+        return (0.0, fold + call, raise_) if not spot.legal.can_fold else (fold, call, raise_)
 
     def range_of(self, index: int, dead: tuple[int, ...]) -> FloatArray:
         """A copy of `index`'s weights with holdings using `dead` cards removed."""

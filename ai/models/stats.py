@@ -40,6 +40,23 @@ PRIOR_WEIGHT = 6.0
 PRIOR_VPIP = 0.28
 PRIOR_PFR = 0.14
 PRIOR_HANDS = 8.0
+# Decisions seen in a context at which a player's own frequencies there weigh as much as
+# the network's prediction (`with_own_play`).
+OWN_PLAY_WEIGHT = 30.0
+# Players in the hand at a decision, as the index of `crowd_counts`: two, three, four or
+# more. A player's bets depend on how many are left (Loki's strength is raised to the
+# number of opponents): over 10,000 hands against mcts, lokis bet 79% of flops checked
+# to them heads-up, 49% three-way and 36% with four or more.
+CROWDS = 3
+
+
+def crowd_of(in_hand: int) -> int:
+    """`crowd_counts`' index for `in_hand` players in the hand.
+
+    >>> crowd_of(2), crowd_of(3), crowd_of(7)
+    (0, 1, 2)
+    """
+    return min(max(in_hand, 2), 2 + CROWDS - 1) - 2
 
 
 def cost_bucket(to_call: int, bet_unit: int, pot: int, limit: bool) -> int:
@@ -73,6 +90,8 @@ class PlayerStats:
     pfr_hands: int = 0
     # counts[street, cost, action]
     counts: np.ndarray = field(default_factory=lambda: np.zeros((4, 3, 3)))
+    # crowd_counts[street, cost, crowd, action]: the same decisions split by `crowd_of`.
+    crowd_counts: np.ndarray = field(default_factory=lambda: np.zeros((4, 3, CROWDS, 3)))
     # The model's inputs derived from the counts, kept until a count changes (`touch`).
     _summary: tuple[float, float, float, float, list[list[tuple[float, float, float]]]] | None = (
         field(default=None, repr=False, compare=False)
@@ -92,6 +111,15 @@ class PlayerStats:
         """(fold, call, raise) shares in this context, prior-smoothed."""
         prior = PRIOR_SHARES[street][cost]
         row = self.counts[street, cost]
+        total = float(row.sum()) + PRIOR_WEIGHT
+        shares = tuple((float(row[a]) + PRIOR_WEIGHT * prior[a]) / total for a in range(3))
+        return shares[0], shares[1], shares[2]
+
+    def crowd_frequencies(self, street: int, cost: int, crowd: int) -> tuple[float, float, float]:
+        """(fold, call, raise) shares in this context with `crowd` (`crowd_of`) players in
+        the hand, smoothed towards the player's shares over every crowd."""
+        prior = self.frequencies(street, cost)
+        row = self.crowd_counts[street, cost, crowd]
         total = float(row.sum()) + PRIOR_WEIGHT
         shares = tuple((float(row[a]) + PRIOR_WEIGHT * prior[a]) / total for a in range(3))
         return shares[0], shares[1], shares[2]
@@ -133,17 +161,36 @@ class PlayerStats:
             "vpip_hands": self.vpip_hands,
             "pfr_hands": self.pfr_hands,
             "counts": self.counts.astype(int).ravel().tolist(),
+            "crowd_counts": self.crowd_counts.astype(int).ravel().tolist(),
         }
 
     @classmethod
     def from_doc(cls, doc: dict[str, object]) -> PlayerStats:
         counts = np.asarray(doc.get("counts", [0] * 36), dtype=np.float64).reshape(4, 3, 3)
+        crowd = doc.get("crowd_counts", [0] * (36 * CROWDS))  # absent before crowds were kept
+        crowd_counts = np.asarray(crowd, dtype=np.float64).reshape(4, 3, CROWDS, 3)
         return cls(
             int(doc.get("hands", 0)),  # type: ignore[call-overload]
             int(doc.get("vpip_hands", 0)),  # type: ignore[call-overload]
             int(doc.get("pfr_hands", 0)),  # type: ignore[call-overload]
             counts,
+            crowd_counts,
         )
+
+
+def with_own_play(
+    shares: tuple[float, float, float], stats: PlayerStats, street: int, cost: int, crowd: int
+) -> tuple[float, float, float]:
+    """`shares` (a network's prediction) moved towards the player's own frequencies in this
+    context and crowd, as far as it was seen there: a player unlike the population is read
+    from its own play before any network of its own is trained on it."""
+    seen = float(stats.counts[street, cost].sum())
+    if not seen:
+        return shares
+    w = seen / (seen + OWN_PLAY_WEIGHT)
+    own = stats.crowd_frequencies(street, cost, crowd)
+    f, c, r = ((1 - w) * shares[a] + w * own[a] for a in range(3))
+    return f, c, r
 
 
 class StatsBook:
@@ -190,11 +237,16 @@ class StatsBook:
                     self._raised.pop(old, None)
         voluntary = self._voluntary.setdefault(hand_key, set())
         raised = self._raised.setdefault(hand_key, set())
+        in_hand = len(players) - sum(1 for record in history[:start] if record.kind == FOLD)
         for record in history[start:]:
             player = players[record.player]
             stats = self.get(player)
             cost = cost_bucket(record.to_call, bet_units[record.street], record.pot, limit)
-            stats.counts[record.street, cost, action_class(record.kind)] += 1
+            action = action_class(record.kind)
+            stats.counts[record.street, cost, action] += 1
+            stats.crowd_counts[record.street, cost, crowd_of(in_hand), action] += 1
+            if record.kind == FOLD:
+                in_hand -= 1
             stats.touch()
             if record.street == PREFLOP and record.kind in (CALL, BET, 4):
                 if player not in voluntary:

@@ -22,7 +22,7 @@ import numpy.typing as npt
 from ai.bots.observation import Observation
 from ai.models.features import FEATURES, N_SIZES, feature_list
 from ai.models.model import BLEND_DECISIONS, PRIOR_SIZES, OpponentModel
-from ai.models.stats import PlayerStats
+from ai.models.stats import PlayerStats, crowd_of, with_own_play
 from ai.search.versus import PRIOR_EXPONENT, overbet_exponent
 
 F64 = npt.NDArray[np.float64]
@@ -31,9 +31,6 @@ _COL = {name: FEATURES.index(name) for name in FEATURES}
 _STREET_COLS = [_COL[s] for s in ("preflop", "flop", "turn", "river")]
 _COST_COLS = [_COL[s] for s in ("cost_none", "cost_one_bet", "cost_two_bets")]
 _HERE_COLS = [_COL[s] for s in ("stat_fold_here", "stat_call_here", "stat_raise_here")]
-# Decisions seen in a context at which the player's own frequencies weigh as much as
-# the network's prediction there.
-OWN_PLAY_WEIGHT = 30.0
 # Answers to our own bets seen at which they weigh as much as the tables built above
 # (`ai.search.versus`).
 VERSUS_WEIGHT = 20.0
@@ -154,11 +151,14 @@ def build_tables(
         PlayerStats() if generic_only or i == obs.index else model.stats(players[i])
         for i in range(n)
     ]
+    # Players' own play is read with as many players in the hand as now (how often a
+    # player bets or folds moves with how many are left: `ai.models.stats.CROWDS`).
+    crowd = crowd_of(obs.n_in_hand)
     if generic is None:
         for i in range(n):
             for street in range(STREETS):
                 for cost in range(COSTS):
-                    shares[i, street, cost] = stats[i].frequencies(street, cost)
+                    shares[i, street, cost] = stats[i].crowd_frequencies(street, cost, crowd)
     else:
         batch = np.concatenate([context_rows(obs, i, stats[i]) for i in range(n)])
         actions, size_shares = generic.both(batch)
@@ -177,22 +177,20 @@ def build_tables(
         shares[:] = a
         sizes[:] = s
         if not generic_only:
-            # What the player was seen doing in each context moves the network's answer
-            # towards it as the count grows: a player unlike the population (a random
-            # player, a maniac) is read from its own play without waiting for its own
-            # network (the population's guess for a random player's folds is far off).
+            # What the player was seen doing in each context (with as many players in
+            # the hand as now) moves the network's answer towards it as the count grows:
+            # a player unlike the population (a random player, a maniac) is read from its
+            # own play without waiting for its own network (`with_own_play`).
             for i in range(n):
                 if i == obs.index:
                     continue
-                counts = stats[i].counts.sum(axis=-1)
                 for street in range(STREETS):
                     for cost in range(COSTS):
-                        seen = float(counts[street, cost])
-                        if seen:
-                            w = seen / (seen + OWN_PLAY_WEIGHT)
-                            seen_shares = np.asarray(stats[i].frequencies(street, cost))
-                            mixed = (1 - w) * shares[i, street, cost] + w * seen_shares
-                            shares[i, street, cost] = mixed
+                        net = shares[i, street, cost]
+                        predicted = (float(net[0]), float(net[1]), float(net[2]))
+                        shares[i, street, cost] = with_own_play(
+                            predicted, stats[i], street, cost, crowd
+                        )
     if versus is not None and not generic_only:
         _towards_answers(shares, versus, obs.index)
     shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold

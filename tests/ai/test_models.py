@@ -20,7 +20,7 @@ from ai.bots.observe import observe, step_and_record
 from ai.models.dataset import build_dataset
 from ai.models.features import FEATURES, features
 from ai.models.inference import NumpyNet
-from ai.models.model import ModelSet, OpponentModel, shared_models, use_models
+from ai.models.model import ModelSet, OpponentModel, packaged_model, shared_models, use_models
 from ai.models.public import from_phh, from_record_doc
 from ai.models.replay import decisions
 from ai.models.stats import PlayerStats, StatsBook
@@ -356,6 +356,34 @@ def test_statistics_over_a_few_hands() -> None:
     assert PlayerStats.from_doc(a.to_doc()).counts.tolist() == a.counts.tolist()
 
 
+def test_statistics_are_split_by_how_many_players_are_in_the_hand() -> None:
+    from ai.bots.observation import ActionRecord
+
+    book = StatsBook()
+    units = (2, 2, 4, 4)
+    # Three players see the flop; "a" bets three-way, "c" folds, "a" bets heads-up.
+    records = [
+        ActionRecord(0, 1, BET, 2, 0, 6), ActionRecord(1, 1, CALL, 2, 2, 8),
+        ActionRecord(2, 1, FOLD, 0, 2, 10),
+    ]  # fmt: skip
+    book.ingest("h", ["a", "b", "c"], records, units)
+    # Fed again with more of the hand: the fold already counted still counts.
+    book.ingest("h", ["a", "b", "c"], [*records, ActionRecord(0, 2, BET, 4, 0, 10)], units)
+    a = book.get("a")
+    assert a.crowd_counts[1, 0, 1].tolist() == [0, 0, 1]  # three in the hand
+    assert a.crowd_counts[2, 0, 0].tolist() == [0, 0, 1]  # heads-up
+    assert book.get("c").crowd_counts[1, 1, 1].tolist() == [1, 0, 0]
+    assert a.crowd_counts.sum(axis=2).tolist() == a.counts.tolist()
+    # Smoothed towards the player's shares over every crowd, not the generic prior.
+    assert a.crowd_frequencies(3, 1, 2) == pytest.approx(a.frequencies(3, 1))
+    assert a.crowd_frequencies(2, 0, 0)[2] > a.frequencies(2, 0)[2]
+    again = PlayerStats.from_doc(a.to_doc())
+    assert again.crowd_counts.tolist() == a.crowd_counts.tolist()
+    # Documents stored before the split still load.
+    old = {k: v for k, v in a.to_doc().items() if k != "crowd_counts"}
+    assert PlayerStats.from_doc(old).crowd_counts.sum() == 0
+
+
 def test_weight_tables_follow_the_models_prediction() -> None:
     from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND
     from ai.models.ranges import MIN_WEIGHT, RangeTracker, holding_triples
@@ -385,6 +413,46 @@ def test_weight_tables_follow_the_models_prediction() -> None:
     grid = tracker.grid(1, ())
     assert grid[0][0] == 1.0 and grid[12][7] < 2 * MIN_WEIGHT  # AA kept, 72o (row 2, col 7) gone
     assert tracker.width(0) == 1.0  # the player to act is not re-weighted by its own action
+
+
+def test_ranges_with_own_play_read_a_bet_by_the_players_own_frequency_there() -> None:
+    """A player seen betting every flop checked to it heads-up (and a third of them
+    three-way) says little by a heads-up flop bet: with `own_play` it is read as a bet
+    made nearly always; read by the network alone, as often as the network says."""
+    from ai.models.ranges import RangeTracker
+
+    cfg = TableConfig(variant=Variant.LIMIT, seats=2, small_blind=1, big_blind=2)
+    state = SimState.new_hand(cfg, {1: 100, 2: 100}, button=2, seed=3)
+    history: list[Any] = []
+    for kind, to in ((CALL, 2), (CHECK, 0)):
+        step_and_record(state, kind, to, history)
+    spot = observe(state, history)  # the big blind (index 0) first on the flop
+    assert spot.index == 0 and spot.street == 1 and spot.n_in_hand == 2
+    model = OpponentModel(packaged_model())
+    stats = model.book.get(spot.player_id(0))
+    stats.hands = 1000
+    stats.counts[1:, 1:] = (100, 100, 20)  # answers to bets, as the network expects
+    stats.counts[1, 0] = (0, 200, 400)
+    stats.crowd_counts[1, 0, 0] = (0, 0, 300)
+    stats.crowd_counts[1, 0, 1] = (0, 200, 100)
+    stats.touch()
+    predicted = model.predict(spot).actions
+
+    def shares(own_play: bool) -> tuple[float, float, float]:
+        return RangeTracker(own_play=own_play).action_shares(spot, model, predicted)
+
+    assert shares(False) == tuple(predicted)
+    assert shares(True)[0] == 0.0 and shares(True)[2] > 0.95 > predicted[2] + 0.1
+    assert sum(shares(True)) == pytest.approx(1.0)
+    stats.crowd_counts[1, 0] = 0  # seen only over every crowd: two thirds of the time
+    assert shares(True)[2] == pytest.approx(0.66, abs=0.03)
+    # With the range moved by it, the bet keeps most of the range.
+    tracker = RangeTracker(own_play=True)
+    tracker.update(spot, model)
+    before = tracker.width(0)
+    step_and_record(state, BET, 2, history)
+    tracker.update(observe(state, history), model)
+    assert tracker.width(0) > 0.55 * before
 
 
 def test_no_limit_ranges_read_a_bigger_bet_as_a_stronger_holding() -> None:

@@ -95,6 +95,26 @@ def test_a_players_seen_play_moves_the_network_tables_towards_it() -> None:
     assert generic_only.shares[4, 1, 1, 0] < 0.8
 
 
+def test_a_players_seen_play_is_read_with_as_many_players_in_the_hand_as_now() -> None:
+    """A player who bets every flop checked to it heads-up and checks it with four or
+    more in the hand is simulated betting heads-up and checking six-handed."""
+    heads_up = spot(NL2, {1: "AhTd"}, [(CALL, 0), (CHECK, 0)], board="Ts7c2h")
+    player = heads_up.player_id(1)
+    for frequency_only in (True, False):
+        models = ModelSet.frequency_only() if frequency_only else ModelSet("t", network(1))
+        model = OpponentModel(models)
+        stats = model.book.get(player)
+        stats.counts[1, 0] = (0, 300, 300)
+        stats.crowd_counts[1, 0, 0] = (0, 0, 300)
+        stats.crowd_counts[1, 0, 2] = (0, 300, 0)
+        stats.touch()
+        assert heads_up.player_id(0) != player and heads_up.index == 0
+        assert build_tables(heads_up, model).shares[1, 1, 0, 2] > 0.9
+        assert model.book.peek(OBS.player_id(4)).decisions == 0
+        model.book.players[OBS.player_id(4)] = stats
+        assert build_tables(OBS, model).shares[4, 1, 0, 2] < 0.1
+
+
 def test_with_ranges_that_count_draws_the_simulated_opponents_play_their_draws() -> None:
     """The deals' strengths are what the simulated opponents act by: with `potential`
     ranges a flush draw on Ks 7h 2h plays as the stronger holding the ranges weighed it
