@@ -19,6 +19,7 @@ from ai.bots.loki import LokiBot
 from ai.bots.observation import Decision, Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
+from ai.models.stats import crowd_of
 from ai.search.explain import reason
 from ai.search.mcts import RANDOM, UCT, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
@@ -66,12 +67,15 @@ class MctsBot(LokiBot):
         self.potential = True
         self.limit_potential = False
         self.generic_only = generic_only
-        # The ranges read a player's actions by its own frequencies where it was seen
-        # enough, with as many players in the hand, as the tables do (so ranges and the
-        # simulated play agree). Limit, duplicate, against four lokis +5.8, +8.9, +6.2
-        # bb/100 paired (seeds 5-7, 10,000 hands); heads-up against poki +32.1 -> +71.6
-        # (docs/search.md). The generic ablation knows no player, so it keeps the network's.
-        self.ranges.own_play = not generic_only
+        # (Limit, No-Limit): whether the ranges read a player's actions by its own
+        # frequencies where it was seen enough, with as many players in the hand, as the
+        # tables do (`RangeTracker.own_play`). In Limit, duplicate: against four lokis
+        # +5.8, +8.9, +6.2 bb/100 paired (seeds 5-7, 10,000 hands), heads-up against poki
+        # +32.1 -> +71.6. In No-Limit a context (street, cost) mixes bets of every size,
+        # which the network tells apart: heads-up against poki it lost 273.1 bb/100
+        # [-439.3, -106.8] (docs/search.md, 2026-11-24, own play). The generic ablation
+        # knows no player, so it keeps the network's reading.
+        self.own_play_ranges = (True, False)
         self.clock = time.monotonic
         # Preflop by Loki's expert rules in matches (the thesis' "expert knowledge
         # preflop"); advice searches preflop too.
@@ -90,6 +94,8 @@ class MctsBot(LokiBot):
         self.ranges.potential = self.reliability.potential = self.potential and (
             self.limit_potential or not obs.limit
         )
+        own_play = self.own_play_ranges[0 if obs.limit else 1]
+        self.ranges.own_play = own_play and not self.generic_only
         if not self.generic_only:
             super().update_model(obs)
             if self.versus is not None:
@@ -132,7 +138,8 @@ class MctsBot(LokiBot):
             return self.preflop(obs)
         book = self.versus
         players = [obs.player_id(i) for i in range(obs.n)]
-        versus = None if book is None else [book.counts_of(p) for p in players]
+        crowd = crowd_of(obs.n_in_hand)
+        versus = None if book is None else [book.answers_of(p, crowd) for p in players]
         overbets = None if book is None else [book.overbets_of(p) for p in players]
         tables = build_tables(obs, self.model, self.generic_only, kappa, versus, overbets)
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
@@ -219,7 +226,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     averaged over the runouts: as until 2026-11-24 afternoon), "believeloose" (every
     reliability read from 0.6 up believed fully, none below 0.2: as at dca0907),
     "networkranges" (the ranges read actions by the network's shares alone, not moved
-    towards the player's own frequencies: as until 2026-11-24)."""
+    towards the player's own frequencies: in Limit as until 2026-11-24), "ownranges"
+    (they are moved in No-Limit too)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -244,9 +252,9 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=0.0))
     if variant == "margin2":
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=2.0))
-    if variant == "networkranges":
+    if variant in ("networkranges", "ownranges"):
         bot = MctsBot(seed)
-        bot.ranges.own_play = False
+        bot.own_play_ranges = (False, False) if variant == "networkranges" else (True, True)
         return bot
     if variant == "limitpotential":
         bot = MctsBot(seed)
@@ -258,7 +266,7 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         return MctsBot(seed, config=replace(SearchConfig(), call_margin=2.0))
     if variant == "sizes":
         bot = MctsBot(seed)
-        bot.ranges = RangeTracker(size_trust=0.5, own_play=True)
+        bot.ranges = RangeTracker(size_trust=0.5)
         return bot
     if variant == "nopotential":
         bot = MctsBot(seed)

@@ -82,6 +82,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "nopotential",
         "sizes",
         "networkranges",
+        "ownranges",
     )
 }
 

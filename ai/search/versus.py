@@ -32,8 +32,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.bots.observation import ActionRecord
-from ai.models.stats import action_class, cost_bucket
-from ai.sim.rules import BET, RAISE
+from ai.models.stats import CROWDS, action_class, cost_bucket, crowd_of
+from ai.sim.rules import BET, FOLD, RAISE
 
 F64 = npt.NDArray[np.float64]
 _FORGET_AFTER = 2000  # hands of bookkeeping kept (the counts are kept for good)
@@ -47,11 +47,18 @@ PRIOR_EXPONENT, PRIOR_SD = 1.0, 0.5
 _GRID = np.linspace(0.0, 2.0, 21)
 
 
+# Answers in one crowd (players in the hand) weigh as much as the player's answers in
+# all of them once this many were seen there (`answers_of`).
+CROWD_WEIGHT = 10.0
+
+
 class VersusBook:
-    """counts[player][street, cost, fold/call/raise] of decisions facing our bet or raise."""
+    """counts[player][street, cost, fold/call/raise] of decisions facing our bet or raise,
+    and the same split by players in the hand (`ai.models.stats.crowd_of`)."""
 
     def __init__(self) -> None:
         self._counts: dict[str, F64] = {}
+        self._crowds: dict[str, F64] = {}  # [street, cost, crowd, answer]
         # over[player][street, size bin, folded/continued]: answers to our overbets.
         self._over: dict[str, F64] = {}
         self._seen: dict[Hashable, int] = {}  # hand key -> records already counted
@@ -59,6 +66,22 @@ class VersusBook:
     def counts_of(self, player: str) -> F64:
         counts = self._counts.get(player)
         return counts if counts is not None else np.zeros((4, 3, 3))
+
+    def answers_of(self, player: str, crowd: int) -> F64:
+        """`counts_of(player)` with each row's shares those seen with `crowd` players in
+        the hand, smoothed towards the row's (CROWD_WEIGHT): a loki folds to 37% of our
+        heads-up flop bets and 10% with four or more in the hand. The rows keep their
+        totals, which say how far the search's tables move towards them."""
+        counts = self.counts_of(player)
+        split = self._crowds.get(player)
+        if split is None:
+            return counts
+        seen = counts.sum(axis=-1, keepdims=True)
+        here = split[:, :, crowd]
+        overall = np.divide(counts, seen, out=np.zeros_like(counts), where=seen > 0)
+        shares = (here + CROWD_WEIGHT * overall) / (here.sum(axis=-1, keepdims=True) + CROWD_WEIGHT)
+        out: F64 = shares * seen
+        return out
 
     def overbets_of(self, player: str) -> F64:
         """[street, size bin, folded/continued] counts of the player's answers to our
@@ -83,6 +106,7 @@ class VersusBook:
             for old in list(self._seen)[: _FORGET_AFTER // 2]:
                 del self._seen[old]
         aggressor, street = -1, -1
+        in_hand = len(players)
         for k, record in enumerate(history):
             if record.street != street:
                 aggressor, street = -1, record.street
@@ -91,9 +115,11 @@ class VersusBook:
                 counts = self._counts.get(player)
                 if counts is None:
                     counts = self._counts[player] = np.zeros((4, 3, 3))
+                    self._crowds[player] = np.zeros((4, 3, CROWDS, 3))
                 cost = cost_bucket(record.to_call, bet_units[record.street], record.pot, limit)
                 answer = action_class(record.kind)
                 counts[record.street, cost, answer] += 1
+                self._crowds[player][record.street, cost, crowd_of(in_hand), answer] += 1
                 ratio = record.to_call / max(record.pot - record.to_call, 1)
                 if not limit and ratio > OVERBET_EDGES[0]:
                     over = self._over.get(player)
@@ -103,6 +129,8 @@ class VersusBook:
                     over[record.street, size, min(answer, 1)] += 1
             if record.kind in (BET, RAISE):
                 aggressor = record.player
+            elif record.kind == FOLD:
+                in_hand -= 1
         self._seen[hand_key] = len(history)
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from search_spots import NL2, NL6, spot
+from search_spots import LIMIT2, NL2, NL6, bot, spot
 
+from ai.bots.mcts import MctsBot
 from ai.models.features import N_FEATURES, N_SIZES
 from ai.models.inference import NumpyNet
 from ai.models.model import BLEND_DECISIONS, ModelSet, OpponentModel, PlayerNet
@@ -113,6 +114,21 @@ def test_a_players_seen_play_is_read_with_as_many_players_in_the_hand_as_now() -
         assert model.book.peek(OBS.player_id(4)).decisions == 0
         model.book.players[OBS.player_id(4)] = stats
         assert build_tables(OBS, model).shares[4, 1, 0, 2] < 0.1
+
+
+def test_the_bots_ranges_read_own_play_in_limit_only() -> None:
+    """Own play sharpens Limit ranges; in No-Limit a context mixes every bet size, so the
+    ranges keep the network's reading there, and the generic ablation everywhere."""
+    limit = spot(LIMIT2, {1: "AhTd"}, [(CALL, 0), (CHECK, 0)], board="Ts7c2h")
+    no_limit = spot(NL2, {1: "AhTd"}, [(CALL, 0), (CHECK, 0)], board="Ts7c2h")
+    made = bot()
+    made.update_model(limit)
+    assert made.ranges.own_play
+    made.update_model(no_limit)
+    assert not made.ranges.own_play
+    generic = MctsBot(1, generic_only=True, models=ModelSet.frequency_only())
+    generic.update_model(limit)
+    assert not generic.ranges.own_play
 
 
 def test_with_ranges_that_count_draws_the_simulated_opponents_play_their_draws() -> None:

@@ -46,6 +46,25 @@ def test_only_answers_to_our_bets_are_counted_and_never_twice() -> None:
     assert book.counts_of("me").sum() == 0
 
 
+def test_answers_are_read_with_as_many_players_in_the_hand_as_now() -> None:
+    """A player who folds to our heads-up flop bets and calls them three-way is read as
+    folding heads-up and calling three-way, each row keeping its total."""
+    book = VersusBook()
+    players = ["me", "a", "b"]
+    three_way = [ActionRecord(0, 1, BET, 2, 0, 6), ActionRecord(1, 1, CALL, 2, 2, 8)]
+    heads_up = [ActionRecord(2, 0, FOLD, 0, 2, 3), ActionRecord(0, 1, BET, 2, 0, 6),
+                ActionRecord(1, 1, FOLD, 0, 2, 8)]  # fmt: skip
+    for k in range(30):
+        book.ingest(("3", k), players, three_way, 0, UNITS)
+        book.ingest(("2", k), players, heads_up, 0, UNITS)
+    assert book.counts_of("a")[1, 1].tolist() == [30, 30, 0]
+    alone, three = book.answers_of("a", 0)[1, 1], book.answers_of("a", 1)[1, 1]
+    assert alone.sum() == three.sum() == 60
+    assert alone[0] > 45 and three[1] > 45
+    assert book.answers_of("a", 2)[1, 1].tolist() == [30, 30, 0]  # never seen four-way
+    assert book.answers_of("b", 0).sum() == 0
+
+
 def test_the_tables_move_towards_an_opponents_answers_to_our_bets() -> None:
     obs = spot(LIMIT2, {1: "AhKd"}, [(CALL, 0), (CHECK, 0)], board="Ks7c2h")
     model = OpponentModel(ModelSet.frequency_only())
