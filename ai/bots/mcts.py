@@ -76,6 +76,12 @@ class MctsBot(LokiBot):
         # [-439.3, -106.8] (docs/search.md, 2026-11-24, own play). The generic ablation
         # knows no player, so it keeps the network's reading.
         self.own_play_ranges = (True, False)
+        # Tables up to this many seats where they do. Heads-up a player's every action
+        # is against us; at 5-max its frequencies mix its answers to everyone, and pokis
+        # (which model each opponent) answer us unlike the others: against four pokis
+        # own play made +24.2 and +16.4 (seeds 5, 6) where a heads-up-only reading makes
+        # +24.8 and +26.8; against four lokis it gained (+37.9 against +28.5, seeds 5-7).
+        self.own_play_seats = 2
         self.clock = time.monotonic
         # Preflop by Loki's expert rules in matches (the thesis' "expert knowledge
         # preflop"); advice searches preflop too.
@@ -94,7 +100,7 @@ class MctsBot(LokiBot):
         self.ranges.potential = self.reliability.potential = self.potential and (
             self.limit_potential or not obs.limit
         )
-        own_play = self.own_play_ranges[0 if obs.limit else 1]
+        own_play = self.own_play_ranges[0 if obs.limit else 1] and obs.n <= self.own_play_seats
         self.ranges.own_play = own_play and not self.generic_only
         if not self.generic_only:
             super().update_model(obs)
@@ -226,8 +232,9 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     averaged over the runouts: as until 2026-11-24 afternoon), "believeloose" (every
     reliability read from 0.6 up believed fully, none below 0.2: as at dca0907),
     "networkranges" (the ranges read actions by the network's shares alone, not moved
-    towards the player's own frequencies: in Limit as until 2026-11-24), "ownranges"
-    (they are moved in No-Limit too)."""
+    towards the player's own frequencies: as until 2026-11-24), "ownranges" (they are
+    moved at every table size, in No-Limit too), "ownmultiway" (in Limit at every table
+    size, as at a7f2028)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -255,6 +262,11 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     if variant in ("networkranges", "ownranges"):
         bot = MctsBot(seed)
         bot.own_play_ranges = (False, False) if variant == "networkranges" else (True, True)
+        bot.own_play_seats = 10
+        return bot
+    if variant == "ownmultiway":
+        bot = MctsBot(seed)
+        bot.own_play_seats = 10
         return bot
     if variant == "limitpotential":
         bot = MctsBot(seed)

@@ -83,6 +83,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "sizes",
         "networkranges",
         "ownranges",
+        "ownmultiway",
     )
 }
 

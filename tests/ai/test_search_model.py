@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from search_spots import LIMIT2, NL2, NL6, bot, spot
+from search_spots import LIMIT2, LIMIT6, NL2, NL6, bot, spot
 
 from ai.bots.mcts import MctsBot
 from ai.models.features import N_FEATURES, N_SIZES
@@ -116,8 +116,9 @@ def test_a_players_seen_play_is_read_with_as_many_players_in_the_hand_as_now() -
         assert build_tables(OBS, model).shares[4, 1, 0, 2] < 0.1
 
 
-def test_the_bots_ranges_read_own_play_in_limit_only() -> None:
-    """Own play sharpens Limit ranges; in No-Limit a context mixes every bet size, so the
+def test_the_bots_ranges_read_own_play_in_heads_up_limit_only() -> None:
+    """Own play sharpens heads-up Limit ranges; in No-Limit a context mixes every bet
+    size and at bigger tables a player's frequencies mix its answers to everyone, so the
     ranges keep the network's reading there, and the generic ablation everywhere."""
     limit = spot(LIMIT2, {1: "AhTd"}, [(CALL, 0), (CHECK, 0)], board="Ts7c2h")
     no_limit = spot(NL2, {1: "AhTd"}, [(CALL, 0), (CHECK, 0)], board="Ts7c2h")
@@ -126,6 +127,9 @@ def test_the_bots_ranges_read_own_play_in_limit_only() -> None:
     assert made.ranges.own_play
     made.update_model(no_limit)
     assert not made.ranges.own_play
+    six_seats = bot()  # a new hand, seen by a new bot: every spot's hand key is "spot"
+    six_seats.update_model(spot(LIMIT6, {2: "7c2d"}, [(CALL, 0)] * 5))
+    assert not six_seats.ranges.own_play
     generic = MctsBot(1, generic_only=True, models=ModelSet.frequency_only())
     generic.update_model(limit)
     assert not generic.ranges.own_play
