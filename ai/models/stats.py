@@ -45,8 +45,8 @@ PRIOR_HANDS = 8.0
 OWN_PLAY_WEIGHT = 30.0
 # Players in the hand at a decision, as the index of `crowd_counts`: two, three, four or
 # more. A player's bets depend on how many are left (Loki's strength is raised to the
-# number of opponents): over 10,000 hands against mcts, lokis bet 79% of flops checked
-# to them heads-up, 49% three-way and 36% with four or more.
+# number of opponents): over 10,000 hands against mcts, lokis bet 79% of the heads-up
+# flops with nothing to call, 49% three-way and 36% with four or more.
 CROWDS = 3
 
 
