@@ -76,12 +76,20 @@ class MctsBot(LokiBot):
         # [-439.3, -106.8] (docs/search.md, 2026-11-24, own play). The generic ablation
         # knows no player, so it keeps the network's reading.
         self.own_play_ranges = (True, False)
-        # Tables up to this many seats where they do. Heads-up a player's every action
-        # is against us; at 5-max its frequencies mix its answers to everyone, and pokis
-        # (which model each opponent) answer us unlike the others: against four pokis
-        # own play made +24.2 and +16.4 (seeds 5, 6) where a heads-up-only reading makes
-        # +24.8 and +26.8; against four lokis it gained (+37.9 against +28.5, seeds 5-7).
-        self.own_play_seats = 2
+        # Where they do, only actions taken with at most this many players in the hand:
+        # in a two-player pot a player's action is an answer to us alone. At 5-max,
+        # read in every pot own play lost against four pokis (which model each
+        # opponent and answer us unlike the others: +24.2 and +16.4, seeds 5 and 6,
+        # where heads-up tables only made +24.8 and +26.8); read in two-player pots it
+        # keeps all of the gain against four lokis (+38.3 against +28.5, seeds 5-7;
+        # docs/search.md, 2026-11-24 evening).
+        self.own_play_in_hand = 2
+        self.own_play_seats = 10  # and at tables of at most this many seats
+        # At tables of three or more, counted over the player's decisions while we were
+        # in the hand (`VersusBook.with_us`): in a two-player pot, its answers to us
+        # alone. Heads-up every decision is, and the model's statistics (which may hold
+        # more hands, from the database) are read.
+        self.own_play_with_us = True
         self.clock = time.monotonic
         # Preflop by Loki's expert rules in matches (the thesis' "expert knowledge
         # preflop"); advice searches preflop too.
@@ -102,6 +110,9 @@ class MctsBot(LokiBot):
         )
         own_play = self.own_play_ranges[0 if obs.limit else 1] and obs.n <= self.own_play_seats
         self.ranges.own_play = own_play and not self.generic_only
+        self.ranges.own_play_in_hand = self.own_play_in_hand
+        versus = self.versus if self.own_play_with_us and obs.n > 2 else None
+        self.ranges.own_stats = versus.with_us if versus is not None else None
         if not self.generic_only:
             super().update_model(obs)
             if self.versus is not None:
@@ -233,8 +244,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     reliability read from 0.6 up believed fully, none below 0.2: as at dca0907),
     "networkranges" (the ranges read actions by the network's shares alone, not moved
     towards the player's own frequencies: as until 2026-11-24), "ownranges" (they are
-    moved at every table size, in No-Limit too), "ownmultiway" (in Limit at every table
-    size, as at a7f2028)."""
+    moved in every pot, in No-Limit too), "ownmultiway" (in Limit in every pot, as at
+    a7f2028), "ownhutables" (in Limit at heads-up tables only, as at 76636ab),
+    "ownhupots" (in two-player pots, counted over every decision, not only those made
+    while we were in the hand)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -262,11 +275,14 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     if variant in ("networkranges", "ownranges"):
         bot = MctsBot(seed)
         bot.own_play_ranges = (False, False) if variant == "networkranges" else (True, True)
-        bot.own_play_seats = 10
+        bot.own_play_in_hand = 10
+        bot.own_play_with_us = False
         return bot
-    if variant == "ownmultiway":
+    if variant in ("ownmultiway", "ownhutables", "ownhupots"):
         bot = MctsBot(seed)
-        bot.own_play_seats = 10
+        bot.own_play_in_hand = 2 if variant == "ownhupots" else 10
+        bot.own_play_seats = 2 if variant == "ownhutables" else 10
+        bot.own_play_with_us = False
         return bot
     if variant == "limitpotential":
         bot = MctsBot(seed)

@@ -84,6 +84,8 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "networkranges",
         "ownranges",
         "ownmultiway",
+        "ownhutables",
+        "ownhupots",
     )
 }
 

@@ -26,7 +26,7 @@ seen betting 79% of its heads-up flops with nothing to call says little by betti
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 import numpy as np
 
@@ -44,7 +44,7 @@ from ai.math.range_strength import (
 from ai.models.features import size_bucket
 from ai.models.model import OpponentModel
 from ai.models.sizes import SizeBook
-from ai.models.stats import cost_bucket, crowd_of, with_own_play
+from ai.models.stats import PlayerStats, cost_bucket, crowd_of, with_own_play
 from ai.sim.rules import BET, FOLD, PREFLOP
 from ai.sim.state import SimState
 
@@ -163,8 +163,12 @@ class RangeTracker:
         self.size_trust = size_trust
         self.potential = potential
         # The model's shares moved towards the player's own frequencies in the spot's
-        # context and crowd (`with_own_play`), as the search's tables are.
+        # context and crowd (`with_own_play`), as the search's tables are, for actions
+        # taken with at most `own_play_in_hand` players in the hand.
         self.own_play = own_play
+        self.own_play_in_hand = 10
+        # Where own play is counted, if not in the model's statistics of every decision.
+        self.own_stats: Callable[[str], PlayerStats] | None = None
         self.sizes = SizeBook()  # kept across hands: how each player sizes its bets
         self.hand_key: Hashable = None
         self.weights: dict[int, FloatArray] = {}
@@ -226,12 +230,12 @@ class RangeTracker:
         self, spot: Observation, model: OpponentModel, predicted: FloatArray
     ) -> tuple[float, float, float]:
         """The (fold, call, raise) shares the action at `spot` is read by: the model's
-        `predicted` shares, with `own_play` moved towards the actor's own frequencies
-        in this context and crowd."""
+        `predicted` shares, with `own_play` (and at most `own_play_in_hand` players in
+        the hand) moved towards the actor's own frequencies in this context and crowd."""
         shares = (float(predicted[0]), float(predicted[1]), float(predicted[2]))
-        if not self.own_play:
+        if not self.own_play or spot.n_in_hand > self.own_play_in_hand:
             return shares
-        stats = model.stats(spot.player_id(spot.index))
+        stats = (self.own_stats or model.stats)(spot.player_id(spot.index))
         cost = cost_bucket(spot.legal.call_amount, spot.bet_unit, spot.pot, spot.limit)
         fold, call, raise_ = with_own_play(
             shares, stats, spot.street, cost, crowd_of(spot.n_in_hand)

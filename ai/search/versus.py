@@ -8,6 +8,10 @@ weaker and raise and call them more (Limit, 5-max, 2,000 duplicate hands: they f
 towards these counts as they grow (`ai.search.opponents.build_tables`), so a bet that
 stops working against a player is seen to.
 
+They also count every decision a player makes while we are in the hand
+(`with_us`): in a two-player pot those are its answers to us alone, which the
+ranges read at tables of three or more (`ai.bots.mcts.MctsBot`).
+
 In No-Limit they also count the answers to our bets beyond the pot by size: the
 search meets such a bet with a player's continuing share scaled by
 (2 / (1 + bet/pot)) ** exponent, and `overbet_exponent` fits that exponent to what
@@ -22,6 +26,8 @@ where the exponent 1, pot odds' minimum defence, expects 6%).
 >>> book.ingest("h", ["me", "a", "b"], history, 0, (2, 2, 4, 4))
 >>> int(book.counts_of("a")[1, 1, 2]), int(book.counts_of("b").sum())
 (1, 0)
+>>> int(book.with_us("b").decisions), int(book.with_us("me").decisions)
+(1, 0)
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.bots.observation import ActionRecord
-from ai.models.stats import CROWDS, action_class, cost_bucket, crowd_of
+from ai.models.stats import CROWDS, PlayerStats, action_class, cost_bucket, crowd_of
 from ai.sim.rules import BET, FOLD, RAISE
 
 F64 = npt.NDArray[np.float64]
@@ -62,6 +68,7 @@ class VersusBook:
         # over[player][street, size bin, folded/continued]: answers to our overbets.
         self._over: dict[str, F64] = {}
         self._seen: dict[Hashable, int] = {}  # hand key -> records already counted
+        self._with: dict[str, PlayerStats] = {}  # decisions while we were in the hand
 
     def counts_of(self, player: str) -> F64:
         counts = self._counts.get(player)
@@ -82,6 +89,12 @@ class VersusBook:
         shares = (here + CROWD_WEIGHT * overall) / (here.sum(axis=-1, keepdims=True) + CROWD_WEIGHT)
         out: F64 = shares * seen
         return out
+
+    def with_us(self, player: str) -> PlayerStats:
+        """The player's counts (street, cost, crowd) over the decisions it made while we
+        were in the hand; no prior is added, so an unseen player has none."""
+        stats = self._with.get(player)
+        return stats if stats is not None else PlayerStats()
 
     def overbets_of(self, player: str) -> F64:
         """[street, size bin, folded/continued] counts of the player's answers to our
@@ -107,9 +120,12 @@ class VersusBook:
                 del self._seen[old]
         aggressor, street = -1, -1
         in_hand = len(players)
+        we_are_in = True
         for k, record in enumerate(history):
             if record.street != street:
                 aggressor, street = -1, record.street
+            if k >= start and we_are_in and record.player != me:
+                self._count_with_us(players[record.player], record, in_hand, bet_units, limit)
             if k >= start and aggressor == me and record.player != me and record.to_call > 0:
                 player = players[record.player]
                 counts = self._counts.get(player)
@@ -131,7 +147,24 @@ class VersusBook:
                 aggressor = record.player
             elif record.kind == FOLD:
                 in_hand -= 1
+                we_are_in = we_are_in and record.player != me
         self._seen[hand_key] = len(history)
+
+    def _count_with_us(
+        self,
+        player: str,
+        record: ActionRecord,
+        in_hand: int,
+        bet_units: Sequence[int],
+        limit: bool,
+    ) -> None:
+        stats = self._with.get(player)
+        if stats is None:
+            stats = self._with[player] = PlayerStats()
+        cost = cost_bucket(record.to_call, bet_units[record.street], record.pot, limit)
+        action = action_class(record.kind)
+        stats.counts[record.street, cost, action] += 1
+        stats.crowd_counts[record.street, cost, crowd_of(in_hand), action] += 1
 
 
 def overbet_exponent(over: F64, continue_share: F64) -> float:

@@ -455,6 +455,46 @@ def test_ranges_with_own_play_read_a_bet_by_the_players_own_frequency_there() ->
     assert tracker.width(0) > 0.55 * before
 
 
+def test_own_play_is_read_only_with_at_most_own_play_in_hand_players_in_the_hand() -> None:
+    """Three-handed, the same player's flop bet with nothing to call is read by its own
+    frequencies once the pot is two-handed, and by the network while three are in."""
+    from ai.models.ranges import RangeTracker
+
+    cfg = TableConfig(variant=Variant.LIMIT, seats=3, small_blind=1, big_blind=2)
+    model = OpponentModel(packaged_model())
+
+    def flop_spot(button_folds: bool) -> Any:
+        state = SimState.new_hand(cfg, {1: 100, 2: 100, 3: 100}, button=3, seed=3)
+        history: list[Any] = []
+        first = (FOLD, 0) if button_folds else (CALL, 2)
+        for kind, to in (first, (CALL, 2), (CHECK, 0)):
+            step_and_record(state, kind, to, history)
+        return observe(state, history)  # the small blind (index 0) first on the flop
+
+    two, three = flop_spot(True), flop_spot(False)
+    assert (two.index, two.street, two.n_in_hand) == (0, 1, 2) and three.n_in_hand == 3
+    stats = model.book.get(two.player_id(0))
+    stats.counts[1, 0] = (0, 300, 300)  # checks every two-handed flop, bets three-handed
+    stats.crowd_counts[1, 0, 0] = (0, 300, 0)
+    stats.crowd_counts[1, 0, 1] = (0, 0, 300)
+    stats.touch()
+    tracker = RangeTracker(own_play=True)
+    tracker.own_play_in_hand = 2
+    predicted = model.predict(two).actions
+    assert tracker.action_shares(two, model, predicted)[2] < predicted[2] - 0.2
+    predicted = model.predict(three).actions
+    assert tracker.action_shares(three, model, predicted) == tuple(predicted)
+    tracker.own_play_in_hand = 3
+    assert tracker.action_shares(three, model, predicted) != tuple(predicted)
+    # Counted elsewhere (`VersusBook.with_us`): a player never seen there is read by
+    # the network, one seen checking every two-handed flop there as checking.
+    tracker.own_stats = lambda player: PlayerStats()
+    assert tracker.action_shares(three, model, predicted) == tuple(predicted)
+    tracker.own_stats = lambda player: stats
+    predicted = model.predict(two).actions
+    assert tracker.action_shares(two, model, predicted)[2] < predicted[2] - 0.2
+
+
 def test_no_limit_ranges_read_a_bigger_bet_as_a_stronger_holding() -> None:
     from ai.models.ranges import RangeTracker, holding_strengths
 

@@ -8,7 +8,7 @@ import random
 import numpy as np
 from search_spots import LIMIT2, LIMIT6, NL2, NL6, bot, spot
 
-from ai.bots.mcts import MctsBot
+from ai.bots.mcts import MctsBot, make_mcts
 from ai.models.features import N_FEATURES, N_SIZES
 from ai.models.inference import NumpyNet
 from ai.models.model import BLEND_DECISIONS, ModelSet, OpponentModel, PlayerNet
@@ -116,10 +116,10 @@ def test_a_players_seen_play_is_read_with_as_many_players_in_the_hand_as_now() -
         assert build_tables(OBS, model).shares[4, 1, 0, 2] < 0.1
 
 
-def test_the_bots_ranges_read_own_play_in_heads_up_limit_only() -> None:
-    """Own play sharpens heads-up Limit ranges; in No-Limit a context mixes every bet
-    size and at bigger tables a player's frequencies mix its answers to everyone, so the
-    ranges keep the network's reading there, and the generic ablation everywhere."""
+def test_the_bots_ranges_read_own_play_in_two_player_limit_pots_only() -> None:
+    """Own play sharpens Limit ranges in two-player pots; in No-Limit a context mixes
+    every bet size and in bigger pots a player's frequencies mix its answers to everyone,
+    so the ranges keep the network's reading there, and the generic ablation everywhere."""
     limit = spot(LIMIT2, {1: "AhTd"}, [(CALL, 0), (CHECK, 0)], board="Ts7c2h")
     no_limit = spot(NL2, {1: "AhTd"}, [(CALL, 0), (CHECK, 0)], board="Ts7c2h")
     made = bot()
@@ -129,7 +129,17 @@ def test_the_bots_ranges_read_own_play_in_heads_up_limit_only() -> None:
     assert not made.ranges.own_play
     six_seats = bot()  # a new hand, seen by a new bot: every spot's hand key is "spot"
     six_seats.update_model(spot(LIMIT6, {2: "7c2d"}, [(CALL, 0)] * 5))
-    assert not six_seats.ranges.own_play
+    assert six_seats.ranges.own_play and six_seats.ranges.own_play_in_hand == 2
+    assert six_seats.versus is not None  # counted over the decisions made with us in
+    assert six_seats.ranges.own_stats == six_seats.versus.with_us
+    assert made.ranges.own_stats is None  # heads-up: the model's statistics
+    every_pot = make_mcts(1, "ownmultiway")
+    every_pot.update_model(spot(LIMIT6, {2: "7c2d"}, [(CALL, 0)] * 5))
+    assert every_pot.ranges.own_play and every_pot.ranges.own_play_in_hand == 10
+    assert every_pot.ranges.own_stats is None
+    heads_up_tables = make_mcts(1, "ownhutables")
+    heads_up_tables.update_model(spot(LIMIT6, {2: "7c2d"}, [(CALL, 0)] * 5))
+    assert not heads_up_tables.ranges.own_play
     generic = MctsBot(1, generic_only=True, models=ModelSet.frequency_only())
     generic.update_model(limit)
     assert not generic.ranges.own_play

@@ -46,6 +46,25 @@ def test_only_answers_to_our_bets_are_counted_and_never_twice() -> None:
     assert book.counts_of("me").sum() == 0
 
 
+def test_with_us_counts_every_decision_while_we_are_in_the_hand_once() -> None:
+    """A player's decisions with us in the hand, by street, cost and crowd: its bets
+    into us too, none after we folded, none of ours, none counted twice."""
+    book = VersusBook()
+    players = ["me", "a", "b"]
+    book.ingest("h1", players, HAND[:5], 0, UNITS)
+    book.ingest("h1", players, HAND, 0, UNITS)
+    a, b = book.with_us("a"), book.with_us("b")
+    assert a.decisions == 4  # flop raise, turn bet and call, river bet; not after our fold
+    assert a.counts[3, 0].tolist() == [0, 0, 1]
+    assert a.crowd_counts[1, 1, 1].tolist() == [0, 0, 1]  # the flop raise, three-way
+    assert a.crowd_counts[2, 0, 0].tolist() == [0, 0, 1]  # the turn bet, heads-up
+    assert b.decisions == 1 and b.counts[1, 2, 0] == 1  # folded facing two bets
+    assert book.with_us("me").decisions == 0
+    after_our_fold = [ActionRecord(0, 0, FOLD, 0, 2, 3), ActionRecord(1, 0, RAISE, 4, 2, 3)]
+    book.ingest("h2", players, after_our_fold, 0, UNITS)
+    assert book.with_us("a").decisions == 4
+
+
 def test_answers_are_read_with_as_many_players_in_the_hand_as_now() -> None:
     """A player who folds to our heads-up flop bets and calls them three-way is read as
     folding heads-up and calling three-way, each row keeping its total."""
