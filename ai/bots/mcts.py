@@ -76,19 +76,18 @@ class MctsBot(LokiBot):
         # [-439.3, -106.8] (docs/search.md, 2026-11-24, own play). The generic ablation
         # knows no player, so it keeps the network's reading.
         self.own_play_ranges = (True, False)
-        # Where they do, only actions taken with at most this many players in the hand:
-        # in a two-player pot a player's action is an answer to us alone. At 5-max,
-        # read in every pot own play lost against four pokis (which model each
-        # opponent and answer us unlike the others: +24.2 and +16.4, seeds 5 and 6,
-        # where heads-up tables only made +24.8 and +26.8); read in two-player pots it
-        # keeps all of the gain against four lokis (+38.3 against +28.5, seeds 5-7;
-        # docs/search.md, 2026-11-24 evening).
+        # Where they do, only actions taken with at most this many players in the hand,
+        # and at tables of three or more counted over the player's decisions while we
+        # were in the hand (`VersusBook.with_us`): together, a player's answers to us
+        # alone. Pokis model each opponent and answer us unlike the others; 5-max Limit,
+        # seeds 5-7 (docs/search.md, "2026-11-24 night"): four lokis +40.3, +40.3, +39.0
+        # where heads-up tables only made +31.5, +27.8, +26.2; four pokis +25.1, +26.3,
+        # +25.5 (+24.8, +26.8, +30.6). Read in every pot, against four pokis +24.2, +16.4;
+        # in two-player pots from every decision, +23.5, +22.5, +28.2. Heads-up every
+        # decision is with us, and the model's statistics (which may hold more hands,
+        # from the database) are read.
         self.own_play_in_hand = 2
         self.own_play_seats = 10  # and at tables of at most this many seats
-        # At tables of three or more, counted over the player's decisions while we were
-        # in the hand (`VersusBook.with_us`): in a two-player pot, its answers to us
-        # alone. Heads-up every decision is, and the model's statistics (which may hold
-        # more hands, from the database) are read.
         self.own_play_with_us = True
         self.clock = time.monotonic
         # Preflop by Loki's expert rules in matches (the thesis' "expert knowledge

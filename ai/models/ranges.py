@@ -22,6 +22,9 @@ A tracker with `own_play` reads an action by the model's shares moved towards th
 actor's own frequencies in that context (street, cost, players in the hand) as far as
 they were seen (`ai.models.stats.with_own_play`), as the search's tables do: a player
 seen betting 79% of its heads-up flops with nothing to call says little by betting one.
+It does so for actions taken with at most `own_play_in_hand` players in the hand, from
+the model's statistics or from `own_stats` (the search bot's: the decisions each player
+made while we were in the hand).
 """
 
 from __future__ import annotations
