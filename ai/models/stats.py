@@ -100,6 +100,12 @@ class PlayerStats:
     def touch(self) -> None:
         self._summary = None
 
+    def add(self, street: int, cost: int, crowd: int, action: int) -> None:
+        """Count one decision: context (street, cost), `crowd_of` players in the hand."""
+        self.counts[street, cost, action] += 1
+        self.crowd_counts[street, cost, crowd, action] += 1
+        self._summary = None
+
     def summary(self) -> tuple[float, float, float, float, list[list[tuple[float, float, float]]]]:
         """(vpip, pfr, aggression factor, hands, frequencies[street][cost]), cached."""
         if self._summary is None:
@@ -242,12 +248,9 @@ class StatsBook:
             player = players[record.player]
             stats = self.get(player)
             cost = cost_bucket(record.to_call, bet_units[record.street], record.pot, limit)
-            action = action_class(record.kind)
-            stats.counts[record.street, cost, action] += 1
-            stats.crowd_counts[record.street, cost, crowd_of(in_hand), action] += 1
+            stats.add(record.street, cost, crowd_of(in_hand), action_class(record.kind))
             if record.kind == FOLD:
                 in_hand -= 1
-            stats.touch()
             if record.street == PREFLOP and record.kind in (CALL, BET, 4):
                 if player not in voluntary:
                     voluntary.add(player)

@@ -162,9 +162,7 @@ class VersusBook:
         if stats is None:
             stats = self._with[player] = PlayerStats()
         cost = cost_bucket(record.to_call, bet_units[record.street], record.pot, limit)
-        action = action_class(record.kind)
-        stats.counts[record.street, cost, action] += 1
-        stats.crowd_counts[record.street, cost, crowd_of(in_hand), action] += 1
+        stats.add(record.street, cost, crowd_of(in_hand), action_class(record.kind))
 
 
 def overbet_exponent(over: F64, continue_share: F64) -> float:
