@@ -34,6 +34,10 @@ from ai.models.ranges import RangeTracker
 from ai.models.stats import PRIOR_PFR, PlayerStats, StatsBook
 from ai.sim.rules import BET, PREFLOP, RIVER
 
+# Preflop Loki raises with this share of the hands it plays; its re-raising and
+# raise-calling ranges are drawn from that raising range.
+RAISE_RATIO = 0.42
+
 
 def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
@@ -138,7 +142,7 @@ class LokiBot(Bot):
             play_share = min(0.85, max(0.16, 0.9 / (behind + 1.3) + 0.06))
         # Loose tables (high VPIP) pay off more hands: widen, up to 1.5x (the specific model).
         play_share = min(0.9, play_share * min(1.5, max(1.0, self.table_vpip(obs) / 0.28)))
-        raise_share = 0.42 * play_share
+        raise_share = self.raise_ratio(obs) * play_share
         cap_share = 0.035
         bets = obs.raises_this_street()  # the big blind counts as the first bet
         top = 1.0 - strength  # share of holdings at least this good
@@ -167,6 +171,10 @@ class LokiBot(Bot):
         if calls:
             return passive(legal, f"Call: strong enough for a re-raised pot ({where})", strength)
         return fold(legal, f"Fold: the pot was re-raised ({where})", strength)
+
+    def raise_ratio(self, obs: Observation) -> float:
+        """The share of the hands it plays preflop that it raises with."""
+        return RAISE_RATIO
 
     def raiser_looseness(self, obs: Observation) -> float:
         """How much more often than a typical player the last raiser raises preflop (1..4)."""

@@ -15,7 +15,7 @@ import zlib
 from dataclasses import replace
 
 from ai.bots.base import HandSummary
-from ai.bots.loki import LokiBot
+from ai.bots.loki import RAISE_RATIO, LokiBot
 from ai.bots.observation import Decision, Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
@@ -35,6 +35,9 @@ from ai.sim.rules import PREFLOP
 # seat +293.9); with 2,000 it checked the flop where a poki bets the pot, the bet's
 # value within the margin of checking's. In Limit 8,000 did no better than 2,000.
 LIMIT_ITERATIONS, NO_LIMIT_ITERATIONS = 2000, 8000
+# Preflop, at Limit tables of three or more, the share of the hands it plays that it
+# raises with (Loki's rules: RAISE_RATIO).
+LIMIT_RAISE_RATIO = 0.85
 # Below this much time left the search stops (the answer still has to travel).
 SAFETY = 0.005
 # Reliability below which an opponent counts as card-blind (its bets say little).
@@ -93,6 +96,10 @@ class MctsBot(LokiBot):
         # Preflop by Loki's expert rules in matches (the thesis' "expert knowledge
         # preflop"); advice searches preflop too.
         self.search_preflop = False
+        # Those rules raise with 42% of the hands they play; at Limit tables of three or
+        # more the bot raises with LIMIT_RAISE_RATIO of them. Heads-up and No-Limit keep
+        # Loki's share. Figures: docs/search.md, "Arena (2026-11-24, late: preflop raises)".
+        self.limit_raise_ratio = LIMIT_RAISE_RATIO
         self.last: SearchResult | None = None
         # The tree of our last decision, continued at the next one when the line holds.
         self.keep_tree = True
@@ -134,6 +141,11 @@ class MctsBot(LokiBot):
                     summary.hand_key, summary.players, summary.history, me, self._units,
                     self._limit,
                 )  # fmt: skip
+
+    def raise_ratio(self, obs: Observation) -> float:
+        if obs.limit and obs.n > 2:
+            return self.limit_raise_ratio
+        return super().raise_ratio(obs)
 
     def decide(self, obs: Observation) -> Decision:
         self.update_model(obs)
@@ -282,6 +294,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         bot.own_play_in_hand = 2 if variant == "ownhupots" else 10
         bot.own_play_seats = 2 if variant == "ownhutables" else 10
         bot.own_play_with_us = False
+        return bot
+    if variant == "lokipreflop":
+        bot = MctsBot(seed)
+        bot.limit_raise_ratio = RAISE_RATIO
         return bot
     if variant == "limitpotential":
         bot = MctsBot(seed)

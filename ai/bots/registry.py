@@ -86,6 +86,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "ownmultiway",
         "ownhutables",
         "ownhupots",
+        "lokipreflop",
     )
 }
 

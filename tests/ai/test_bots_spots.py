@@ -133,3 +133,23 @@ def test_random_bot_is_reproducible_from_its_seed() -> None:
     obs = spot(NL6, {3: "AsAh"}, [])
     first = [make_bot("random", seed=9).decide(obs) for _ in range(3)]
     assert len({(d.kind, d.to) for d in first}) == 1
+
+
+def test_mcts_opens_more_hands_with_a_raise_at_limit_tables_of_three_or_more() -> None:
+    """Preflop mcts plays Loki's rules, but at Limit tables of three or more raises with
+    LIMIT_RAISE_RATIO of the hands it plays, not Loki's RAISE_RATIO: under the gun at six
+    seats eights (the top 11% against five) are a raise for it and a call for loki.
+    Heads-up and in No-Limit it plays Loki's share."""
+    mcts = make_bot("mcts", seed=1)
+    loki = make_bot("loki", seed=1)
+    under_the_gun = spot(LIMIT6, {3: "8h8d"}, [])
+    assert mcts.decide(under_the_gun).kind == RAISE
+    assert loki.decide(under_the_gun).kind == CALL
+    assert make_bot("mcts-lokipreflop", seed=1).decide(under_the_gun).kind == CALL
+    no_limit = spot(NL6, {3: "8h8d"}, [])
+    assert mcts.decide(no_limit).kind == CALL
+    # The big blind heads-up after the button limped: T8 (the top 51% against one) would
+    # be a raise with mcts's share at six seats; heads-up both check.
+    limped = spot(LIMIT2, {1: "Th8d"}, [(CALL, 0)])
+    assert make_bot("mcts", seed=1).decide(limped).kind == CHECK
+    assert make_bot("loki", seed=1).decide(limped).kind == CHECK
