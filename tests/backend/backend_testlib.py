@@ -206,13 +206,11 @@ async def bot_query_or_turn(
     alice: WsClient,
     worker: TestWorker,
     seat: int,
-    or_state: Callable[[Message], bool] | None = None,
 ) -> tuple[str, Message]:
-    """Whichever comes first: a query for the worker, or `seat`'s turn at the table (or a
-    state satisfying `or_state`, which comes back as a turn)."""
+    """Whichever comes first: a query for the worker, or `seat`'s turn at the table."""
 
     def turn(state: Message) -> bool:
-        return state["view"]["actor"] == seat or (or_state is not None and or_state(state))
+        return bool(state["view"]["actor"] == seat)
 
     tasks = [
         asyncio.create_task(worker.query()),
