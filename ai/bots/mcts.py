@@ -258,7 +258,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     moved in every pot, in No-Limit too), "ownmultiway" (in Limit in every pot, as at
     a7f2028), "ownhutables" (in Limit at heads-up tables only, as at 76636ab),
     "ownhupots" (in two-player pots, counted over every decision, not only those made
-    while we were in the hand)."""
+    while we were in the hand), "lokipreflop" (Loki's preflop raising share at Limit
+    tables of three or more, as at f1e0f60)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
