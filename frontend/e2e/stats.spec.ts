@@ -33,7 +33,10 @@ test.describe.serial("statistics: HUD, profile and leaderboard", () => {
     await playHands(page, 2);
     const lines = page.locator(".seat-hud__line");
     await expect(lines).toHaveCount(3); // two bots and me
-    for (const text of await lines.allTextContents()) expect(text.trim()).toMatch(HUD_LINE);
+    // The seats' statistics are fetched again when a hand ends; one that ends before its
+    // hand is filed shows the figures before it until the next hand ends.
+    const filed = async () => (await lines.allTextContents()).map((text) => HUD_LINE.test(text.trim()));
+    await expect.poll(filed, { timeout: 60_000 }).toEqual([true, true, true]);
     const botHud = page.locator('[data-testid^="seat-"]:not([data-me]) [data-testid^="hud-bot"]').first();
     botId = ((await botHud.getAttribute("data-testid")) ?? "").replace(/^hud-/, "");
     expect(botId).toMatch(/^bot-/);
