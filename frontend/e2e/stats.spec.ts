@@ -101,11 +101,19 @@ test.describe.serial("statistics: HUD, profile and leaderboard", () => {
     await shot(page, "stats-leaderboard-phone", true);
     await page.setViewportSize(DESKTOP);
     // The leader's profile shows the same bb/100 (every spec plays No-Limit at 50/100 only).
-    const leader = rows.first();
-    const shown = (await leader.locator("td:last-child").textContent())?.trim() ?? "";
-    await leader.getByRole("link").click();
-    await expect(page.getByTestId("profile")).toBeVisible();
-    await expect(page.getByTestId("stats-table").locator("tbody tr").first().locator("td").last()).toHaveText(shown);
+    // The bots play on and file hands meanwhile, so the two are read until a pair agrees.
+    const sameOnProfile = async (): Promise<boolean> => {
+      await page.getByTestId("nav-lobby").click();
+      await board.getByTestId("leaders-min-hands").selectOption("1");
+      const leader = rows.first();
+      const shown = (await leader.locator("td:last-child").textContent())?.trim() ?? "";
+      await leader.getByRole("link").click();
+      await expect(page.getByTestId("profile")).toBeVisible();
+      const figure = page.getByTestId("stats-table").locator("tbody tr").first().locator("td").last();
+      await expect(figure).not.toHaveText("");
+      return ((await figure.textContent())?.trim() ?? "") === shown;
+    };
+    await expect.poll(sameOnProfile, { timeout: 30_000 }).toBe(true);
     // The Fixed-Limit board is asked for and shown on its own.
     await page.getByTestId("nav-lobby").click();
     await board.getByTestId("leaders-limit").click();
