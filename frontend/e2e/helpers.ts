@@ -96,22 +96,29 @@ export async function playHands(page: Page, hands: number, timeoutMs = 150_000):
       return { handsPlayed: current - start, showdowns: [...showdowns], decisions };
     }
     await rebuyIfBusted(page);
-    const check = page.getByTestId("act-check");
-    const call = page.getByTestId("act-call");
-    try {
-      if (await check.isVisible()) {
-        await check.click({ timeout: 2000 });
-        decisions += 1;
-      } else if (await call.isVisible()) {
-        await call.click({ timeout: 2000 });
-        decisions += 1;
-      }
-    } catch {
-      /* the turn moved on between the look and the click */
-    }
+    if (await checkOrCall(page)) decisions += 1;
     await page.waitForTimeout(150);
   }
   throw new Error(`played ${(await handNo(page)) - start} of ${hands} hands before the timeout`);
+}
+
+/** Check, or call, if it is our turn now; whether we acted. */
+export async function checkOrCall(page: Page): Promise<boolean> {
+  const check = page.getByTestId("act-check");
+  const call = page.getByTestId("act-call");
+  try {
+    if (await check.isVisible()) {
+      await check.click({ timeout: 2000 });
+      return true;
+    }
+    if (await call.isVisible()) {
+      await call.click({ timeout: 2000 });
+      return true;
+    }
+  } catch {
+    /* the turn moved on between the look and the click */
+  }
+  return false;
 }
 
 /** Calling everything down loses chips: rebuy (which also sits us back in) when busted. */

@@ -5,7 +5,7 @@
  * screenshots at desktop (1440x900) and phone (390x844) size.
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { createTable, playHands, shot, signIn, sitDown } from "./helpers";
+import { checkOrCall, createTable, playHands, shot, signIn, sitDown } from "./helpers";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -34,8 +34,12 @@ test.describe.serial("statistics: HUD, profile and leaderboard", () => {
     const lines = page.locator(".seat-hud__line");
     await expect(lines).toHaveCount(3); // two bots and me
     // The seats' statistics are fetched again when a hand ends; one that ends before its
-    // hand is filed shows the figures before it until the next hand ends.
-    const filed = async () => (await lines.allTextContents()).map((text) => HUD_LINE.test(text.trim()));
+    // hand is counted shows the figures before it until the next hand ends. So we play on
+    // while waiting: a table waiting on our turn ends no hand for its 30 s and time bank.
+    const filed = async () => {
+      await checkOrCall(page);
+      return (await lines.allTextContents()).map((text) => HUD_LINE.test(text.trim()));
+    };
     await expect.poll(filed, { timeout: 60_000 }).toEqual([true, true, true]);
     const botHud = page.locator('[data-testid^="seat-"]:not([data-me]) [data-testid^="hud-bot"]').first();
     botId = ((await botHud.getAttribute("data-testid")) ?? "").replace(/^hud-/, "");
