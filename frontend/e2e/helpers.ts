@@ -1,5 +1,5 @@
 /** Steps the end-to-end tests share: sign in, create a table, sit, play, screenshots. */
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,7 +40,10 @@ export async function createTable(page: Page, spec: TableSpec): Promise<string> 
   await page.getByTestId("nav-lobby").click();
   await page.getByTestId("open-create-table").click();
   const form = page.getByTestId("create-table-form");
-  await form.getByTestId("ct-name").fill(spec.name);
+  // Open tables' names are unique: a retry (CI retries once) names its table apart from
+  // the one its first attempt left open, or it fails on the name instead of the test.
+  const retry = test.info().retry;
+  await form.getByTestId("ct-name").fill(spec.name && retry ? `${spec.name} (retry ${retry})` : spec.name);
   if (spec.variant === "limit") await form.getByTestId("ct-variant-limit").check({ force: true });
   if (spec.seats) await form.getByTestId("ct-seats").fill(String(spec.seats));
   await form.getByTestId("ct-bot-count").selectOption(String(spec.bots.length));
