@@ -5,7 +5,7 @@
  * spectator, and screenshots at desktop and phone sizes.
  */
 import { expect, test, type BrowserContext, type Page, type WebSocketRoute } from "@playwright/test";
-import { createTable, handNo, playHands, rebuyIfBusted, shot, signIn, sitDown, waitForTurn } from "./helpers";
+import { checkOrCall, createTable, handNo, playHands, rebuyIfBusted, shot, signIn, sitDown, waitForTurn } from "./helpers";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -83,10 +83,7 @@ test.describe.serial("a guest at a table with bots", () => {
       const shown = page.locator('[data-testid^="seat-"]:not([data-me]) [data-card]:not([data-card="back"])');
       if ((await result.isVisible()) && (await shown.count()) > 0) break;
       await rebuyIfBusted(page);
-      const call = page.getByTestId("act-call");
-      const check = page.getByTestId("act-check");
-      if (await check.isVisible()) await check.click().catch(() => {});
-      else if (await call.isVisible()) await call.click().catch(() => {});
+      await checkOrCall(page);
       await page.waitForTimeout(120);
     }
     await expect(page.getByTestId("hand-result")).toBeVisible();
