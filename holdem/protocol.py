@@ -415,6 +415,17 @@ class NoticeMessage(_Message):
     at: float
 
 
+class StatsMessage(_Message):
+    """The players' statistics now count this table's hands up to `hand_no`: a HUD
+    showing them fetches them again. Sent to everyone connected, once the hands are
+    counted (after the hand's end was shown: counting never holds up the table)."""
+
+    type: Literal["stats"] = "stats"
+    hand_no: int = Field(ge=1, description="The table's latest hand counted")
+    player_ids: list[str] = Field(description="Whose statistics changed: the hands' players")
+    at: float
+
+
 ServerEvent = Annotated[
     WelcomeMessage
     | StateMessage
@@ -422,7 +433,8 @@ ServerEvent = Annotated[
     | ChatMessage
     | AdviceMessage
     | PongMessage
-    | NoticeMessage,
+    | NoticeMessage
+    | StatsMessage,
     Field(discriminator="type"),
 ]
 

@@ -24,6 +24,9 @@ four round trips per seat and hand (measured: `showdown bench server`). If the
 server stops between a new player_hand_stats document and its counters, or
 with hands still queued, those hands are missing from the summary (a known gap:
 nothing counts them later); a clean stop drains the queue (`close`).
+Once a batch is counted, its listeners (`listen`) hear which tables' hands it
+counted and whose statistics changed: the tables tell their seats' HUDs to fetch
+again, so a HUD never shows the figures from before the hand it just watched.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -168,6 +172,29 @@ async def count_hand(record: HandRecord) -> list[PlayerHand]:
 Counted = tuple[HandRecord, list[PlayerHand], datetime]
 
 
+@dataclass(frozen=True, slots=True)
+class TableCounted:
+    """One table's hands in a counted batch: the latest of them and their players."""
+
+    table_id: str
+    hand_no: int
+    player_ids: tuple[str, ...]
+
+
+CountedListener = Callable[[list[TableCounted]], None]
+
+
+def tables_counted(counted: list[Counted]) -> list[TableCounted]:
+    """Per table, in order of first appearance: its latest hand counted and the players
+    of its counted hands (in seat order of first appearance)."""
+    latest: dict[str, int] = {}
+    players: dict[str, dict[str, None]] = {}
+    for record, seats, _ in counted:
+        latest[record.table_id] = max(latest.get(record.table_id, 0), record.hand_no)
+        players.setdefault(record.table_id, {}).update(dict.fromkeys(p.player_id for p in seats))
+    return [TableCounted(t, latest[t], tuple(players[t])) for t in latest]
+
+
 class PlayerStats:
     def __init__(self, db: AsyncDatabase[Document], writer: BatchWriter) -> None:
         self._queue: asyncio.Queue[tuple[Document, datetime]] = asyncio.Queue(MAX_QUEUED)
@@ -177,6 +204,21 @@ class PlayerStats:
         self._summary = db.player_stats
         self._blocks = db.player_results
         self._tables = db.table_stats
+        self._listeners: list[CountedListener] = []
+
+    def listen(self, listener: CountedListener) -> None:
+        """Call `listener` (on the event loop, must not block) after each counted batch."""
+        self._listeners.append(listener)
+
+    def _tell(self, counted: list[Counted]) -> None:
+        if not counted or not self._listeners:
+            return
+        tables = tables_counted(counted)
+        for listener in self._listeners:
+            try:
+                listener(tables)
+            except Exception:
+                log.exception("a statistics listener failed")
 
     # -- filing ------------------------------------------------------------------
 
@@ -197,7 +239,7 @@ class PlayerStats:
             while len(batch) < BATCH_HANDS and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
-                await self.file_many(batch)
+                self._tell(await self.file_many(batch))
             except Exception:
                 log.exception("statistics not counted", extra={"hands": len(batch)})
             finally:
@@ -220,7 +262,7 @@ class PlayerStats:
         """Count one filed hand (its stored record); counting it again changes nothing."""
         await self.file_many([(doc, played_at)])
 
-    async def file_many(self, hands: list[tuple[Document, datetime]]) -> None:
+    async def file_many(self, hands: list[tuple[Document, datetime]]) -> list[Counted]:
         """Count filed hands, in filing order; a hand counted already changes nothing.
 
         Four group writes and one read whatever the number of hands and seats: the
@@ -228,6 +270,8 @@ class PlayerStats:
         counters, the players' hand counts read back (they number the hands for the
         results blocks), then the blocks and the tables. A hand the statistics cannot
         read is logged and skipped: it must never stop a table from filing its hands.
+        Returns the hands counted (those counted before included: counting them
+        again changed nothing).
         """
         counted: list[Counted] = []
         for doc, played_at in hands:
@@ -237,6 +281,7 @@ class PlayerStats:
             except Exception:
                 log.exception("statistics skipped a hand", extra={"hand_no": doc.get("hand_no")})
         await self.file_counted(counted)
+        return counted
 
     async def file_counted(self, counted: list[Counted]) -> None:
         """File hands counted already (`count_hand` of each record), in filing order.

@@ -16,9 +16,10 @@ from backend.db.codec import (
     snapshot_from_doc,
     snapshot_to_doc,
 )
+from backend.db.player_stats import TableCounted
 from backend.db.repositories import Ledger, Repositories
 from backend.logging import log_context
-from backend.realtime.runtime import TableRuntime
+from backend.realtime.runtime import StatsCounted, TableRuntime
 from backend.schemas import CreateTableRequest, TableOptions
 from backend.settings import Settings
 from holdem.config import TableConfig
@@ -41,6 +42,14 @@ class TableManager:
         self._repos = repos
         self._gateway = gateway
         self._runtimes: dict[str, TableRuntime] = {}
+        repos.hands.stats.listen(self._stats_counted)
+
+    def _stats_counted(self, tables: list[TableCounted]) -> None:
+        """Hands were counted: each open table of them tells its seats' HUDs."""
+        for counted in tables:
+            runtime = self._runtimes.get(counted.table_id)
+            if runtime is not None:
+                runtime.post(StatsCounted(counted.hand_no, counted.player_ids))
 
     def get(self, table_id: str) -> TableRuntime | None:
         return self._runtimes.get(table_id)

@@ -62,6 +62,7 @@ from holdem.protocol import (
     SitOutCommand,
     StandCommand,
     StateMessage,
+    StatsMessage,
     SyncRequest,
     WelcomeMessage,
 )
@@ -120,11 +121,19 @@ class AIDone:
     decision: Decision
 
 
+@dataclass(frozen=True, slots=True)
+class StatsCounted:
+    """The statistics now count this table's hands up to hand_no (PlayerStats.listen)."""
+
+    hand_no: int
+    player_ids: tuple[str, ...]
+
+
 class _Stop:
     pass
 
 
-InboxItem = Join | Leave | Command | TimerFired | AIDone | _Stop
+InboxItem = Join | Leave | Command | TimerFired | AIDone | StatsCounted | _Stop
 
 
 class CommandError(Exception):
@@ -333,6 +342,13 @@ class TableRuntime:
         for client in list(self._clients.values()):
             self._send(client, notice)
 
+    def _stats_counted(self, counted: StatsCounted) -> None:
+        text = StatsMessage(
+            hand_no=counted.hand_no, player_ids=list(counted.player_ids), at=now_ms()
+        ).model_dump_json()
+        for client in list(self._clients.values()):
+            self._send(client, text)
+
     def _handle(self, item: InboxItem) -> None:
         if isinstance(item, Command):
             try:
@@ -350,6 +366,8 @@ class TableRuntime:
             self._timer(item)
         elif isinstance(item, AIDone):
             self._ai_done(item)
+        elif isinstance(item, StatsCounted):
+            self._stats_counted(item)
 
     # -- clients ---------------------------------------------------------------------
 

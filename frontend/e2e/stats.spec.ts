@@ -5,7 +5,7 @@
  * screenshots at desktop (1440x900) and phone (390x844) size.
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { checkOrCall, createTable, playHands, shot, signIn, sitDown } from "./helpers";
+import { createTable, playHands, shot, signIn, sitDown } from "./helpers";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -33,14 +33,16 @@ test.describe.serial("statistics: HUD, profile and leaderboard", () => {
     await playHands(page, 2);
     const lines = page.locator(".seat-hud__line");
     await expect(lines).toHaveCount(3); // two bots and me
-    // The seats' statistics are fetched again when a hand ends; one that ends before its
-    // hand is counted shows the figures before it until the next hand ends. So we play on
-    // while waiting: a table waiting on our turn ends no hand for its 30 s and time bank.
-    const filed = async () => {
-      await checkOrCall(page);
-      return (await lines.allTextContents()).map((text) => HUD_LINE.test(text.trim()));
-    };
-    await expect.poll(filed, { timeout: 60_000 }).toEqual([true, true, true]);
+    const filed = async () => (await lines.allTextContents()).map((text) => HUD_LINE.test(text.trim()));
+    await expect.poll(filed, { timeout: 20_000 }).toEqual([true, true, true]);
+    // The figures are fetched again once the server has counted the hands (its `stats`
+    // message), not at a hand's end, which is before that. We do not act meanwhile: a
+    // table waiting on our turn ends no hand, so only that message brings the last one.
+    const myHud = page.locator('[data-testid^="seat-"][data-me] [data-testid^="hud-"]').first();
+    const myId = ((await myHud.getAttribute("data-testid")) ?? "").replace(/^hud-/, "");
+    const hudHands = async () => Number(/\((\d[\d,]*)\)$/.exec((await myHud.locator(".seat-hud__line").textContent())?.trim() ?? "")?.[1]?.replace(/,/g, ""));
+    const countedHands = async () => ((await (await page.request.get(`/api/players/${myId}/stats`)).json()) as { total: { hands: number } }).total.hands;
+    await expect.poll(async () => [await hudHands(), await countedHands()].join(" = "), { timeout: 20_000 }).toMatch(/^(\d+) = \1$/);
     const botHud = page.locator('[data-testid^="seat-"]:not([data-me]) [data-testid^="hud-bot"]').first();
     botId = ((await botHud.getAttribute("data-testid")) ?? "").replace(/^hud-/, "");
     expect(botId).toMatch(/^bot-/);

@@ -7,11 +7,11 @@ from typing import Any
 
 import httpx
 import pytest
-from backend_testlib import RunningServer, WsClient, create_table, guest
+from backend_testlib import RunningServer, WsClient, create_table, guest, join
 
 from backend.db import player_stats
 from backend.db.batch_writer import BatchWriter
-from backend.db.codec import record_from_doc
+from backend.db.codec import hand_id, record_from_doc
 from backend.db.player_stats import BLOCK_SIZES, SERIES, PlayerStats
 from holdem.stats import COUNTER_NAMES, StatCounts, player_hands, ratios
 
@@ -73,6 +73,38 @@ async def test_kept_statistics_equal_those_counted_from_scratch(server_factory: 
     await reader.state.repos.hands.insert(doc["record"])
     await reader.state.repos.hands.stats.drain()
     assert [doc async for doc in db.player_stats.find({}).sort("_id", 1)] == before
+
+
+async def test_tables_say_when_their_hands_are_counted(server_factory: Any) -> None:
+    """A `stats` message comes once the hand is counted, so a HUD fetching on it sees the
+    hand; the hand's end is shown before that (counting never holds up a table)."""
+    server: RunningServer = await server_factory(bots_play_alone=True)
+    token, _ = await guest(server, "Watcher")
+    created = await create_table(server, token, bots=3, seats=4, small_blind=5, big_blind=10)
+    watcher = await join(server, created["table_id"], token)
+    counted = await watcher.wait_type("stats", within=60)
+    before = watcher.received[: watcher.received.index(counted)]
+    ended = [
+        m["view"]["last_result"]["hand_no"]
+        for m in before
+        if m.get("type") == "state" and m["view"]["last_result"]
+    ]
+    assert counted["hand_no"] in ended  # its end was shown first
+    seated = {s["player_id"] for s in watcher.last_state()["view"]["seats"]}
+    assert counted["player_ids"] and set(counted["player_ids"]) <= seated
+    db = server.state.mongo.db
+    upto = [hand_id(created["table_id"], n) for n in range(1, counted["hand_no"] + 1)]
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        for player_id in counted["player_ids"]:
+            ids = [f"{hid}|{player_id}" for hid in upto]
+            assert await db.player_hand_stats.find_one({"_id": ids[-1]}), player_id
+            played = await db.player_hand_stats.count_documents({"_id": {"$in": ids}})
+            # Every hand up to the message's is in the figures a HUD fetches now.
+            body = (await http.get(f"/api/players/{player_id}/stats")).json()
+            assert body["total"]["hands"] >= played >= 1
+    later = await watcher.wait_type("stats", within=60)
+    assert later["hand_no"] > counted["hand_no"]
+    await watcher.close()
 
 
 async def test_rest_stats_results_and_leaderboard(

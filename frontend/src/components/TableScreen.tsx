@@ -55,11 +55,16 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
   const prefs = usePreferences();
   useTableSounds(view, snapshot.clock, snapshot.clockOffset, prefs.sound);
   const queries = useQueryClient();
-  const lastHandNo = view?.last_result?.hand_no ?? null;
+  const { statsCounted } = table;
   useEffect(() => {
-    // A hand ended: the seats' statistics changed.
-    if (lastHandNo !== null) void queries.invalidateQueries({ queryKey: ["player-stats"] });
-  }, [lastHandNo, queries]);
+    // The server counted the table's latest hands: those players' HUD figures changed.
+    // (Not at a hand's end: the server counts the hand after showing its end.)
+    if (statsCounted === null) return;
+    const changed = new Set(statsCounted.player_ids);
+    void queries.invalidateQueries({
+      predicate: (query) => query.queryKey[0] === "player-stats" && changed.has(String(query.queryKey[1])),
+    });
+  }, [statsCounted, queries]);
 
   useEffect(() => {
     let cancelled = false;

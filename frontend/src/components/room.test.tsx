@@ -1,7 +1,7 @@
 /**
  * The player's room, issue 14: keeping one's name with a password, saying what
- * signing out does, rebuys as events, show or muck when winning uncalled, and the
- * chat history a table sends on joining.
+ * signing out does, rebuys as events, show or muck when winning uncalled, the
+ * chat history a table sends on joining, and HUD figures fetched once counted.
  */
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -198,6 +198,22 @@ describe("table events over a (fake) table socket", () => {
     renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
     connect();
     expect(socket().sentMessages()).toContainEqual(expect.objectContaining({ type: "show_uncalled", enabled: true }));
+  });
+
+  it("fetches a seat's HUD figures again once the server has counted its hands, not at the hand's end", async () => {
+    const page = (id: string) => () => ({ json: { player_id: id, name: id, is_bot: true, total: { game: null, hands: 7, counts: {}, figures: {} }, items: [], total_items: 0 } });
+    const api = stubFetch(Object.fromEntries(["alice", "p-2", "p-3", "p-4"].map((id) => [`GET /api/players/${id}/stats`, page(id)])));
+    vi.stubGlobal("fetch", api.fn);
+    const fetched = (id: string) => api.calls.filter((c) => c.path.startsWith(`/api/players/${id}/stats`)).length;
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    connect();
+    await waitFor(() => expect(["alice", "p-2", "p-3", "p-4"].map(fetched)).toEqual([1, 1, 1, 1]));
+    // Hand 3 ends: the server has not counted it yet, so the figures would be stale.
+    act(() => socket().receive(stateMessage(6, uncalled())));
+    // Counted, with Ada's and Bert's hands in it: theirs are fetched again, Cleo's not.
+    act(() => socket().receive({ type: "stats", hand_no: 3, player_ids: ["p-2", "p-3"], at: 7 }));
+    await waitFor(() => expect(["p-2", "p-3"].map(fetched)).toEqual([2, 2]));
+    expect(["alice", "p-4"].map(fetched)).toEqual([1, 1]);
   });
 
   it("shows the table's earlier chat once, apart from what is said now", () => {

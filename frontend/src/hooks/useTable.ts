@@ -14,6 +14,7 @@ import {
   type ClientCommand,
   type ServerError,
   type SocketFactory,
+  type StatsCounted,
   type TableClientSnapshot,
   type TableView,
   type TokenSource,
@@ -55,6 +56,8 @@ export interface TableState {
   adviceLoading: boolean;
   chat: ChatMessage[];
   notices: TableNotice[];
+  /** the last `stats`: whose figures now count the table's hands up to `hand_no` */
+  statsCounted: StatsCounted | null;
   send: (command: ClientCommand) => string | null;
   requestAdvice: () => void;
   letAiDecide: () => void;
@@ -97,6 +100,7 @@ export function useTable(tableId: string, token: TokenSource, options: UseTableO
   const [adviceLoading, setAdviceLoading] = useState(false);
   const [chat, setChat] = useState<ChatMessage[]>([]);
   const [notices, setNotices] = useState<TableNotice[]>([]);
+  const [statsCounted, setStatsCounted] = useState<StatsCounted | null>(null);
   const authFailure = useRef(onAuthFailure);
   authFailure.current = onAuthFailure;
   const renewed = useRef(false);
@@ -133,6 +137,9 @@ export function useTable(tableId: string, token: TokenSource, options: UseTableO
           break;
         case "chat":
           setChat((list) => addChat(list, event.message));
+          break;
+        case "stats":
+          setStatsCounted(event.stats);
           break;
         case "state": {
           const { previous, view, cause } = event;
@@ -213,6 +220,7 @@ export function useTable(tableId: string, token: TokenSource, options: UseTableO
     adviceLoading,
     chat,
     notices,
+    statsCounted,
     send,
     requestAdvice,
     letAiDecide,

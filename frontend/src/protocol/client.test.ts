@@ -215,6 +215,16 @@ describe("TableClient", () => {
     expect(advice.report.advice.equity).toBe(0.61);
   });
 
+  it("reports the server's word that the statistics counted more hands, and drops a malformed one", () => {
+    const { client, net, events } = setup();
+    client.connect();
+    net.last().open();
+    net.last().receive({ type: "stats", hand_no: 4, player_ids: "p-2" });
+    net.last().receive({ type: "stats", hand_no: 4, player_ids: ["p-2", 7, "p-3"], at: 9 });
+    const stats = events.filter((e) => e.type === "stats");
+    expect(stats).toEqual([{ type: "stats", stats: { hand_no: 4, player_ids: ["p-2", "p-3"], at: 9 } }]);
+  });
+
   it("keeps a paused table's notice until it resumes", () => {
     const { client, net } = setup();
     client.connect();

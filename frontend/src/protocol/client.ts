@@ -25,6 +25,7 @@ import type {
   ChatMessage,
   ConnectionStatus,
   ServerError,
+  StatsCounted,
   TableNotice,
   TableView,
   TurnClock,
@@ -124,6 +125,7 @@ export type TableClientEvent =
   | { type: "advice"; report: AdviceReport }
   | { type: "chat"; message: ChatMessage }
   | { type: "welcome"; welcome: Welcome }
+  | { type: "stats"; stats: StatsCounted }
   | { type: "state"; view: TableView; previous: TableView | null; cause: Change | null; resync: boolean };
 
 export type TableClientListener = (event: TableClientEvent) => void;
@@ -430,6 +432,9 @@ export class TableClient {
         return;
       case "notice":
         this.update({ paused: message.notice.paused ? message.notice : null });
+        return;
+      case "stats":
+        this.emit({ type: "stats", stats: message.stats });
         return;
       default:
         return;

@@ -9,6 +9,7 @@ import type {
   Change,
   ChatMessage,
   ServerError,
+  StatsCounted,
   TableNotice,
   TableView,
   TurnClock,
@@ -54,6 +55,7 @@ export type Incoming =
   | { kind: "advice"; report: AdviceReport }
   | { kind: "pong"; at: number | null }
   | { kind: "notice"; notice: TableNotice }
+  | { kind: "stats"; stats: StatsCounted }
   | { kind: "unknown"; raw: unknown };
 
 type Json = Record<string, unknown>;
@@ -163,6 +165,12 @@ export function decode(text: string): Incoming {
           at: numberOrNull(raw.at) ?? 0,
         },
       };
+    case "stats": {
+      const handNo = numberOrNull(raw.hand_no);
+      const ids = Array.isArray(raw.player_ids) ? raw.player_ids.filter((id) => typeof id === "string") : null;
+      if (handNo === null || ids === null) return { kind: "unknown", raw };
+      return { kind: "stats", stats: { hand_no: handNo, player_ids: ids, at: numberOrNull(raw.at) ?? 0 } };
+    }
     default:
       return { kind: "unknown", raw };
   }

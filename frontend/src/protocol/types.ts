@@ -21,6 +21,7 @@ import type {
   Variant,
   ChatMessage as WireChatMessage,
   ErrorMessage,
+  StatsMessage,
   WelcomeMessage,
 } from "./wire.gen";
 
@@ -93,6 +94,9 @@ export type ServerError = Omit<ErrorMessage, "type" | "ref"> & { ref?: string | 
 
 /** The table paused (its changes cannot be stored yet) or resumed: docs/protocol.md. */
 export type TableNotice = Omit<NoticeMessage, "type">;
+
+/** A `stats`: the players' figures now count the table's hands up to `hand_no`. */
+export type StatsCounted = Omit<StatsMessage, "type">;
 
 // ---------------------------------------------------------------- REST
 
