@@ -3,7 +3,9 @@
 `compare A B --player X --as Y`: two recordings of the same deals, X in A's
 seat where Y sat in B's: the seat's difference in bb/100 with its 95% CI and where
 it comes from, each hand filed under the first event where the two differ. `flows FILE
---player X`: what X took from (or lost to) each opponent.
+--player X`: what X took from (or lost to) each opponent. `versus FILE... --player X
+[--allin-ev]`: X's result minus each other player's at the same tables, per deal,
+pooled over the recordings (seeds): "is X ahead of every other style?".
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from showdown.commands import Subparsers, parser_for
 
 if TYPE_CHECKING:
     from ai.arena.compare import Comparison, Flow
+    from ai.arena.versus import Versus
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -46,6 +49,21 @@ def add_parser(subparsers: Subparsers) -> None:
     flows.add_argument("--player", required=True)
     flows.add_argument("--json", action="store_true", help="print the rows as JSON")
     flows.set_defaults(run=run_flows)
+    against = verbs.add_parser(
+        "versus",
+        help="a player's result minus each other player's at the same tables, per deal "
+        "(a deal's rotations one sample), pooled over the recordings",
+    )
+    against.add_argument("files", metavar="FILE.jsonl", nargs="+")
+    against.add_argument("--player", required=True)
+    against.add_argument(
+        "--allin-ev",
+        action="store_true",
+        help="count hands all in before the river and shown down at their equity then "
+        "(the runout's luck taken out; slower)",
+    )
+    against.add_argument("--json", action="store_true", help="print the rows as JSON")
+    against.set_defaults(run=run_versus)
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -83,6 +101,57 @@ def run_flows(args: argparse.Namespace) -> int:
     else:
         print(_flows_text(result, args.player))
     return 0
+
+
+def run_versus(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ai.arena.progress import ProgressLine
+    from ai.arena.record import read_records
+    from ai.arena.versus import versus
+
+    paths = [Path(f) for f in args.files]
+    try:
+        total = sum(sum(1 for line in p.open(encoding="utf-8") if line.strip()) for p in paths)
+        line = ProgressLine()
+        result = versus(
+            (read_records(p) for p in paths),
+            args.player,
+            args.allin_ev,
+            progress=lambda done: line(done, total),
+        )
+    except (OSError, ValueError, KeyError) as error:
+        return _fail(error)
+    if args.json:
+        import json
+        import math
+
+        rows = [
+            {
+                "opponent": v.opponent,
+                "hands": v.hands,
+                "bb_per_100": v.bb_per_100,
+                "ci95": list(v.ci95) if all(map(math.isfinite, v.ci95)) else None,
+            }
+            for v in result
+        ]
+        print(json.dumps({"player": args.player, "allin_ev": args.allin_ev, "rows": rows}))
+    else:
+        print(_versus_text(result, args.player, args.allin_ev))
+    return 0
+
+
+def _versus_text(result: list[Versus], player: str, allin_ev: bool) -> str:
+    how = ", all-in hands at their equity" if allin_ev else ""
+    lines = [
+        f"{player} minus each opponent, per deal{how}:",
+        f"{'opponent':24s} {'hands':>7s} {'bb/100':>9s} {'95% CI':>20s}",
+    ]
+    for v in result:
+        lo, hi = v.ci95
+        ci = f"[{lo:+.1f}, {hi:+.1f}]"
+        lines.append(f"{v.opponent:24s} {v.hands:7d} {v.bb_per_100:+9.1f} {ci:>20s}")
+    return "\n".join(lines)
 
 
 def _compare_text(result: Comparison, player: str, other: str) -> str:

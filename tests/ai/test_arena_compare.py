@@ -1,5 +1,6 @@
-"""Reading recorded matches (`ai.arena.compare`, `showdown records`): two bots on the same
-deals, compared at their first difference; a player's takings split by opponent."""
+"""Reading recorded matches (`ai.arena.compare`, `ai.arena.versus`, `showdown records`):
+two bots on the same deals, compared at their first difference; a player's takings split
+by opponent; a player against each other player at the same tables, per deal."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ import pytest
 from ai.arena import MatchConfig, MatchResult, play_match
 from ai.arena.compare import SAME, compare, flows
 from ai.arena.record import write_records
+from ai.arena.versus import versus
 from holdem.config import Variant
+from holdem.history import HandRecord
+from holdem.stats import player_hands
 from showdown.cli import main
 
 
@@ -138,6 +142,18 @@ def test_showdown_records_compares_and_splits(
     assert main(["records", "flows", str(first), "--player", "always-raise", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert sum(r["bb"] for r in rows) == pytest.approx(raiser.net_bb[:, 0].sum())
+    versus_argv = ["records", "versus", str(first), str(second), "--player", "rational"]
+    assert main([*versus_argv, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    both = 2 * len(raiser.records)
+    assert {r["opponent"]: r["hands"] for r in payload["rows"]} == {
+        "always-raise": len(raiser.records),
+        "calling-station": both,  # and calling-station#2 in the second recording
+        "calling-station#2": len(caller.records),
+    }
+    assert main(versus_argv) == 0
+    assert "rational minus each opponent, per deal:" in capsys.readouterr().out
+    assert main(["records", "versus", str(first), "--player", "poki"]) == 2
     # Bad input: a clear error and exit 2.
     assert main(argv) == 2  # B has no always-raise
     assert "no player 'always-raise'" in capsys.readouterr().err
@@ -147,6 +163,54 @@ def test_showdown_records_compares_and_splits(
     broken.write_text('{"seats": []}\n')
     assert main(["records", "compare", str(broken), str(broken), "--player", "x"]) == 2
     assert "not a recorded hand (no 'hand_no' field)" in capsys.readouterr().err
+
+
+def test_a_player_against_each_other_one_deal_one_sample() -> None:
+    # Three seats, so a deal is three consecutive hands. Against y, x makes +2 bb in
+    # each deal's first hand and nothing in the others: +2 bb a deal, 2/3 a hand. Against
+    # z, deals of +1 and +7 bb (1 bb to 0 in hand 1; 1 + 2, 0, 0 + 4 in the second):
+    # per hand 1/3 and 7/3, mean 4/3, sd sqrt(2), over two deals.
+    hands = [
+        _doc(1, [], {"x": 2, "y": -2, "z": 0}),
+        _doc(2, [], {"x": 0, "y": 0, "z": 0}),
+        _doc(3, [], {"x": 0, "y": 0, "z": 0}),
+        _doc(4, [], {"x": 2, "y": -2, "z": -4}),
+        _doc(5, [], {"x": 0, "y": 0, "z": 0}),
+        _doc(6, [], {"x": 0, "y": 0, "z": -8}),
+    ]
+    against_z, against_y = versus([hands], "x")  # best difference first
+    assert (against_y.opponent, against_y.hands) == ("y", 6)
+    assert against_y.bb_per_100 == pytest.approx(200 / 3)
+    assert against_y.ci95 == pytest.approx((200 / 3, 200 / 3))  # every deal alike
+    assert against_z.opponent == "z" and against_z.bb_per_100 == pytest.approx(400 / 3)
+    half = 100 * 1.959963984540054 * 2**0.5 / 2**0.5
+    lo, hi = against_z.ci95
+    assert (lo, hi) == pytest.approx((400 / 3 - half, 400 / 3 + half))
+    # Two recordings of the same table and hand numbers are other deals, pooled.
+    twice = versus([hands, hands], "x")
+    assert [v.hands for v in twice] == [12, 12]
+    assert twice[0].bb_per_100 == pytest.approx(against_z.bb_per_100)
+    assert twice[1].ci95[1] - twice[1].ci95[0] < hi - lo
+    with pytest.raises(ValueError, match="no player 'poki'"):
+        versus([hands], "poki")
+
+
+def test_all_in_hands_count_at_their_equity_with_allin_ev() -> None:
+    # Two maniacs: every hand goes all in preflop and is shown down. (Not duplicate:
+    # heads-up, each deal's two rotations would cancel out.)
+    config = MatchConfig(
+        Variant.NO_LIMIT, ("always-raise", "always-raise"), 40, seed=5, record=True
+    )
+    records = play_match(config).records
+    players = [
+        {p.player_id: p for p in player_hands(HandRecord.model_validate(d))} for d in records
+    ]
+    expected = sum(p["always-raise"].allin_ev - p["always-raise#2"].allin_ev for p in players)
+    net = sum(p["always-raise"].net - p["always-raise#2"].net for p in players)
+    assert expected != net  # some runouts were lucky for one of them
+    raw, adjusted = versus([records], "always-raise")[0], versus([records], "always-raise", True)[0]
+    assert raw.bb_per_100 == pytest.approx(100 * net / 2 / len(records))  # big blind 2
+    assert adjusted.bb_per_100 == pytest.approx(100 * expected / 2 / len(records))
 
 
 def _doc(
