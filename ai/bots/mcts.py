@@ -230,6 +230,7 @@ class MctsBot(LokiBot):
             result.root,
             chosen,
             self.config.chance_buckets,
+            self.config.overbet_players,
         )
 
 
@@ -259,7 +260,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     a7f2028), "ownhutables" (in Limit at heads-up tables only, as at 76636ab),
     "ownhupots" (in two-player pots, counted over every decision, not only those made
     while we were in the hand), "lokipreflop" (Loki's preflop raising share at Limit
-    tables of three or more, as at f1e0f60)."""
+    tables of three or more, as at f1e0f60), "potcap" (No-Limit bets above the pot
+    searched only heads-up, not with three or more in the hand)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -284,6 +286,8 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=0.0))
     if variant == "margin2":
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=2.0))
+    if variant == "potcap":
+        return MctsBot(seed, config=replace(SearchConfig(), overbet_players=2))
     if variant in ("networkranges", "ownranges"):
         bot = MctsBot(seed)
         bot.own_play_ranges = (False, False) if variant == "networkranges" else (True, True)

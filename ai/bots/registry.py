@@ -87,6 +87,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "ownhutables",
         "ownhupots",
         "lokipreflop",
+        "potcap",
     )
 }
 

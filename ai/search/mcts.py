@@ -80,6 +80,13 @@ class SearchConfig:
     # act by that strength too (their river strength averaged over random runouts), not
     # by their strength on the board now.
     potential_play: bool = True
+    # No-Limit: our bets and raises above a pot-sized raise (two pots, all-in) are
+    # searched only while at most this many players are in the hand. Against a loki in
+    # our seat (6-max, seed 9) the flop and turn overbets made with three or more in
+    # the hand cost -1,726 bb over about 100 hands, but leaving them out there (2, the
+    # arena style `mcts-potcap`) made only +7.0 [-9.2, 23.3] bb/100 over the eight
+    # seeds, paired (docs/search.md, "Arena (2026-11-25, later …)"): kept everywhere.
+    overbet_players: int = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +165,14 @@ class Search:
         kernel.reseed(self._stream, self._seed_base)
         config = self.config
         self._settings = np.array(
-            [self.me, config.puct, config.warmup, config.rollout == RANDOM, config.chance_buckets],
+            [
+                self.me,
+                config.puct,
+                config.warmup,
+                config.rollout == RANDOM,
+                config.chance_buckets,
+                config.overbet_players,
+            ],
             dtype=np.int64,
         )
         self._params = np.array([config.exploration, self.scale, self.fold_penalty, self.base])
@@ -175,7 +189,7 @@ class Search:
         tree.reserve(1)
         node = kernel.new_node(tree.nodes, tree.edges, tree.edge_f, tree.counts,
                                state_array(state), self._rules, self._tab, self.me,
-                               self.config.puct, root)  # fmt: skip
+                               self.config.puct, root, self.config.overbet_players)  # fmt: skip
         return Node(tree, node)
 
     def _deal(self) -> None:
