@@ -93,11 +93,12 @@ def compare(
         raise ValueError(f"{_name(first)} is in the second recording only: not the same deals")
     rows = [Divergence(key, int(n), bb) for key, (n, bb) in sums.items()]
     rows.sort(key=lambda row: (row.bb, row.key))
-    return Comparison(hands, total, rows, _ci95(list(deals.values()), hands))
+    return Comparison(hands, total, rows, deal_ci95(list(deals.values()), hands))
 
 
-def _ci95(per_deal: list[float], hands: int) -> tuple[float, float]:
-    """The 95% CI of the difference in bb/100, each deal's sum one sample."""
+def deal_ci95(per_deal: list[float], hands: int) -> tuple[float, float]:
+    """The 95% CI of a difference in bb/100 over `hands`, each deal's sum one sample
+    (infinite with fewer than two deals)."""
     if len(per_deal) < 2:
         return (-math.inf, math.inf)
     # Per hand: a deal's sum over its average number of hands.

@@ -19,10 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-import numpy as np
-
+from ai.arena.compare import deal_ci95
 from ai.arena.record import Document
-from ai.arena.stats import half_width95
 from holdem.history import HandRecord
 from holdem.stats import player_hands
 
@@ -82,7 +80,4 @@ def _results(doc: Document, allin_ev: bool) -> dict[str, float]:
 
 
 def _summary(opponent: str, per_deal: list[float], hands: int) -> Versus:
-    # Per hand: a deal's sum over the average number of hands in a deal.
-    samples = np.asarray(per_deal) * len(per_deal) / hands
-    mean, half = 100 * float(samples.mean()), 100 * half_width95(samples)
-    return Versus(opponent, hands, mean, (mean - half, mean + half))
+    return Versus(opponent, hands, 100 * sum(per_deal) / hands, deal_ci95(per_deal, hands))

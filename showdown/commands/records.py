@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from showdown.commands import Subparsers, parser_for
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ai.arena.compare import Comparison, Flow
     from ai.arena.versus import Versus
 
@@ -112,7 +114,7 @@ def run_versus(args: argparse.Namespace) -> int:
 
     paths = [Path(f) for f in args.files]
     try:
-        total = sum(sum(1 for line in p.open(encoding="utf-8") if line.strip()) for p in paths)
+        total = sum(_lines(p) for p in paths)
         line = ProgressLine()
         result = versus(
             (read_records(p) for p in paths),
@@ -124,14 +126,13 @@ def run_versus(args: argparse.Namespace) -> int:
         return _fail(error)
     if args.json:
         import json
-        import math
 
         rows = [
             {
                 "opponent": v.opponent,
                 "hands": v.hands,
                 "bb_per_100": v.bb_per_100,
-                "ci95": list(v.ci95) if all(map(math.isfinite, v.ci95)) else None,
+                "ci95": _json_ci(v.ci95),
             }
             for v in result
         ]
@@ -168,13 +169,23 @@ def _compare_text(result: Comparison, player: str, other: str) -> str:
 
 def _compare_json(result: Comparison) -> str:
     import json
-    import math
 
     rows = [{"first_difference": r.key, "hands": r.hands, "bb": r.bb} for r in result.rows]
-    # JSON has no infinity: an interval from fewer than two deals is null.
-    ci95 = list(result.ci95) if all(map(math.isfinite, result.ci95)) else None
-    payload = {"hands": result.hands, "bb": result.bb, "ci95": ci95, "rows": rows}
+    payload = {"hands": result.hands, "bb": result.bb, "ci95": _json_ci(result.ci95), "rows": rows}
     return json.dumps(payload)
+
+
+def _lines(path: Path) -> int:
+    """Non-blank lines: the hands a recording holds (for the progress line)."""
+    with path.open(encoding="utf-8") as lines:
+        return sum(1 for line in lines if line.strip())
+
+
+def _json_ci(ci95: tuple[float, float]) -> list[float] | None:
+    """JSON has no infinity: an interval from fewer than two deals is null."""
+    import math
+
+    return list(ci95) if all(map(math.isfinite, ci95)) else None
 
 
 def _flows_text(result: list[Flow], player: str) -> str:
