@@ -21,13 +21,13 @@ from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
 from ai.models.stats import crowd_of
 from ai.search.explain import reason
-from ai.search.mcts import RANDOM, UCT, Search, SearchConfig, SearchResult
+from ai.search.mcts import RANDOM, UCT, ActionStats, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
 from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
 from ai.search.versus import VersusBook
 from ai.search.warm import warm
-from ai.sim.rules import PREFLOP
+from ai.sim.rules import BET, PREFLOP
 
 # Iterations per decision by game when the caller fixes none. No-Limit's seven actions
 # in big multiway pots need more to tell apart: 6-max No-Limit, 3,000 duplicate hands,
@@ -96,6 +96,12 @@ class MctsBot(LokiBot):
         # Preflop by Loki's expert rules in matches (the thesis' "expert knowledge
         # preflop"); advice searches preflop too.
         self.search_preflop = False
+        # No-Limit tables of three or more: where those rules raise, the search picks
+        # the size (the rules raise the pot). 6-max, the eight seeds of the targets
+        # table, paired: +55.5 [27.5, 83.5] bb/100, with all-in hands at their equity
+        # +37.4 [15.2, 59.7] (docs/search.md, "Arena (2026-11-25, evening …)").
+        # Heads-up is not measured yet, so it keeps the rules' size.
+        self.preflop_sizes = True
         # Those rules raise with 42% of the hands they play; at Limit tables of three or
         # more the bot raises with LIMIT_RAISE_RATIO of them. Heads-up and No-Limit keep
         # Loki's share. Figures: docs/search.md, "Arena (2026-11-24, late: preflop raises)".
@@ -162,8 +168,11 @@ class MctsBot(LokiBot):
         # Loki's preflop rules read a raise as strength: against a live opponent whose
         # bets do not follow its cards, the search decides preflop too.
         card_blind = any(kappa[i] < CARD_BLIND for i in obs.opponents)
+        rule: Decision | None = None
         if obs.street == PREFLOP and not (self.search_preflop or card_blind):
-            return self.preflop(obs)
+            rule = self.preflop(obs)
+            if obs.limit or obs.n < 3 or not self.preflop_sizes or rule.kind < BET:
+                return rule
         book = self.versus
         players = [obs.player_id(i) for i in range(obs.n)]
         crowd = crowd_of(obs.n_in_hand)
@@ -179,10 +188,25 @@ class MctsBot(LokiBot):
         result = search.run(
             iterations=self.budget(obs.limit), deadline=deadline, clock=self.clock, root=root
         )
+        if rule is not None:
+            sized = rule_raise_size(result, self.config.min_share)
+            if sized is None:
+                return rule
+            result = replace(result, choice=sized)
         self.last = result
         self._kept = self._keep(obs, result)
         choice = result.choice
-        text = reason(result, obs) if self.explain else ""
+        if not self.explain:
+            text = ""
+        elif rule is not None:
+            # The rules chose to raise; the search only chose how much, so say both.
+            text = (
+                f"{rule.reason}; {choice.label} by the search: {choice.value_bb:+.1f} bb "
+                f"(±{choice.stderr_bb:.1f}) over {result.iterations} simulated hands, the "
+                "best of the raise sizes"
+            )
+        else:
+            text = reason(result, obs)
         if not result.iterations:
             # Out of time before one iteration: no searched values to show (advice then
             # estimates them from the equity, as the choice was made).
@@ -234,6 +258,15 @@ class MctsBot(LokiBot):
         )
 
 
+def rule_raise_size(result: SearchResult, min_share: float) -> ActionStats | None:
+    """Where the preflop rules chose to raise: the best-valued of the searched raises
+    (among those searched at least `min_share` as much as the most searched raise)."""
+    raises = [a for a in result.actions if a.kind >= BET]
+    most = max((a.visits for a in raises), default=0)
+    searched = [a for a in raises if a.visits and a.visits >= min_share * most]
+    return max(searched, key=lambda a: a.value_bb, default=None)
+
+
 def make_mcts(seed: int, variant: str = "") -> MctsBot:
     """The style and its ablations: "generic" (population model, nothing per player),
     "frequency" (frequency tables only), "random" (random rollouts), "uct" (UCT picks at
@@ -261,7 +294,9 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     "ownhupots" (in two-player pots, counted over every decision, not only those made
     while we were in the hand), "lokipreflop" (Loki's preflop raising share at Limit
     tables of three or more, as at f1e0f60), "potcap" (No-Limit bets above the pot
-    searched only heads-up, not with three or more in the hand)."""
+    searched only heads-up, not with three or more in the hand), "rulesizes" (No-Limit
+    preflop raises the pot where Loki's rules raise, the size not searched: as until
+    2026-11-25 evening)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -281,6 +316,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     if variant == "preflop":
         bot = MctsBot(seed)
         bot.search_preflop = True
+        return bot
+    if variant == "rulesizes":
+        bot = MctsBot(seed)
+        bot.preflop_sizes = False
         return bot
     if variant == "nomargin":
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=0.0))

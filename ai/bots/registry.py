@@ -88,6 +88,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "ownhupots",
         "lokipreflop",
         "potcap",
+        "rulesizes",
     )
 }
 
