@@ -416,13 +416,21 @@ class NoticeMessage(_Message):
 
 
 class StatsMessage(_Message):
-    """The players' statistics now count this table's hands up to `hand_no`: a HUD
-    showing them fetches them again. Sent to everyone connected, once the hands are
-    counted (after the hand's end was shown: counting never holds up the table)."""
+    """The players' statistics changed: a HUD showing them fetches them again. Sent to
+    everyone connected, once the hands are counted (after the hand's end was shown:
+    counting never holds up the table). A table also hears of the hands its seated
+    players played at other tables, with `hand_no` null."""
 
     type: Literal["stats"] = "stats"
-    hand_no: int = Field(ge=1, description="The table's latest hand counted")
-    player_ids: list[str] = Field(description="Whose statistics changed: the hands' players")
+    hand_no: int | None = Field(
+        ge=1,
+        description="The table's latest hand counted; null when only hands played at "
+        "other tables were",
+    )
+    player_ids: list[str] = Field(
+        description="Whose statistics changed: the hands' players, and this table's "
+        "seated players among those of other tables' hands"
+    )
     at: float
 
 

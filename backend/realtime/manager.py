@@ -45,11 +45,21 @@ class TableManager:
         repos.hands.stats.listen(self._stats_counted)
 
     def _stats_counted(self, tables: list[TableCounted]) -> None:
-        """Hands were counted: each open table of them tells its seats' HUDs."""
-        for counted in tables:
-            runtime = self._runtimes.get(counted.table_id)
-            if runtime is not None:
-                runtime.post(StatsCounted(counted.hand_no, counted.player_ids))
+        """Hands were counted: each open table of them tells its seats' HUDs, and so does
+        every open table where one of their players sits (a player at two tables)."""
+        of_table = {counted.table_id: counted for counted in tables}
+        players = {player_id for counted in tables for player_id in counted.player_ids}
+        for table_id, runtime in self._runtimes.items():
+            counted = of_table.get(table_id)
+            named = counted.player_ids if counted is not None else ()
+            seated = [
+                seat.player_id
+                for seat in runtime.table.seats.values()
+                if seat.player_id in players and seat.player_id not in named
+            ]
+            if counted is not None or seated:
+                hand_no = counted.hand_no if counted is not None else None
+                runtime.post(StatsCounted(hand_no, (*named, *seated)))
 
     def get(self, table_id: str) -> TableRuntime | None:
         return self._runtimes.get(table_id)

@@ -123,9 +123,10 @@ class AIDone:
 
 @dataclass(frozen=True, slots=True)
 class StatsCounted:
-    """The statistics now count this table's hands up to hand_no (PlayerStats.listen)."""
+    """The statistics now count this table's hands up to hand_no (None: only other
+    tables' hands were counted) and changed for player_ids (PlayerStats.listen)."""
 
-    hand_no: int
+    hand_no: int | None
     player_ids: tuple[str, ...]
 
 

@@ -7,7 +7,14 @@ from typing import Any
 
 import httpx
 import pytest
-from backend_testlib import RunningServer, WsClient, create_table, guest, join
+from backend_testlib import (
+    RunningServer,
+    WsClient,
+    create_table,
+    guest,
+    join,
+    play_until_hand_over,
+)
 
 from backend.db import player_stats
 from backend.db.batch_writer import BatchWriter
@@ -107,6 +114,33 @@ async def test_tables_say_when_their_hands_are_counted(server_factory: Any) -> N
     later = await watcher.wait_type("stats", within=60)
     assert later["hand_no"] > counted["hand_no"]
     await watcher.close()
+
+
+async def test_a_player_at_two_tables_is_counted_at_both(server: RunningServer) -> None:
+    """Hands Alice plays at table A move her HUD at table B too: B's clients hear of it,
+    named alone (B's other seats played nothing), with no hand of B's."""
+    token, alice_id = await guest(server, "Alice")
+    bob_token, _ = await guest(server, "Bob")
+    table_a = await create_table(server, token, seats=3, bots=2, small_blind=5, big_blind=10)
+    table_b = await create_table(server, token, seats=3, bots=0, small_blind=5, big_blind=10)
+    # B has no one else: Alice sits there but no hand is dealt.
+    at_b = await join(server, table_b["table_id"], token)
+    await at_b.send({"type": "sit", "seat": 3, "buy_in": 800})
+    await at_b.wait_state(lambda s: s["view"]["viewer_seat"] == 3)
+    bob = await join(server, table_b["table_id"], bob_token)
+    at_a = await join(server, table_a["table_id"], token)
+    await at_a.send({"type": "sit", "seat": 3, "buy_in": 800})
+    await play_until_hand_over(at_a, 1)
+    told_a = await at_a.wait_type("stats", within=60)
+    assert told_a["hand_no"] >= 1 and alice_id in told_a["player_ids"]
+    told_b = await bob.wait_type("stats", within=60)
+    assert told_b["hand_no"] is None and told_b["player_ids"] == [alice_id]
+    assert bob.last_state()["view"]["hand_no"] == 0  # B dealt nothing
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        body = (await http.get(f"/api/players/{alice_id}/stats")).json()
+        assert body["total"]["hands"] >= 1
+    for client in (at_a, at_b, bob):
+        await client.close()
 
 
 async def test_rest_stats_results_and_leaderboard(

@@ -56,7 +56,7 @@ export interface TableState {
   adviceLoading: boolean;
   chat: ChatMessage[];
   notices: TableNotice[];
-  /** the last `stats`: whose figures now count the table's hands up to `hand_no` */
+  /** the last `stats`: whose figures changed (hand_no: this table's latest hand counted, or null) */
   statsCounted: StatsCounted | null;
   send: (command: ClientCommand) => string | null;
   requestAdvice: () => void;

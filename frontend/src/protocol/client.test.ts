@@ -220,9 +220,16 @@ describe("TableClient", () => {
     client.connect();
     net.last().open();
     net.last().receive({ type: "stats", hand_no: 4, player_ids: "p-2" });
+    net.last().receive({ type: "stats", hand_no: "4", player_ids: ["p-2"], at: 9 });
+    net.last().receive({ type: "stats", player_ids: ["p-2"], at: 9 });
     net.last().receive({ type: "stats", hand_no: 4, player_ids: ["p-2", 7, "p-3"], at: 9 });
+    // A seated player's hands at another table were counted: no hand of this table.
+    net.last().receive({ type: "stats", hand_no: null, player_ids: ["p-3"], at: 10 });
     const stats = events.filter((e) => e.type === "stats");
-    expect(stats).toEqual([{ type: "stats", stats: { hand_no: 4, player_ids: ["p-2", "p-3"], at: 9 } }]);
+    expect(stats).toEqual([
+      { type: "stats", stats: { hand_no: 4, player_ids: ["p-2", "p-3"], at: 9 } },
+      { type: "stats", stats: { hand_no: null, player_ids: ["p-3"], at: 10 } },
+    ]);
   });
 
   it("keeps a paused table's notice until it resumes", () => {

@@ -166,9 +166,10 @@ export function decode(text: string): Incoming {
         },
       };
     case "stats": {
+      // hand_no is null when only other tables' hands (of players seated here) were counted.
       const handNo = numberOrNull(raw.hand_no);
       const ids = Array.isArray(raw.player_ids) ? raw.player_ids.filter((id) => typeof id === "string") : null;
-      if (handNo === null || ids === null) return { kind: "unknown", raw };
+      if ((handNo === null && raw.hand_no !== null) || ids === null) return { kind: "unknown", raw };
       return { kind: "stats", stats: { hand_no: handNo, player_ids: ids, at: numberOrNull(raw.at) ?? 0 } };
     }
     default:
