@@ -38,6 +38,14 @@ LIMIT_ITERATIONS, NO_LIMIT_ITERATIONS = 2000, 8000
 # Preflop, at Limit tables of three or more, the share of the hands it plays that it
 # raises with (Loki's rules: RAISE_RATIO).
 LIMIT_RAISE_RATIO = 0.85
+# Heads-up No-Limit, where the rules raise and the search sizes it: an all-in must be
+# valued this many times the best smaller raise. The search values an all-in preflop
+# exactly (the equity), a smaller raise by its simulated play after the flop, which makes
+# less than the bot does: without the ratio it shoved where raising and playing on pays
+# more (calling station -177.9 bb/100, paired). At 6-max the ratio cost (-39.3, three
+# seeds): there the all-in stays whichever raise is valued highest. docs/search.md,
+# "Arena (2026-11-25, fourth session …)".
+HEADS_UP_ALL_IN_RATIO = 1.5
 # Below this much time left the search stops (the answer still has to travel).
 SAFETY = 0.005
 # Reliability below which an opponent counts as card-blind (its bets say little).
@@ -96,12 +104,15 @@ class MctsBot(LokiBot):
         # Preflop by Loki's expert rules in matches (the thesis' "expert knowledge
         # preflop"); advice searches preflop too.
         self.search_preflop = False
-        # No-Limit tables of three or more: where those rules raise, the search picks
-        # the size (the rules raise the pot). 6-max, the eight seeds of the targets
-        # table, paired: +55.5 [27.5, 83.5] bb/100, with all-in hands at their equity
-        # +37.4 [15.2, 59.7] (docs/search.md, "Arena (2026-11-25, evening …)").
-        # Heads-up is not measured yet, so it keeps the rules' size.
+        # No-Limit: where those rules raise, the search picks the size (the rules raise
+        # the pot), at tables where the hand was dealt to at least preflop_sizes_from.
+        # 6-max, the eight seeds of the targets table, paired: +55.5 [27.5, 83.5] bb/100,
+        # all-in hands at their equity +37.4 [15.2, 59.7] (docs/search.md, "Arena
+        # (2026-11-25, evening …)"); heads-up, with all_in_ratio, against loki +639.1,
+        # poki +161.3, the other styles level ("… fourth session …").
         self.preflop_sizes = True
+        self.preflop_sizes_from = 2
+        self.all_in_ratio = HEADS_UP_ALL_IN_RATIO  # heads-up only: at 6-max it cost
         # Those rules raise with 42% of the hands they play; at Limit tables of three or
         # more the bot raises with LIMIT_RAISE_RATIO of them. Heads-up and No-Limit keep
         # Loki's share. Figures: docs/search.md, "Arena (2026-11-24, late: preflop raises)".
@@ -171,7 +182,8 @@ class MctsBot(LokiBot):
         rule: Decision | None = None
         if obs.street == PREFLOP and not (self.search_preflop or card_blind):
             rule = self.preflop(obs)
-            if obs.limit or obs.n < 3 or not self.preflop_sizes or rule.kind < BET:
+            sized_here = self.preflop_sizes and obs.n >= self.preflop_sizes_from
+            if obs.limit or not sized_here or rule.kind < BET:
                 return rule
         book = self.versus
         players = [obs.player_id(i) for i in range(obs.n)]
@@ -188,8 +200,12 @@ class MctsBot(LokiBot):
         result = search.run(
             iterations=self.budget(obs.limit), deadline=deadline, clock=self.clock, root=root
         )
+        passed_over: ActionStats | None = None
         if rule is not None:
-            sized = rule_raise_size(result, self.config.min_share)
+            ratio = self.all_in_ratio if obs.n == 2 else 1.0
+            sized, passed_over = rule_raise_size(
+                result, self.config.min_share, obs.legal.max_to, ratio
+            )
             if sized is None:
                 return rule
             result = replace(result, choice=sized)
@@ -200,10 +216,15 @@ class MctsBot(LokiBot):
             text = ""
         elif rule is not None:
             # The rules chose to raise; the search only chose how much, so say both.
+            best = (
+                "the best of the raise sizes"
+                if passed_over is None
+                else f"the best short of all-in, whose {passed_over.value_bb:+.1f} bb is not "
+                f"{self.all_in_ratio:g} times as much"
+            )
             text = (
                 f"{rule.reason}; {choice.label} by the search: {choice.value_bb:+.1f} bb "
-                f"(±{choice.stderr_bb:.1f}) over {result.iterations} simulated hands, the "
-                "best of the raise sizes"
+                f"(±{choice.stderr_bb:.1f}) over {result.iterations} simulated hands, {best}"
             )
         else:
             text = reason(result, obs)
@@ -258,13 +279,26 @@ class MctsBot(LokiBot):
         )
 
 
-def rule_raise_size(result: SearchResult, min_share: float) -> ActionStats | None:
+def rule_raise_size(
+    result: SearchResult, min_share: float, all_in_to: int, all_in_ratio: float = 1.0
+) -> tuple[ActionStats | None, ActionStats | None]:
     """Where the preflop rules chose to raise: the best-valued of the searched raises
-    (among those searched at least `min_share` as much as the most searched raise)."""
+    (among those searched at least `min_share` as much as the most searched raise), and
+    the all-in passed over for it. The all-in (the raise to `all_in_to`) is made only if
+    worth `all_in_ratio` times the best smaller raise, or that is worth nothing."""
     raises = [a for a in result.actions if a.kind >= BET]
     most = max((a.visits for a in raises), default=0)
     searched = [a for a in raises if a.visits and a.visits >= min_share * most]
-    return max(searched, key=lambda a: a.value_bb, default=None)
+    best = max(searched, key=lambda a: a.value_bb, default=None)
+    if best is None or best.to < all_in_to:
+        return best, None
+    smaller = [a for a in searched if a.to < all_in_to]
+    runner_up = max(smaller, key=lambda a: a.value_bb, default=None)
+    if runner_up is None or runner_up.value_bb <= 0:
+        return best, None
+    if best.value_bb >= all_in_ratio * runner_up.value_bb:
+        return best, None
+    return runner_up, best
 
 
 def make_mcts(seed: int, variant: str = "") -> MctsBot:
@@ -296,7 +330,9 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     tables of three or more, as at f1e0f60), "potcap" (No-Limit bets above the pot
     searched only heads-up, not with three or more in the hand), "rulesizes" (No-Limit
     preflop raises the pot where Loki's rules raise, the size not searched: as until
-    2026-11-25 evening)."""
+    2026-11-25 evening), "sizes3" (the size searched only at tables of three or more,
+    heads-up raises the pot: as at 00b1500), "allinbest" (heads-up too, the all-in made
+    whenever it is valued highest)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -320,6 +356,14 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     if variant == "rulesizes":
         bot = MctsBot(seed)
         bot.preflop_sizes = False
+        return bot
+    if variant == "sizes3":
+        bot = MctsBot(seed)
+        bot.preflop_sizes_from = 3
+        return bot
+    if variant == "allinbest":
+        bot = MctsBot(seed)
+        bot.all_in_ratio = 1.0
         return bot
     if variant == "nomargin":
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=0.0))

@@ -89,6 +89,8 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "lokipreflop",
         "potcap",
         "rulesizes",
+        "sizes3",
+        "allinbest",
     )
 }
 
