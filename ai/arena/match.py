@@ -22,8 +22,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ai.bots import Bot, HandSummary, make_bot
-from ai.bots.observation import ActionRecord
+from ai.bots.mcts import MctsBot
+from ai.bots.observation import ActionRecord, Observation
 from ai.bots.observe import apply, observe
+from ai.search.mcts import SearchResult
 from ai.sim.rules import Rules
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
@@ -51,6 +53,10 @@ class MatchConfig:
     # mixed styles that is worth more than the bots' differences (6-max No-Limit:
     # two pokis in one line-up, +294 and +404 bb/100 on the same deals).
     shuffle_seats: bool = False
+    # Keep every searched decision (Match.decisions): the values the search gave, the
+    # action chosen and the chips it made to the end of the hand. What the search misses
+    # is measured from them (`showdown records correction`, `ai.search.correction`).
+    decisions: bool = False
 
     @property
     def mode(self) -> str:
@@ -73,6 +79,7 @@ class MatchResult:
     rotations: int  # hands per deal: 1, or the number of bots in duplicate format
     config: MatchConfig
     records: list[dict[str, Any]] = field(default_factory=list)  # with config.record
+    decisions: list[dict[str, Any]] = field(default_factory=list)  # with config.decisions
 
     @property
     def hands(self) -> int:
@@ -104,6 +111,28 @@ def deal(rng: random.Random, players: int) -> tuple[list[tuple[int, int]], list[
     return holes, cards[2 * players :]
 
 
+def decision_row(obs: Observation, result: SearchResult, made: int) -> dict[str, Any]:
+    """One searched decision: the spot, every action's searched value, the choice, and
+    `made`, the chips the decider had at the end of the hand minus those it had behind
+    when deciding (what the chosen action made from there, the later decisions' too)."""
+    bb = obs.big_blind
+    return {
+        "player": obs.player_id(obs.index),
+        "hand_key": obs.hand_key,
+        "street": obs.street,
+        "in_hand": obs.n_in_hand,
+        "seats": obs.n,
+        "limit": obs.limit,
+        "corrected": result.corrected,
+        "actions": [
+            {"label": a.label, "kind": a.kind, "value_bb": a.value_bb, "stderr_bb": a.stderr_bb}
+            for a in result.actions
+        ],
+        "choice": result.choice.label,
+        "made_bb": made / bb,
+    }
+
+
 class Match:
     """A running match; `play()` plays it all, `play_hand()` one hand (for tests)."""
 
@@ -120,6 +149,7 @@ class Match:
         self._wants_summary = [type(b).hand_over is not Bot.hand_over for b in self.bots]
         self.stack = config.stack_bb * BIG_BLIND
         self.records: list[dict[str, Any]] = []
+        self.decisions: list[dict[str, Any]] = []
 
     @property
     def rotations(self) -> int:
@@ -132,7 +162,9 @@ class Match:
 
     def play(self, progress: Progress | None = None) -> MatchResult:
         net = self.play_deals(0, self.deals, progress)
-        return MatchResult(self.names, net, self.rotations, self.config, self.records)
+        return MatchResult(
+            self.names, net, self.rotations, self.config, self.records, self.decisions
+        )
 
     def play_deals(
         self, first: int, end: int, progress: Progress | None = None
@@ -179,10 +211,20 @@ class Match:
         players = [self.names[k] for k in bot_of_index]
         history: list[ActionRecord] = []
         bots = self.bots
+        searched: list[tuple[Observation, SearchResult, int]] = []
         while not state.over:
             obs = observe(state, history, hand_key, players)
-            apply(state, bots[bot_of_index[obs.index]].decide(obs), history, obs)
+            bot = bots[bot_of_index[obs.index]]
+            decision = bot.decide(obs)
+            behind = state.stacks[obs.index]
+            apply(state, decision, history, obs)
+            if self.config.decisions and isinstance(bot, MctsBot) and bot.last is not None:
+                # The stack behind now (obs.stacks follows the state as the hand goes on).
+                searched.append((obs, bot.last, behind))
         payoffs = state.payoffs()
+        for obs, found, behind in searched:
+            made = payoffs[obs.index] + self.stack - behind
+            self.decisions.append(decision_row(obs, found, made))
         result = [0] * n
         for index, k in enumerate(bot_of_index):
             result[k] = payoffs[index]
@@ -214,7 +256,8 @@ class Match:
     ) -> None:
         showdown = state.n_in_hand > 1
         shown = {i: state.holes[i] for i in range(state.n) if showdown and state.in_hand[i]}
-        summary = HandSummary(hand_key, players, history, shown, state.runout[: state.board_len])
+        board = state.runout[: state.board_len]
+        summary = HandSummary(hand_key, players, history, shown, board, state.payoffs())
         for index, k in enumerate(bot_of_index):
             if self._wants_summary[k]:
                 self.bots[k].hand_over(summary, index)
@@ -231,5 +274,7 @@ def play_match(config: MatchConfig, progress: Progress | None = None, jobs: int 
         return match.play(progress)
     from ai.arena.parallel import play_in_processes
 
-    net, records = play_in_processes(config, match.deals, match.rotations, jobs, progress)
-    return MatchResult(match.names, net, match.rotations, config, records)
+    net, records, decisions = play_in_processes(
+        config, match.deals, match.rotations, jobs, progress
+    )
+    return MatchResult(match.names, net, match.rotations, config, records, decisions)

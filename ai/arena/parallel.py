@@ -22,9 +22,10 @@ def _set_counter(counter: Synchronized[int]) -> None:
     _counter = counter
 
 
-def _chunk(
-    config: MatchConfig, first: int, end: int
-) -> tuple[npt.NDArray[np.float64], list[dict[str, Any]]]:
+Docs = list[dict[str, Any]]
+
+
+def _chunk(config: MatchConfig, first: int, end: int) -> tuple[npt.NDArray[np.float64], Docs, Docs]:
     counter = _counter
     assert counter is not None
     pending = 0
@@ -38,12 +39,13 @@ def _chunk(
             pending = 0
 
     match = Match(config)
-    return match.play_deals(first, end, tick), match.records
+    return match.play_deals(first, end, tick), match.records, match.decisions
 
 
 def play_in_processes(
     config: MatchConfig, deals: int, rotations: int, jobs: int, progress: Progress | None
-) -> tuple[npt.NDArray[np.float64], list[dict[str, Any]]]:
+) -> tuple[npt.NDArray[np.float64], Docs, Docs]:
+    """Net big blinds per hand and bot, the records and the searched decisions."""
     context = multiprocessing.get_context("fork")
     counter: Synchronized[int] = context.Value("i", 0)
     bounds = [deals * k // jobs for k in range(jobs + 1)]
@@ -60,4 +62,4 @@ def play_in_processes(
     if progress is not None:
         progress(total, total)
     net = np.concatenate([p[0] for p in parts])
-    return net, [doc for p in parts for doc in p[1]]
+    return net, [doc for p in parts for doc in p[1]], [row for p in parts for row in p[2]]

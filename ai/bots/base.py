@@ -18,6 +18,8 @@ class HandSummary:
     history: Sequence[ActionRecord]
     shown: dict[int, tuple[int, int]]  # index -> hole cards revealed at showdown
     board: tuple[int, ...]
+    # Net chips per index (who won what, public at the table); empty where not known.
+    payoffs: Sequence[int] = ()
 
 
 class Bot(ABC):

@@ -20,6 +20,7 @@ from ai.bots.observation import Decision, Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
 from ai.models.stats import crowd_of
+from ai.search.correction import LIMIT_TABLE, Learned, Offsets
 from ai.search.explain import reason
 from ai.search.mcts import RANDOM, UCT, ActionStats, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
@@ -27,7 +28,7 @@ from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
 from ai.search.versus import VersusBook
 from ai.search.warm import warm
-from ai.sim.rules import BET, PREFLOP
+from ai.sim.rules import BET, FOLD, PREFLOP, RAISE
 
 # Iterations per decision by game when the caller fixes none. No-Limit's seven actions
 # in big multiway pots need more to tell apart: 6-max No-Limit, 3,000 duplicate hands,
@@ -117,7 +118,14 @@ class MctsBot(LokiBot):
         # more the bot raises with LIMIT_RAISE_RATIO of them. Heads-up and No-Limit keep
         # Loki's share. Figures: docs/search.md, "Arena (2026-11-24, late: preflop raises)".
         self.limit_raise_ratio = LIMIT_RAISE_RATIO
-        self.last: SearchResult | None = None
+        # At Limit tables of three or more: offsets added to the searched values before
+        # the choice (`ai.search.correction`), fixed (`limit_offsets`, the table measured
+        # against lokis: `mcts-corrected`) or learned from this bot's own decisions and
+        # results (`learned`, `mcts-learned`). Neither by default: docs/search.md, "Arena
+        # (2026-11-25, fifth session …)".
+        self.limit_offsets: Offsets | None = None
+        self.learned: Learned | None = None
+        self.last: SearchResult | None = None  # the search behind the last decision
         # The tree of our last decision, continued at the next one when the line holds.
         self.keep_tree = True
         self._kept: Kept | None = None
@@ -153,6 +161,8 @@ class MctsBot(LokiBot):
         if not self.generic_only:
             super().hand_over(summary, me)
             self.reliability.observe(summary)
+            if self.learned is not None and summary.payoffs:
+                self.learned.resolve(summary.hand_key, summary.payoffs[me])
             if self.versus is not None:
                 self.versus.ingest(
                     summary.hand_key, summary.players, summary.history, me, self._units,
@@ -165,6 +175,7 @@ class MctsBot(LokiBot):
         return super().raise_ratio(obs)
 
     def decide(self, obs: Observation) -> Decision:
+        self.last = None  # set again below if this decision is searched
         self.update_model(obs)
         if obs.sim is None:
             if obs.street == PREFLOP:
@@ -192,7 +203,11 @@ class MctsBot(LokiBot):
         overbets = None if book is None else [book.overbets_of(p) for p in players]
         tables = build_tables(obs, self.model, self.generic_only, kappa, versus, overbets)
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
-        search = Search(obs, self.ranges, tables, self.config, seed=zlib.crc32(spot))
+        config = self.config
+        offsets = self._offsets(obs)
+        if offsets is not None:
+            config = replace(config, offsets=offsets)
+        search = Search(obs, self.ranges, tables, config, seed=zlib.crc32(spot))
         # The iteration budget, cut short by the deadline when the worker gives one.
         deadline = None if self.deadline is None else self.deadline - SAFETY
         kept = self._kept
@@ -211,6 +226,13 @@ class MctsBot(LokiBot):
             result = replace(result, choice=sized)
         self.last = result
         self._kept = self._keep(obs, result)
+        if self.learned is not None and offsets is not None and result.iterations:
+            me, choice = obs.index, result.choice
+            key = (obs.street, min(choice.kind, RAISE), obs.n_in_hand > 2)
+            if choice.kind != FOLD:  # valued exactly: nothing to learn
+                searched = choice.value_bb - offsets.get(key, 0.0)
+                put_in = int(obs.collected[me] + obs.bets[me])
+                self.learned.searched(obs.hand_key, key, searched, put_in, obs.big_blind)
         choice = result.choice
         if not self.explain:
             text = ""
@@ -240,6 +262,14 @@ class MctsBot(LokiBot):
             equity=result.equity,
             spread={a.label: (a.stderr_bb, a.share) for a in result.actions},
         )
+
+    def _offsets(self, obs: Observation) -> Offsets | None:
+        """What is added to this decision's searched values, if anything."""
+        if not obs.limit or obs.n < 3:
+            return None
+        if self.learned is not None:
+            return self.learned.offsets()
+        return self.limit_offsets
 
     def budget(self, limit: bool) -> int:
         """Iterations for a decision in this game (a deadline may stop it sooner)."""
@@ -332,7 +362,9 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     preflop raises the pot where Loki's rules raise, the size not searched: as until
     2026-11-25 evening), "sizes3" (the size searched only at tables of three or more,
     heads-up raises the pot: as at 00b1500), "allinbest" (heads-up too, the all-in made
-    whenever it is valued highest)."""
+    whenever it is valued highest), "corrected" (at Limit tables of three or more the
+    searched values corrected by the table measured against four lokis), "learned" (the
+    same, by offsets learned in the match from its own decisions and results)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -364,6 +396,14 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     if variant == "allinbest":
         bot = MctsBot(seed)
         bot.all_in_ratio = 1.0
+        return bot
+    if variant == "corrected":
+        bot = MctsBot(seed)
+        bot.limit_offsets = LIMIT_TABLE
+        return bot
+    if variant == "learned":
+        bot = MctsBot(seed)
+        bot.learned = Learned()
         return bot
     if variant == "nomargin":
         return MctsBot(seed, config=replace(SearchConfig(), aggression_margin=0.0))

@@ -91,6 +91,8 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "rulesizes",
         "sizes3",
         "allinbest",
+        "corrected",
+        "learned",
     )
 }
 

@@ -34,6 +34,11 @@ def _value(stats: ActionStats) -> str:
     return f"{stats.label} {stats.value_bb:+.1f} bb (±{stats.stderr_bb:.1f})"
 
 
+def _over(result: SearchResult) -> str:
+    hands = f"over {result.iterations} simulated hands"
+    return hands + (", plus what such actions made in play" if result.corrected else "")
+
+
 def reason(result: SearchResult, obs: Observation) -> str:
     """E.g. "Raise to 12: +1.4 bb (±0.3) over 2000 simulated hands, 41% of them; ahead of
     call +0.6 bb (±0.2), fold 0. 63% equity against their ranges, pot odds 25%."
@@ -42,7 +47,7 @@ def reason(result: SearchResult, obs: Observation) -> str:
     >>> fold = ActionStats("fold", 0, 0, 0, 0.0, 0.0, 0.0)
     >>> a = [fold, ActionStats("call", 2, 0, 90, -1.2, 0.3, 1.0)]
     >>> from types import SimpleNamespace as NS
-    >>> r = NS(actions=a, choice=a[0], iterations=90, equity=0.3)
+    >>> r = NS(actions=a, choice=a[0], iterations=90, equity=0.3, corrected=False)
     >>> o = NS(limit=True, pot_odds=0.25, n_opponents=1)
     >>> print(reason(r, o))  # doctest: +NORMALIZE_WHITESPACE
     Fold: calling loses 1.2 bb (±0.3) over 90 simulated hands. 30% equity against the
@@ -63,13 +68,13 @@ def reason(result: SearchResult, obs: Observation) -> str:
         elif best.value_bb > 0:
             # Chosen under a margin: the bet's or call's lead is within its uncertainty.
             head = (
-                f"Fold: {_gerund(best)} {best.value_bb:+.1f} bb (±{best.stderr_bb:.1f}) over "
-                f"{result.iterations} simulated hands is not clearly better"
+                f"Fold: {_gerund(best)} {best.value_bb:+.1f} bb (±{best.stderr_bb:.1f}) "
+                f"{_over(result)} is not clearly better"
             )
         else:
             head = (
                 f"Fold: {_gerund(best)} loses {-best.value_bb:.1f} bb "
-                f"(±{best.stderr_bb:.1f}) over {result.iterations} simulated hands"
+                f"(±{best.stderr_bb:.1f}) {_over(result)}"
             )
         if odds and result.equity >= odds:
             tail = (
@@ -80,7 +85,7 @@ def reason(result: SearchResult, obs: Observation) -> str:
         return f"{head}. {tail}."[:MAX_CHARS]
     head = (
         f"{_title(choice, obs.limit)}: {choice.value_bb:+.1f} bb (±{choice.stderr_bb:.1f}) "
-        f"over {result.iterations} simulated hands, {100 * choice.share:.0f}% of them"
+        f"{_over(result)}, {100 * choice.share:.0f}% of them"
     )
     if others and others[0].value_bb > choice.value_bb:
         # Chosen under the aggression margin: the bet's lead is within its uncertainty.

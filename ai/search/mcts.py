@@ -22,6 +22,7 @@ from ai.bots.observation import Observation
 from ai.math.rollout_strength import showdown_equity
 from ai.models.ranges import RangeTracker
 from ai.search import kernel
+from ai.search.correction import Offsets, corrected
 from ai.search.deals import RangeTables, deal_from_ranges, range_tables, street_strengths
 from ai.search.opponents import OpponentTables
 from ai.search.tree import Node, Tree
@@ -87,6 +88,10 @@ class SearchConfig:
     # arena style `mcts-potcap`) made only +7.0 [-9.2, 23.3] bb/100 over the eight
     # seeds, paired (docs/search.md, "Arena (2026-11-25, later …)"): kept everywhere.
     overbet_players: int = 10
+    # Added to the searched values before the choice, per street, action and crowd: what
+    # each kind of action made in play beyond its searched value (`ai.search.correction`).
+    # None: the searched values as they are.
+    offsets: Offsets | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +115,7 @@ class SearchResult:
     # CPU seconds dealing (holdings, boards, strengths) and in the compiled iterations.
     deal_seconds: float = 0.0
     iteration_seconds: float = 0.0
+    corrected: bool = False  # the values include `SearchConfig.offsets`
 
     @property
     def values(self) -> dict[str, float]:
@@ -332,15 +338,15 @@ class Search:
                 )
             )
         config = self.config
+        obs = self.obs
+        if config.offsets is not None:
+            stats = corrected(stats, obs.street, obs.n_in_hand > 2, config.offsets)
         choice = choose(
-            stats,
-            config.min_share,
-            self.equity,
-            self.obs,
-            config.aggression_margin,
-            config.call_margin,
+            stats, config.min_share, self.equity, obs, config.aggression_margin, config.call_margin
         )
-        return SearchResult(stats, choice, iterations, self.equity, root)
+        return SearchResult(
+            stats, choice, iterations, self.equity, root, corrected=config.offsets is not None
+        )
 
 
 def choose(

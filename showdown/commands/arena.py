@@ -55,6 +55,12 @@ def add_parser(subparsers: Subparsers) -> None:
         help="write every hand as a stored-hand document, one JSON per line "
         "(training data: showdown train --records FILE)",
     )
+    parser.add_argument(
+        "--decisions",
+        metavar="FILE",
+        help="write every searched decision (each action's searched value, the choice, the "
+        "chips it made), one JSON per line (showdown records correction FILE)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--chart", metavar="PATH", help="write cumulative winnings as a PNG")
     parser.set_defaults(run=run)
@@ -89,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         stack_bb=args.stack,
         record=bool(args.record),
         shuffle_seats=args.shuffle_seats,
+        decisions=bool(args.decisions),
     )
     progress = ProgressLine()
     if size < len(styles):
@@ -107,6 +114,8 @@ def _match(args: argparse.Namespace, config: MatchConfig, progress: ProgressLine
     _done(result.hands, progress)
     if args.record:
         _write_records(Path(args.record), result.records)
+    if args.decisions:
+        _write_decisions(Path(args.decisions), result.decisions)
     if args.chart:
         from ai.arena.chart import write_chart
 
@@ -132,6 +141,8 @@ def _round_robin(
     _done(hands, progress)
     if args.record:
         _write_records(Path(args.record), [d for _, m in result.tables for d in m.records])
+    if args.decisions:
+        _write_decisions(Path(args.decisions), [d for _, m in result.tables for d in m.decisions])
     if args.chart:
         from ai.arena.chart import write_round_robin_chart
 
@@ -173,6 +184,15 @@ def _rates_json(rates: list[WinRate]) -> list[dict[str, object]]:
         }
         for r in rates
     ]
+
+
+def _write_decisions(path: Path, rows: list[dict[str, Any]]) -> None:
+    import json
+
+    with path.open("w") as out:
+        for row in rows:
+            out.write(json.dumps(row) + "\n")
+    _note(f"{len(rows)} searched decisions written to {path}")
 
 
 def _write_records(path: Path, records: list[dict[str, Any]]) -> None:

@@ -6,6 +6,9 @@ it comes from, each hand filed under the first event where the two differ. `flow
 --player X`: what X took from (or lost to) each opponent. `versus FILE... --player X
 [--allin-ev]`: X's result minus each other player's at the same tables, per deal,
 pooled over the recordings (seeds): "is X ahead of every other style?".
+`correction FILE... --player X`: from decisions written by `showdown arena --decisions
+FILE`, what X's chosen actions made beyond their searched values, per street, action and
+crowd (the table `ai.search.correction` adds back).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ai.arena.compare import Comparison, Flow
+    from ai.arena.misses import Cell
     from ai.arena.versus import Versus
 
 
@@ -66,6 +70,15 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     against.add_argument("--json", action="store_true", help="print the rows as JSON")
     against.set_defaults(run=run_versus)
+    correction = verbs.add_parser(
+        "correction",
+        help="what a player's chosen actions made beyond their searched values, per street, "
+        "action and crowd (from showdown arena --decisions FILE)",
+    )
+    correction.add_argument("files", metavar="DECISIONS.jsonl", nargs="+")
+    correction.add_argument("--player", required=True)
+    correction.add_argument("--json", action="store_true", help="print the rows as JSON")
+    correction.set_defaults(run=run_correction)
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -173,6 +186,56 @@ def _compare_json(result: Comparison) -> str:
     rows = [{"first_difference": r.key, "hands": r.hands, "bb": r.bb} for r in result.rows]
     payload = {"hands": result.hands, "bb": result.bb, "ci95": _json_ci(result.ci95), "rows": rows}
     return json.dumps(payload)
+
+
+def run_correction(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from ai.arena.misses import measure
+
+    try:
+        rows = [
+            json.loads(line)
+            for name in args.files
+            for line in Path(name).read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+        cells = measure(rows, args.player)
+    except (OSError, ValueError, KeyError, StopIteration) as error:
+        if isinstance(error, KeyError | StopIteration):
+            error = ValueError("not a searched decision (showdown arena --decisions FILE)")
+        return _fail(error)
+    if not cells:
+        print(f"showdown records: no searched decision of {args.player}", file=sys.stderr)
+        return 2
+    if args.json:
+        out = [
+            {"street": c.street, "kind": c.kind, "crowded": c.crowded, "decisions": c.decisions,
+             "missed_bb": c.missed_bb, "ci95": _json_ci(c.ci95)}
+            for c in cells
+        ]  # fmt: skip
+        print(json.dumps(out))
+    else:
+        print(_correction_text(cells, args.player))
+    return 0
+
+
+def _correction_text(cells: list[Cell], player: str) -> str:
+    streets = ("preflop", "flop", "turn", "river")
+    actions = ("fold", "check", "call", "bet", "raise")
+    lines = [
+        f"what {player}'s chosen actions made beyond their searched values (bb a decision):",
+        f"{'street':8s} {'action':7s} {'in hand':>8s} {'decisions':>10s} {'missed':>8s}  95% CI",
+    ]
+    for c in cells:
+        crowd = "3+" if c.crowded else "2"
+        low, high = c.ci95
+        lines.append(
+            f"{streets[c.street]:8s} {actions[c.kind]:7s} {crowd:>8s} "
+            f"{c.decisions:10d} {c.missed_bb:+8.2f}  [{low:+.2f}, {high:+.2f}]"
+        )
+    return "\n".join(lines)
 
 
 def _lines(path: Path) -> int:

@@ -63,6 +63,7 @@ def test_the_search_modules_docstring_examples() -> None:
 
     for name in (
         "ai.search.abstraction",
+        "ai.search.correction",
         "ai.search.explain",
         "ai.search.policy",
         "ai.search.versus",
