@@ -20,7 +20,7 @@ from ai.bots.observation import Decision, Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
 from ai.models.stats import crowd_of
-from ai.search.correction import LIMIT_TABLE, Learned, Offsets
+from ai.search.correction import LIMIT_TABLE, SHARED_TABLE, Learned, Offsets
 from ai.search.explain import reason
 from ai.search.mcts import RANDOM, UCT, ActionStats, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
@@ -119,11 +119,13 @@ class MctsBot(LokiBot):
         # Loki's share. Figures: docs/search.md, "Arena (2026-11-24, late: preflop raises)".
         self.limit_raise_ratio = LIMIT_RAISE_RATIO
         # At Limit tables of three or more: offsets added to the searched values before
-        # the choice (`ai.search.correction`), fixed (`limit_offsets`, the table measured
-        # against lokis: `mcts-corrected`) or learned from this bot's own decisions and
-        # results (`learned`, `mcts-learned`). Neither by default: docs/search.md, "Arena
-        # (2026-11-25, fifth session …)".
-        self.limit_offsets: Offsets | None = None
+        # the choice (`ai.search.correction`), what each kind of action made in play
+        # beyond its searched value where the lokis and the pokis agree (SHARED_TABLE;
+        # None: `mcts-uncorrected`; the lokis' whole table: `mcts-corrected`), or learned
+        # from this bot's own decisions and results (`learned`, `mcts-learned`). Paired,
+        # 5-max: lokis RESULT_L, pokis RESULT_P; docs/search.md, "Arena (2026-11-25,
+        # fifth session …)".
+        self.limit_offsets: Offsets | None = SHARED_TABLE
         self.learned: Learned | None = None
         self.last: SearchResult | None = None  # the search behind the last decision
         # The tree of our last decision, continued at the next one when the line holds.
@@ -362,9 +364,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     preflop raises the pot where Loki's rules raise, the size not searched: as until
     2026-11-25 evening), "sizes3" (the size searched only at tables of three or more,
     heads-up raises the pot: as at 00b1500), "allinbest" (heads-up too, the all-in made
-    whenever it is valued highest), "corrected" (at Limit tables of three or more the
-    searched values corrected by the table measured against four lokis), "learned" (the
-    same, by offsets learned in the match from its own decisions and results)."""
+    whenever it is valued highest), "uncorrected" (at Limit tables of three or more the
+    searched values as they are: as until 2026-11-25, fifth session), "corrected" (by the
+    whole table measured against four lokis, not the cells shared with the pokis),
+    "learned" (by offsets learned in the match from its own decisions and results)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -396,6 +399,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     if variant == "allinbest":
         bot = MctsBot(seed)
         bot.all_in_ratio = 1.0
+        return bot
+    if variant == "uncorrected":
+        bot = MctsBot(seed)
+        bot.limit_offsets = None
         return bot
     if variant == "corrected":
         bot = MctsBot(seed)

@@ -91,6 +91,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "rulesizes",
         "sizes3",
         "allinbest",
+        "uncorrected",
         "corrected",
         "learned",
     )

@@ -52,6 +52,24 @@ LIMIT_TABLE: dict[Key, float] = {
 }  # fmt: skip
 
 
+# The cells where the misses against four pokis (the same commands, seeds 5 and 6) have
+# the lokis' sign, each at the smaller of the two amounts; the others (bets, and the
+# crowded flop call and turn check) disagree and are left out. What our later play adds
+# to a heads-up call, and what crowded river calls and raises lose, hold against both.
+SHARED_TABLE: dict[Key, float] = {
+    (FLOP, CHECK, False): 0.27, (FLOP, CHECK, True): 0.72,
+    (FLOP, BET, True): 0.19,
+    (FLOP, CALL, False): 1.59,
+    (FLOP, RAISE, True): -0.23,
+    (TURN, CHECK, False): 0.78,
+    (TURN, CALL, False): 0.76, (TURN, CALL, True): -0.44,
+    (TURN, RAISE, True): -3.93,
+    (RIVER, CHECK, False): -0.27, (RIVER, CHECK, True): -1.37,
+    (RIVER, CALL, False): -1.13, (RIVER, CALL, True): -5.10,
+    (RIVER, RAISE, False): -1.44, (RIVER, RAISE, True): -4.55,
+}  # fmt: skip
+
+
 def corrected(
     actions: list[ActionStats], street: int, crowded: bool, offsets: Offsets
 ) -> list[ActionStats]:

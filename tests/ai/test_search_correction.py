@@ -17,7 +17,7 @@ from ai.arena import MatchConfig, play_match
 from ai.arena.match import Match
 from ai.arena.misses import measure
 from ai.bots.mcts import MctsBot, make_mcts
-from ai.search.correction import LIMIT_TABLE, Learned
+from ai.search.correction import LIMIT_TABLE, SHARED_TABLE, Learned
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE, RIVER
 from holdem.config import Variant
 from showdown.cli import main
@@ -65,7 +65,8 @@ def test_the_reason_says_the_values_include_play() -> None:
 
 def test_only_limit_tables_of_three_or_more_are_corrected() -> None:
     default = make_mcts(1)
-    assert default.limit_offsets is None and default.learned is None
+    assert default.limit_offsets is SHARED_TABLE and default.learned is None
+    assert make_mcts(1, "uncorrected").limit_offsets is None
     assert make_mcts(1, "corrected").limit_offsets is LIMIT_TABLE
     assert isinstance(make_mcts(1, "learned").learned, Learned)
     heads_up = spot(LIMIT2, {1: "KhQc"}, [(CALL, 0), (CHECK, 0)], board="Ks8d4c")
@@ -95,7 +96,7 @@ def test_the_arena_writes_each_searched_decision_with_what_it_made(tmp_path: Pat
         )  # fmt: skip
     assert len(rows) == acted
     for row in rows:
-        assert row["street"] > 0 and row["limit"] and not row["corrected"]
+        assert row["street"] > 0 and row["limit"] and row["corrected"]
         assert row["choice"] in {a["label"] for a in row["actions"]}
         if row["choice"] == "fold":
             assert row["made_bb"] == 0.0
