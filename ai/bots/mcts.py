@@ -122,9 +122,10 @@ class MctsBot(LokiBot):
         # the choice (`ai.search.correction`), what each kind of action made in play
         # beyond its searched value where the lokis and the pokis agree (SHARED_TABLE;
         # None: `mcts-uncorrected`; the lokis' whole table: `mcts-corrected`), or learned
-        # from this bot's own decisions and results (`learned`, `mcts-learned`). Paired,
-        # 5-max: lokis RESULT_L, pokis RESULT_P; docs/search.md, "Arena (2026-11-25,
-        # fifth session …)".
+        # from this bot's own decisions and results (`learned`, `mcts-learned`). Paired
+        # against the searched values, 5-max: four lokis +7.3 [3.1, 11.4] bb/100 (seeds
+        # 5-7), four pokis +11.3 [5.5, 17.0] (seeds 5, 6); docs/search.md, "Arena
+        # (2026-11-25, fifth session …)".
         self.limit_offsets: Offsets | None = SHARED_TABLE
         self.learned: Learned | None = None
         self.last: SearchResult | None = None  # the search behind the last decision

@@ -11,11 +11,11 @@ hand minus its searched value (`ai.arena.misses`, `showdown records correction`)
 
 Offsets map (street, action kind, three or more players in the hand) to big blinds
 added to the searched values before the root's choice (`SearchConfig.offsets`); a kind
-missing from them (the fold, valued exactly) keeps its value. Not applied by default:
-the table measured against lokis won against them and lost against pokis, and offsets
-learned in the match (`Learned`) lost against lokis (docs/search.md, "Arena
-(2026-11-25, fifth session …)"); the arena styles `mcts-corrected` and `mcts-learned`
-keep both measurable.
+missing from them (the fold, valued exactly) keeps its value. The bot's default is
+SHARED_TABLE, the cells where the misses against lokis and against pokis agree: the
+lokis' whole table (`mcts-corrected`) won against them and lost against the pokis, and
+offsets learned in the match (`Learned`, `mcts-learned`) lost against the lokis
+(docs/search.md, "Arena (2026-11-25, fifth session …)").
 """
 
 from __future__ import annotations
