@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from ai.arena.stats import half_width95
-from ai.search.correction import Key
-from ai.sim.rules import FOLD, RAISE
+from ai.search.correction import Key, cell
+from ai.sim.rules import FOLD
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ def measure(rows: Iterable[Mapping[str, Any]], player: str) -> list[Cell]:
         chosen = next(a for a in row["actions"] if a["label"] == row["choice"])
         if chosen["kind"] == FOLD:
             continue
-        key = (row["street"], min(chosen["kind"], RAISE), row["in_hand"] > 2)
+        key = cell(row["street"], chosen["kind"], row["in_hand"])
         missed.setdefault(key, []).append(row["made_bb"] - chosen["value_bb"])
     cells = []
     for (street, kind, crowded), values in sorted(missed.items()):

@@ -20,7 +20,7 @@ from ai.bots.observation import Decision, Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
 from ai.models.stats import crowd_of
-from ai.search.correction import LIMIT_TABLE, SHARED_TABLE, Learned, Offsets
+from ai.search.correction import LIMIT_TABLE, SHARED_TABLE, Learned, Offsets, cell
 from ai.search.explain import reason
 from ai.search.mcts import RANDOM, UCT, ActionStats, Search, SearchConfig, SearchResult
 from ai.search.opponents import build_tables
@@ -28,7 +28,7 @@ from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
 from ai.search.versus import VersusBook
 from ai.search.warm import warm
-from ai.sim.rules import BET, FOLD, PREFLOP, RAISE
+from ai.sim.rules import BET, FOLD, PREFLOP
 
 # Iterations per decision by game when the caller fixes none. No-Limit's seven actions
 # in big multiway pots need more to tell apart: 6-max No-Limit, 3,000 duplicate hands,
@@ -231,7 +231,7 @@ class MctsBot(LokiBot):
         self._kept = self._keep(obs, result)
         if self.learned is not None and offsets is not None and result.iterations:
             me, choice = obs.index, result.choice
-            key = (obs.street, min(choice.kind, RAISE), obs.n_in_hand > 2)
+            key = cell(obs.street, choice.kind, obs.n_in_hand)
             if choice.kind != FOLD:  # valued exactly: nothing to learn
                 searched = choice.value_bb - offsets.get(key, 0.0)
                 put_in = int(obs.collected[me] + obs.bets[me])

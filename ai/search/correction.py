@@ -70,23 +70,28 @@ SHARED_TABLE: dict[Key, float] = {
 }  # fmt: skip
 
 
+def cell(street: int, kind: int, in_hand: int) -> Key:
+    """The cell a decision falls in: a raise of any size is a raise, and the crowd is
+    whether three or more players are in the hand."""
+    return (street, min(kind, RAISE), in_hand > 2)
+
+
 def corrected(
-    actions: list[ActionStats], street: int, crowded: bool, offsets: Offsets
+    actions: list[ActionStats], street: int, in_hand: int, offsets: Offsets
 ) -> list[ActionStats]:
-    """The actions with each one's offset added to its value (a raise of any size is a
-    raise; `crowded`: three or more players in the hand).
+    """The actions with each one's offset added to its value (`in_hand`: players in
+    the hand, the decider included).
 
     >>> from ai.search.mcts import ActionStats
     >>> from ai.sim.rules import FOLD
     >>> fold = ActionStats("fold", FOLD, 0, 0, 0.0, 0.0, 0.0)
     >>> call = ActionStats("call", CALL, 0, 1000, 0.5, 0.2, 0.5)
-    >>> [round(a.value_bb, 2) for a in corrected([fold, call], RIVER, True, LIMIT_TABLE)]
+    >>> [round(a.value_bb, 2) for a in corrected([fold, call], RIVER, 3, LIMIT_TABLE)]
     [0.0, -4.6]
     """
     out = []
     for a in actions:
-        kind = RAISE if a.kind >= RAISE else a.kind
-        offset = offsets.get((street, kind, crowded), 0.0)
+        offset = offsets.get(cell(street, a.kind, in_hand), 0.0)
         out.append(replace(a, value_bb=a.value_bb + offset) if offset else a)
     return out
 

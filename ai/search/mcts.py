@@ -340,7 +340,7 @@ class Search:
         config = self.config
         obs = self.obs
         if config.offsets is not None:
-            stats = corrected(stats, obs.street, obs.n_in_hand > 2, config.offsets)
+            stats = corrected(stats, obs.street, obs.n_in_hand, config.offsets)
         choice = choose(
             stats, config.min_share, self.equity, obs, config.aggression_margin, config.call_margin
         )
