@@ -10,9 +10,10 @@
  *    cards and name included), and the board stays where it was during the hand
  *    however many lines the result takes.
  * With a screenshot of each. And, deterministically (a result sent over the
- * table's socket, not a split pot left to chance), a showdown with two winner
- * lines on the phone at every table size: the first board card stays in sight,
- * the board stays where a one-line result leaves it, and nothing overlaps.
+ * table's socket, not a split pot left to chance), a showdown with one, two and
+ * three winner lines at every table size, on a desktop and a phone, watched and
+ * seated (your own cards, drawn larger, at the bottom): the first board card stays
+ * in sight, the board stays where a one-line result leaves it, and nothing overlaps.
  */
 import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
 import { createTable, shot, signIn, sitDown, waitForTurn } from "./helpers";
@@ -232,15 +233,21 @@ const BOARD = ["Ah", "Kd", "7c", "7s", "2h"];
 const SHOWN = [
   ["Qh", "Qd"],
   ["Qs", "Qc"],
+  ["Kh", "Kc"],
 ];
+// The viewer's own cards, when it is not among the winners.
+const MINE = ["9c", "9d"];
+// The first winner's name: as long as a name may be, so that its line would wrap.
+const LONG_NAME = "Maximiliana Fortescue-Worthington of the Eastern Marches";
 
 /** The last state with every seat taken (the one kept for a person too), the hand over and
  * `winners` (seats) sharing the pot, their cards shown. */
-function resultState(last: StateMessage, tableSeats: number, winners: number[], seq: number): StateMessage {
+function resultState(last: StateMessage, tableSeats: number, winners: number[], seq: number, viewer: number | null = null): StateMessage {
   const taken = new Map(last.view.seats.map((s) => [s.seat, s]));
   const model = last.view.seats[0]!;
   const everyone = Array.from({ length: tableSeats }, (_, i) => taken.get(i + 1) ?? { ...model, seat: i + 1, player_id: `split-${i + 1}`, name: `Player ${i + 1}` });
   const shown = Object.fromEntries(winners.map((seat, i) => [String(seat), SHOWN[i]!]));
+  const mine = viewer !== null ? { [String(viewer)]: shown[String(viewer)] ?? MINE } : {};
   const share = 1_000;
   return {
     ...last,
@@ -255,7 +262,13 @@ function resultState(last: StateMessage, tableSeats: number, winners: number[], 
       board: BOARD,
       pots: [],
       total_pot: 0,
-      seats: everyone.map((s) => ({ ...s, bet: 0, hole_cards: shown[String(s.seat)] ?? s.hole_cards })),
+      viewer_seat: viewer,
+      seats: everyone.map((s) => ({
+        ...s,
+        name: s.seat === winners[0] ? LONG_NAME : s.name,
+        bet: 0,
+        hole_cards: shown[String(s.seat)] ?? mine[String(s.seat)] ?? s.hole_cards,
+      })),
       last_result: {
         hand_no: last.view.hand_no,
         board: BOARD,
@@ -267,10 +280,10 @@ function resultState(last: StateMessage, tableSeats: number, winners: number[], 
   };
 }
 
-test.describe("two winner lines on a phone", () => {
-  test.setTimeout(600_000);
+test.describe("winner lines", () => {
+  test.setTimeout(900_000);
 
-  test("a split pot's two lines leave the first board card in sight and overlap nothing, 2 to 10 seats", async ({ page }) => {
+  test("one to three winner lines leave the first board card in sight and overlap nothing, 2 to 10 seats, watched and seated", async ({ page }) => {
     // Every table socket goes through here: the server's messages pass on, and the
     // last state is kept so that a result can be sent after it.
     let socket: WebSocketRoute | null = null;
@@ -296,41 +309,52 @@ test.describe("two winner lines on a phone", () => {
       await page.getByTestId("buyin-dialog").getByRole("button", { name: "Cancel" }).click(); // watch instead
       await page.getByTestId("nav-lobby").click();
       await page.locator(`[data-testid="table-row"][data-table-id="${tableId}"]`).getByTestId("watch-table").click();
-      await page.setViewportSize(SIZES.phone);
       await expect(page.getByTestId("connection")).toHaveAttribute("data-status", "open");
       await expect.poll(() => (last as StateMessage | null)?.view.seats.length ?? 0).toBe(seats - 1);
       const state = last as unknown as StateMessage;
       const route = socket as unknown as WebSocketRoute;
       let seq = state.seq;
-      // Each seat wins with the next one round the table: every seat's line, at every place.
-      for (let seat = 1; seat <= seats; seat += 1) {
-        const winners = [seat, (seat % seats) + 1];
-        // One line first, for where the board sits; then the split pot's two lines.
-        route.send(JSON.stringify(resultState(state, seats, winners.slice(0, 1), (seq += 1))));
-        await expect(page.getByTestId("hand-result").locator(":scope > div")).toHaveCount(1);
-        const oneLine = boardTop(await boxes(page));
-        route.send(JSON.stringify(resultState(state, seats, winners, (seq += 1))));
-        await expect(page.getByTestId("hand-result").locator(":scope > div")).toHaveCount(2);
-        await expect(page.locator('[data-testid^="won-"]')).toHaveCount(2);
-        if (seat === 1) await shot(page, `layout-${seats}-seats-split-pot-phone`);
-        const all = await boxes(page);
-        const where = `${seats} seats, phone, two winner lines (seats ${winners.join(" and ")})`;
-        for (const p of problems(all, SIZES.phone)) report.push(`${where}: ${p}`);
-        const moved = Math.abs(boardTop(all) - oneLine);
-        if (!(moved <= 2)) report.push(`${where}: the board moved ${moved.toFixed(1)} px from where one line leaves it`);
-        // The first board card is what is drawn at its own centre: no seat is on top of it.
-        const first = page.getByTestId("board").locator("[data-card]").first();
-        await expect(first).toHaveAttribute("data-card", BOARD[0]!);
-        const onTop = await first.evaluate((card) => {
-          const r = card.getBoundingClientRect();
-          const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-          const inView = r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;
-          const seat = top?.closest(".seat")?.getAttribute("data-seat");
-          return { covered: !(top && card.contains(top)), inView, by: seat ? `seat ${seat}` : String(top?.className ?? "nothing") };
-        });
-        if (onTop.covered) report.push(`${where}: the first board card is hidden by ${onTop.by}`);
-        if (!onTop.inView) report.push(`${where}: the first board card is off screen`);
+      for (const [name, size] of Object.entries(SIZES) as [SizeName, { width: number; height: number }][]) {
+        await page.setViewportSize(size);
+        // Seated as seat 1: the others' lines and cards around yours, at the bottom.
+        for (const viewer of [null, 1]) {
+          const as = viewer === null ? "watched" : "seated";
+          // Each seat wins with the next ones round the table: every seat's line, at every place.
+          for (let seat = 1; seat <= seats; seat += 1) {
+            const winners = [seat, (seat % seats) + 1, ((seat + 1) % seats) + 1].slice(0, Math.min(3, seats));
+            let oneLine = Number.NaN;
+            for (let lines = 1; lines <= winners.length; lines += 1) {
+              route.send(JSON.stringify(resultState(state, seats, winners.slice(0, lines), (seq += 1), viewer)));
+              await expect(page.getByTestId("hand-result")).toHaveAttribute("data-winners", String(lines));
+              await expect(page.locator('[data-testid^="won-"]')).toHaveCount(lines);
+              await expect(page.locator('[data-me="true"]')).toHaveCount(viewer === null ? 0 : 1);
+              const all = await boxes(page);
+              if (lines === 1) {
+                oneLine = boardTop(all);
+                continue;
+              }
+              if (seat === 1) await shot(page, `layout-${seats}-seats-${lines}-winners-${as}-${name}`);
+              const where = `${seats} seats, ${name}, ${as}, ${lines} winner lines (seats ${winners.slice(0, lines).join(", ")})`;
+              for (const p of problems(all, size)) report.push(`${where}: ${p}`);
+              const moved = Math.abs(boardTop(all) - oneLine);
+              if (!(moved <= 2)) report.push(`${where}: the board moved ${moved.toFixed(1)} px from where one line leaves it`);
+              // The first board card is what is drawn at its own centre: no seat is on top of it.
+              const first = page.getByTestId("board").locator("[data-card]").first();
+              await expect(first).toHaveAttribute("data-card", BOARD[0]!);
+              const onTop = await first.evaluate((card) => {
+                const r = card.getBoundingClientRect();
+                const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                const inView = r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;
+                const seat = top?.closest(".seat")?.getAttribute("data-seat");
+                return { covered: !(top && card.contains(top)), inView, by: seat ? `seat ${seat}` : String(top?.className ?? "nothing") };
+              });
+              if (onTop.covered) report.push(`${where}: the first board card is hidden by ${onTop.by}`);
+              if (!onTop.inView) report.push(`${where}: the first board card is off screen`);
+            }
+          }
+        }
       }
+      await page.setViewportSize(SIZES.desktop);
       await page.getByTestId("back-to-lobby").click();
     }
     expect(report).toEqual([]);

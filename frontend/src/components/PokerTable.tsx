@@ -13,6 +13,7 @@ import { bestHand, describeRanked, handNameFor } from "../lib/handrank";
 import { Card } from "./Card";
 import { ChipStack } from "./ChipStack";
 import { EmptySeat, Seat } from "./Seat";
+import { HandResult } from "./HandResult";
 
 export interface PokerTableProps {
   view: TableView;
@@ -187,21 +188,7 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, s
                 )}
               </>
             )}
-            {!view.hand_in_progress && winnerLines.length > 0 && (
-              <div className="pot__result" data-testid="hand-result">
-                {winnerLines.map((w) => (
-                  <div key={w.seat} title={`${w.name} wins ${formatChips(w.amount, unit)}${w.handName ? ` with ${w.handName}` : ""}`}>
-                    <strong>{w.name}</strong> wins {formatChips(w.amount, unit)}
-                    {w.handName ? (
-                      <span className="pot__hand">
-                        <span className="pot__with"> with </span>
-                        {w.handName}
-                      </span>
-                    ) : null}
-                  </div>
-                ))}
-              </div>
-            )}
+            {!view.hand_in_progress && winnerLines.length > 0 && <HandResult winners={winnerLines} unit={unit} />}
             {!view.hand_in_progress && winnerLines.length === 0 && !waitingForPlayers && (
               <div className="pot__waiting" data-testid="waiting">
                 Next hand starting…

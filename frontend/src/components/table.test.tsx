@@ -136,6 +136,36 @@ describe("PokerTable", () => {
     expect(within(screen.getByTestId("seat-2")).getAllByRole("img").every(lit)).toBe(true);
   });
 
+  it("sums up three or more winners in two lines, each seat's share on its own label", () => {
+    const board = ["Ah", "Kd", "7c", "7s", "2h"];
+    const view = makeView({
+      hand_in_progress: false,
+      actor: null,
+      legal_actions: null,
+      board,
+      seats: [
+        seat({ seat: 1, name: "Alice", player_id: "alice", hole_cards: ["Qh", "Qd"], has_cards: false, state: "waiting" }),
+        seat({ seat: 2, name: "Ada", hole_cards: ["Qs", "Qc"], has_cards: false, state: "waiting" }),
+        seat({ seat: 3, name: "Bob", hole_cards: ["Kh", "Kc"], has_cards: false, state: "waiting" }),
+      ],
+      last_result: {
+        hand_no: 3,
+        net: { "1": 500, "2": 500, "3": 1000 },
+        winnings: { "1": 1000, "2": 1000, "3": 1500 },
+        shown: { "1": ["Qh", "Qd"], "2": ["Qs", "Qc"], "3": ["Kh", "Kc"] },
+        board,
+      },
+    });
+    renderTable(view);
+    const result = screen.getByTestId("hand-result");
+    expect(result).toHaveAttribute("data-winners", "3");
+    expect(result.children).toHaveLength(2);
+    expect(result.children[0]).toHaveTextContent("3,500 to Alice, Ada and Bob");
+    expect(result.children[1]).toHaveTextContent("with Two Pair, Queens and Sevens · a Full House, Kings full of Sevens");
+    expect(result).toHaveAttribute("title", expect.stringContaining("Bob wins 1,500 with a Full House, Kings full of Sevens"));
+    expect(screen.getByTestId("won-3")).toHaveTextContent("+1,500");
+  });
+
   it("flags the seat the AI decided for", () => {
     renderTable(makeView(), { aiSeats: new Set([4]) });
     expect(screen.getByTestId("ai-decided-4")).toHaveTextContent("AI decided");
