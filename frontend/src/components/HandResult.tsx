@@ -51,7 +51,7 @@ export function HandResult({ winners, unit }: { winners: WinnerLine[]; unit: str
   const total = winners.reduce((sum, w) => sum + w.amount, 0);
   const hands = [...new Set(winners.map((w) => w.handName).filter((h): h is string => h !== null))];
   return (
-    <div className="pot__result pot__result--split" data-testid="hand-result" data-winners={winners.length} title={winners.map((w) => fullLine(w, unit)).join("\n")}>
+    <div className="pot__result" data-testid="hand-result" data-winners={winners.length} title={winners.map((w) => fullLine(w, unit)).join("\n")}>
       <div>
         {formatChips(total, unit)} to <strong>{listNames(winners.map((w) => w.name))}</strong>
       </div>
