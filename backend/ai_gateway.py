@@ -14,6 +14,10 @@ good answer clears its record. While another worker is available, a query
 gives its first worker only part of the time left, so a silent worker still
 leaves time to ask a healthy one.
 
+Finished hands (`hand_ended()`) go to every worker as a spectator saw them, so the
+workers' bots learn from each hand's end (the cards shown, the last actions); a
+worker that cannot take one at once misses that hand rather than delay anything.
+
 Reviews (`review()`: a finished hand's decision, asked for its values afterwards) never
 delay a live query: they wait in their own queue and go out only to a worker with
 nothing in flight, one at a time; a live query is sent at once whatever waits there,
@@ -38,6 +42,7 @@ from backend.fallback_policy import fallback_action, fallback_advice, is_legal
 from backend.logging import log_context
 from backend.realtime.outbox import Outbox
 from holdem.actions import Action, LegalActions
+from holdem.history import HandRecord
 from holdem.protocol import (
     Advice,
     AdviceSource,
@@ -47,6 +52,7 @@ from holdem.protocol import (
     DecisionQuery,
     ErrorCode,
     ErrorMessage,
+    HandEnded,
     QueryCancel,
     QueryPurpose,
     WorkerHello,
@@ -55,7 +61,7 @@ from holdem.protocol import (
     WorkerWelcome,
     parse_worker_message,
 )
-from holdem.views import TableView
+from holdem.views import TableView, observe_record
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +183,10 @@ class AIGateway:
     def stats(self) -> dict[str, int]:
         """Counters since start; `workers_connected`, `workers_quarantined` and
         `reviews_waiting` are now."""
-        keys = ("queries", "answered", "resent", "fallbacks", "invalid_answers", "quarantines")
+        keys = (
+            "queries", "answered", "resent", "fallbacks", "invalid_answers", "quarantines",
+            "hands_sent", "hands_dropped",
+        )  # fmt: skip
         return {
             **dict.fromkeys(keys, 0),
             **self.counters,
@@ -252,6 +261,20 @@ class AIGateway:
             if w.worker_id not in exclude and not w.outbox.closing and not w.quarantined(now)
         ]
         return min(candidates, key=lambda w: (w.load, w.reviewing), default=None)
+
+    # -- finished hands -----------------------------------------------------------
+
+    def hand_ended(self, record: HandRecord) -> None:
+        """Send the finished hand to every worker, hole cards only where they were shown.
+
+        Never waits: a worker whose send queue is full misses this hand (counted).
+        """
+        if not self._workers:
+            return
+        text = HandEnded(record=observe_record(record, None)).model_dump_json()
+        for worker in self._workers.values():
+            sent = worker.outbox.put(text)
+            self.counters["hands_sent" if sent else "hands_dropped"] += 1
 
     # -- reviews: low priority ---------------------------------------------------
 

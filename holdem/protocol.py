@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, Valid
 from pydantic.json_schema import models_json_schema
 
 from holdem.actions import Action, ActionKind, LegalActions
+from holdem.history import HandRecord
 from holdem.views import TableView
 
 PROTOCOL_VERSION = 1
@@ -542,8 +543,20 @@ class WorkerPong(_Message):
     at: float
 
 
+class HandEnded(_Message):
+    """A hand is over: the worker's bots at that table learn from its end, as in the arena.
+
+    `record` is the hand as a spectator saw it (`holdem.views.observe_record`): its
+    events, the board, and only the hole cards a showdown or a player revealed; every
+    other card is "??". Sent to every worker, for tables with a bot or where AI was asked.
+    """
+
+    type: Literal["hand_ended"] = "hand_ended"
+    record: HandRecord
+
+
 GatewayEvent = Annotated[
-    WorkerWelcome | DecisionQuery | QueryCancel | ErrorMessage | WorkerPong,
+    WorkerWelcome | DecisionQuery | QueryCancel | ErrorMessage | WorkerPong | HandEnded,
     Field(discriminator="type"),
 ]
 

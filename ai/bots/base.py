@@ -39,5 +39,6 @@ class Bot(ABC):
     def decide(self, obs: Observation) -> Decision: ...
 
     def hand_over(self, summary: HandSummary, me: int) -> None:  # noqa: B027 - optional hook
-        """Called at the end of every hand at the bot's table (arena), `me` being the bot's
-        own index in it; default: ignore."""
+        """Called at the end of every hand at the bot's table (the arena, and the live
+        worker: `ai.worker.decider.Decider.hand_ended`), `me` being the bot's own index
+        in it; default: ignore."""

@@ -2,14 +2,16 @@
 
 Hidden cards are placeholders (the shown ones where a showdown revealed them),
 so the betting is exact while no unseen card is known; the features read only
-public fields of each Observation.
+public fields of each Observation. `summary_of` makes the HandSummary a bot learns
+from at a hand's end (the live worker's twin of the arena's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from typing import NamedTuple
 
+from ai.bots.base import HandSummary
 from ai.bots.observation import ActionRecord, Observation
 from ai.bots.observe import observe, step_and_record
 from ai.models.public import PublicHand
@@ -58,3 +60,15 @@ def decisions(
             step_and_record(state, action.kind, action.to, history)
         except RuleError as error:
             raise ValueError(f"{hand.key}: {error}") from error
+
+
+def summary_of(hand: PublicHand, hand_key: Hashable, net: Sequence[int]) -> HandSummary:
+    """The finished hand as every player saw it: its actions replayed into the records
+    the bots count, the board, the shown cards and each index's `net` chips.
+
+    Raises ValueError when the actions do not replay.
+    """
+    history: list[ActionRecord] = []
+    for _ in decisions(hand, history):
+        pass
+    return HandSummary(hand_key, hand.players, history, dict(hand.shown), hand.board, net)

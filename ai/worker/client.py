@@ -3,7 +3,9 @@ decision queries answered by request_id, reconnects with exponential backoff.
 
 Thinking never runs on the event loop: each query goes to one of `concurrency`
 lanes (a single-process pool each, or a thread in `threads` mode), chosen by
-table id so a table's bots and their opponent models stay in one process. An
+table id so a table's bots and their opponent models stay in one process. A
+finished hand (`hand_ended`) goes to its table's lane too, behind the hand's
+queries, so the bots learn from its end before the next hand's first decision. An
 answer that would miss the query's time allowance is replaced by a decline, so
 the server falls back at once instead of waiting for the deadline.
 """
@@ -28,12 +30,13 @@ from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from ai.worker.decider import Decider, answer_json, init_process
+from ai.worker.decider import Decider, answer_json, hand_ended_json, init_process
 from holdem.protocol import (
     CloseCode,
     DecisionDecline,
     DecisionQuery,
     ErrorMessage,
+    HandEnded,
     QueryCancel,
     QueryPurpose,
     WorkerHello,
@@ -152,6 +155,13 @@ class Lanes:
             return run
         return functools.partial(answer_json, query_json, budget)  # picklable for processes
 
+    def learn(self, table_id: str, message_json: str) -> Callable[[], int]:
+        """A finished hand for the bots of its table, in their lane (after its queries)."""
+        if self.threads:
+            decider = self.deciders[self.lane_of(table_id)]
+            return lambda: decider.hand_ended(HandEnded.model_validate_json(message_json))
+        return functools.partial(hand_ended_json, message_json)
+
     def executor_for(self, table_id: str) -> Executor:
         return self.executors[self.lane_of(table_id)]
 
@@ -169,6 +179,12 @@ class Lanes:
 
 def _noop() -> None:
     return None
+
+
+def _log_failure(future: asyncio.Future[int]) -> None:
+    """A finished hand that could not be learned from costs that hand, nothing more."""
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("worker: a finished hand was not learned from: %r", future.exception())
 
 
 class WorkerClient:
@@ -269,6 +285,13 @@ class WorkerClient:
             task = asyncio.create_task(self._answer(ws, message, text))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+        elif isinstance(message, HandEnded):
+            text = raw if isinstance(raw, str) else raw.decode()
+            table_id = message.record.table_id
+            future = asyncio.get_running_loop().run_in_executor(
+                self.lanes.executor_for(table_id), self.lanes.learn(table_id, text)
+            )
+            future.add_done_callback(_log_failure)
         elif isinstance(message, QueryCancel):
             self._cancelled.add(message.request_id)
         elif isinstance(message, ErrorMessage):

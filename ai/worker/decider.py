@@ -24,12 +24,22 @@ from ai.bots.mcts import NO_LIMIT_ITERATIONS, MctsBot
 from ai.bots.observation import Decision
 from ai.bots.poki import PokiBot
 from ai.models.model import OpponentModel
+from ai.models.public import from_record_doc
+from ai.models.replay import summary_of
 from ai.models.stats import StatsBook
-from ai.sim.rules import CALL, CHECK
+from ai.sim.rules import CALL, CHECK, Rules
 from ai.worker.advice import build_advice
 from ai.worker.model_sync import ModelSync
 from holdem.actions import ActionKind, LegalActions
-from holdem.protocol import Advice, DecisionAnswer, DecisionDecline, DecisionQuery, QueryPurpose
+from holdem.history import HandRecord
+from holdem.protocol import (
+    Advice,
+    DecisionAnswer,
+    DecisionDecline,
+    DecisionQuery,
+    HandEnded,
+    QueryPurpose,
+)
 
 log = logging.getLogger("showdown.worker")
 
@@ -69,6 +79,11 @@ class Decider:
         self._model = OpponentModel(book=self._book)
         self._review_bots: dict[str, Bot] = {}
         self._lock = threading.Lock()
+
+    @property
+    def book(self) -> StatsBook:
+        """The statistics of every player met, which every modelling bot here reads."""
+        return self._book
 
     def bot_for(self, table_id: str, seat: int, style: str) -> Bot:
         key = (table_id, seat, style)
@@ -129,6 +144,44 @@ class Decider:
         return DecisionAnswer(
             request_id=query.request_id, action=action.kind, amount=action.amount, advice=advice
         )
+
+    def hand_ended(self, message: HandEnded) -> int:
+        """Show a finished hand to the bots of its table that were dealt into it, as the
+        arena does (`Bot.hand_over`): the statistics count its last actions, the search
+        bots read the shown cards (`ai.search.reliability`) and the answers to their bets.
+        Returns how many bots saw it.
+
+        Only the public hand is read (`ai.models.public`: events, never `hole_cards`), so
+        a card nobody showed cannot reach a bot even if a record carried it.
+        """
+        with self._lock:
+            return self._hand_ended(message.record)
+
+    def _hand_ended(self, record: HandRecord) -> int:
+        bots = self.bots_at(record.table_id)
+        if not bots:  # a table this lane never served: its players stay unknown here
+            return 0
+        hand = from_record_doc(record.model_dump(mode="json"))
+        net = record.net
+        try:
+            key = (record.table_id, record.hand_no)  # as the live Observation's hand_key
+            summary = summary_of(hand, key, [net[seat] for seat in hand.seats])
+        except ValueError as error:
+            log.warning("hand %s does not replay (%s): not learned from", hand.key, error)
+            return 0
+        rules = Rules.of(hand.config)
+        self._book.ingest(
+            summary.hand_key, summary.players, summary.history, rules.min_increment, rules.is_limit
+        )
+        index = {seat: i for i, seat in enumerate(hand.seats)}
+        dealt = [(index[seat], bot) for seat, bot in bots if seat in index]
+        for me, bot in dealt:
+            bot.hand_over(summary, me)
+        return len(dealt)
+
+    def bots_at(self, table_id: str) -> list[tuple[int, Bot]]:
+        """(seat, bot) for every bot kept for the table (one per seat and style)."""
+        return [(seat, bot) for (table, seat, _), bot in self._bots.items() if table == table_id]
 
     def _review_bot(self, style: str, players: list[str]) -> Bot:
         """The advisor for a past hand's decision: it reads the players' statistics as they
@@ -192,6 +245,14 @@ def answer_json(query_json: str, budget: float) -> str:
         _DECIDER = Decider(os.environ.get("MONGODB_URL", ""))
     query = DecisionQuery.model_validate_json(query_json)
     return _DECIDER.answer(query, budget).model_dump_json()
+
+
+def hand_ended_json(message_json: str) -> int:
+    """`Decider.hand_ended` in this process (the lane of the hand's table)."""
+    global _DECIDER
+    if _DECIDER is None:
+        _DECIDER = Decider(os.environ.get("MONGODB_URL", ""))
+    return _DECIDER.hand_ended(HandEnded.model_validate_json(message_json))
 
 
 def warm_up() -> None:

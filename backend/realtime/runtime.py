@@ -168,6 +168,7 @@ class TableRuntime:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._ai_tasks: set[asyncio.Task[None]] = set()
         self._ai_pending: dict[tuple[str, QueryPurpose], Turn] = {}
+        self._ai_asked = False  # an AI worker was asked here: it is sent every finished hand
         self._recorded_hand_no = table.hand_no  # hands up to this one are filed
         self._events_persisted = 0
         self._cashouts_seen = len(table.cashouts)
@@ -570,6 +571,7 @@ class TableRuntime:
         legal = hand.legal_actions() if hand is not None else None
         if legal is None or self._clock is None:
             return
+        self._ai_asked = True
         view = self._view(turn.seat)
         seat = self.table.seats[turn.seat]
         loop = asyncio.get_running_loop()
@@ -776,6 +778,9 @@ class TableRuntime:
                 assert record is not None
             with log_context(hand_no=record.hand_no):
                 log.info("hand finished", extra={"net": record.net})
+            if self._ai_asked or any(seat.is_bot for seat in record.seats):
+                # The workers' bots and advisors at this table learn from its end.
+                self._gateway.hand_ended(record)
             self._persist.save_state(
                 snapshot_to_doc(table.snapshot()),
                 self.seq + 1,

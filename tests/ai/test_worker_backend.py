@@ -148,6 +148,31 @@ async def test_worker_plays_every_bot_seat_of_a_real_table(server: Server) -> No
         assert worker.connections == 1
 
 
+async def test_the_bots_learn_from_every_finished_hand(server: Server) -> None:
+    """Each hand's end reaches the search bot in its table's lane: it reads the holdings the
+    always-raisers showed (only a finished hand's shown cards can teach it that)."""
+    async with running_worker(server.ai_url) as worker:
+        _, table = await server.guest_and_table(
+            variant="limit", seats=4, bots=3, bot_styles=["mcts", "always-raise", "always-raise"],
+            small_blind=1, big_blind=2,
+        )  # fmt: skip
+        table_id = table["table_id"]
+        lane = worker.lanes.lane_of(table_id)
+        loop = asyncio.get_running_loop()
+
+        def reads() -> dict[str, int]:
+            bots = worker.lanes.deciders[lane].bots_at(table_id)
+            return next((dict(b.reliability.counts) for _, b in bots if b.style == "mcts"), {})
+
+        async def read_both() -> bool:
+            counts = await loop.run_in_executor(worker.lanes.executor_for(table_id), reads)
+            return len(counts) == 2 and min(counts.values()) >= 3
+
+        await wait_until(read_both)
+        stats = await server.stats()
+        assert ai_counter(stats, "hands_sent") > 0 and ai_counter(stats, "hands_dropped") == 0
+
+
 async def test_advice_and_let_ai_decide_for_a_human(server: Server) -> None:
     """Ask for advice on one turn (then follow it), let the AI decide the next one."""
     async with running_worker(server.ai_url):
@@ -261,9 +286,17 @@ async def test_the_worker_command_serves_from_processes(server: Server) -> None:
         )  # fmt: skip
 
         async def answered() -> bool:
-            return ai_counter(await server.stats(), "answered") >= 4
+            stats = await server.stats()
+            return ai_counter(stats, "answered") >= 4 and ai_counter(stats, "hands_sent") >= 2
 
         await wait_until(answered, 90)
+        # Later queries go through the table's lane after the finished hands sent so far.
+        later = ai_counter(await server.stats(), "answered") + 3
+
+        async def answered_later() -> bool:
+            return ai_counter(await server.stats(), "answered") >= later
+
+        await wait_until(answered_later, 90)
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -272,3 +305,4 @@ async def test_the_worker_command_serves_from_processes(server: Server) -> None:
             process.kill()
             _, stderr = await process.communicate()
     assert process.returncode == 0, stderr.decode()
+    assert b"not learned from" not in stderr and b"cannot read" not in stderr, stderr.decode()

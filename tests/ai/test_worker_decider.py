@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 
 import pytest
 
@@ -13,12 +14,13 @@ from ai.bots.registry import ADVISOR_STYLE
 from ai.worker import Decider, ai_socket_url
 from ai.worker.client import Backoff
 from ai.worker.decider import ADVICE_ITERATIONS
-from holdem.actions import Action
+from holdem.actions import Action, EventKind
 from holdem.config import TableConfig, Variant
-from holdem.protocol import DecisionQuery, QueryPurpose
+from holdem.protocol import DecisionQuery, HandEnded, QueryPurpose
 from holdem.table import Table
-from holdem.views import observe
+from holdem.views import observe, observe_record
 
+ACTIONS = (EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE)
 STYLES = ["random", "rational", "loki", "always-raise", "aggressive", "poki", "calling"]
 
 
@@ -172,3 +174,54 @@ def test_the_advisor_searches_longer_in_limit_and_as_long_as_the_bots_in_no_limi
     assert isinstance(advisor, MctsBot)
     assert advisor.budget(limit=True) == ADVICE_ITERATIONS
     assert advisor.budget(limit=False) == NO_LIMIT_ITERATIONS
+
+
+def test_a_finished_hand_teaches_the_table_s_bots_from_its_shown_cards_only() -> None:
+    """The worker's twin of the arena's `hand_over`: after `hand_ended` the statistics hold
+    every action of the hand (the last one comes after the last query) and the search bot
+    has read the shown holdings; a mucked one is never read, though the record handed over
+    here (unlike the server's) still carries it."""
+    decider = Decider()
+    table = seated_table(Variant.LIMIT, 3, seed=5)
+    styles = {1: "mcts", 2: "always-raise", 3: "always-raise"}
+    players = {seat: s.player_id for seat, s in table.seats.items()}
+    asked = 0
+    for _ in range(60):
+        counted = sum(decider.book.get(p).counts.sum() for p in players.values())
+        table.start_hand()
+        while table.hand is not None and not table.hand.is_over:
+            actor = table.hand.actor
+            assert actor is not None
+            answer = decider.answer(query_for(table, styles[actor], QueryPurpose.BOT, asked), 0.3)
+            asked += 1
+            table.act(actor, Action(kind=answer.action, amount=answer.amount))
+        record = table.last_record
+        assert record is not None
+        ends = {e.seat: e.kind for e in record.events if e.kind in (EventKind.SHOW, EventKind.MUCK)}
+        if {EventKind.SHOW, EventKind.MUCK} <= set(ends.values()):
+            break
+        decider.hand_ended(HandEnded(record=observe_record(record, None)))
+    else:
+        raise AssertionError("no hand ended with one holding shown and one mucked")
+    bot = decider.bot_for(table.table_id, 1, "mcts")
+    assert isinstance(bot, MctsBot)
+    actions = [e for e in record.events if e.kind in ACTIONS]
+    shown = {players[seat] for seat, kind in ends.items() if kind is EventKind.SHOW}
+    mucked = {players[seat] for seat, kind in ends.items() if kind is EventKind.MUCK}
+    reads = dict(bot.reliability.counts)
+
+    def counted_now() -> float:
+        return sum(decider.book.get(p).counts.sum() for p in players.values()) - counted
+
+    assert counted_now() < len(actions)
+    elsewhere = record.model_copy(update={"table_id": "t-never-served"})
+    assert decider.hand_ended(HandEnded(record=elsewhere)) == 0  # its players stay unknown
+    assert counted_now() < len(actions)
+    assert decider.hand_ended(HandEnded(record=record)) == 3  # each seat's bot saw it
+
+    assert counted_now() == len(actions)
+    raised = Counter(players[e.seat] for e in actions if e.kind in (EventKind.BET, EventKind.RAISE))
+    for player in shown:  # one strength read per bet or raise of a shown holding
+        assert bot.reliability.counts.get(player, 0) - reads.get(player, 0) == raised[player] > 0
+    for player in mucked:
+        assert bot.reliability.counts.get(player, 0) == reads.get(player, 0)

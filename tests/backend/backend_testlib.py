@@ -206,22 +206,26 @@ async def bot_query_or_turn(
     alice: WsClient,
     worker: TestWorker,
     seat: int,
+    kinds: tuple[str, ...] = ("query",),
 ) -> tuple[str, Message]:
-    """Whichever comes first: a query for the worker, or `seat`'s turn at the table."""
+    """Whichever comes first: a message for the worker of one of `kinds` (its type is
+    returned), or `seat`'s turn at the table ("turn")."""
 
     def turn(state: Message) -> bool:
         return bool(state["view"]["actor"] == seat)
 
     tasks = [
-        asyncio.create_task(worker.query()),
+        asyncio.create_task(worker.client.wait_for(lambda m: m.get("type") in kinds)),
         asyncio.create_task(alice.wait_state(turn)),
     ]
     done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     for task in pending:
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
-    first = tasks[0] if tasks[0] in done else tasks[1]
-    return ("query" if first is tasks[0] else "turn"), first.result()
+    if tasks[0] in done:
+        message = tasks[0].result()
+        return str(message["type"]), message
+    return "turn", tasks[1].result()
 
 
 async def play_to_bot_query(alice: WsClient, worker: TestWorker, seat: int) -> Message:

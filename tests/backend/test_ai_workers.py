@@ -11,6 +11,7 @@ from backend_testlib import (
     RunningServer,
     TestWorker,
     WsClient,
+    bot_query_or_turn,
     create_table,
     guest,
     join,
@@ -78,6 +79,46 @@ async def test_bots_decide_through_a_worker(server: RunningServer) -> None:
     counters = (await stats(server))["ai"]
     assert counters["answered"] == 1 and counters["fallbacks"] == 0
     await worker.close()
+
+
+async def test_a_finished_hand_reaches_the_workers_with_only_the_shown_cards(
+    server: RunningServer,
+) -> None:
+    """In odd hands the bot bets and Alice folds, in even ones both check or call down: each
+    hand's end goes to the worker as a spectator saw it, a hole card only where shown."""
+    worker = await TestWorker.connect(server, AI_SECRET)
+    alice, _, table = await bot_table(server)
+    records: list[dict[str, Any]] = []
+    while len(records) < 4:
+        kind, message = await bot_query_or_turn(alice, worker, 2, ("query", "hand_ended"))
+        if kind == "query":
+            legal = message["legal"]
+            if message["hand_no"] % 2 and legal["min_to"] is not None:
+                await worker.answer(message, "raise", legal["min_to"])
+            else:
+                await worker.answer(message, passive_action(legal))
+        elif kind == "turn":
+            legal = message["view"]["legal_actions"]
+            fold = message["view"]["hand_no"] % 2 and legal["can_fold"]
+            await alice.send({"type": "act", "action": "fold" if fold else passive_action(legal)})
+        else:
+            records.append(message["record"])
+    assert [r["hand_no"] for r in records] == [1, 2, 3, 4]
+    assert {r["table_id"] for r in records} == {table["table_id"]}
+    for record in records:
+        shown = shows(record)
+        for seat in record["seats"]:
+            assert seat["hole_cards"] == shown.get(seat["seat"], ["??", "??"]), record
+    folded, checked = records[::2], records[1::2]
+    assert all(not shows(r) and any(e["kind"] == "fold" for e in r["events"]) for r in folded)
+    assert all(shows(r) for r in checked)
+    counters = (await stats(server))["ai"]
+    assert counters["hands_sent"] >= len(records) and counters["hands_dropped"] == 0
+    await worker.close()
+
+
+def shows(record: dict[str, Any]) -> dict[int, list[str]]:
+    return {e["seat"]: e["cards"] for e in record["events"] if e["kind"] == "show"}
 
 
 async def test_let_ai_decide_and_advice(server: RunningServer) -> None:
