@@ -28,7 +28,7 @@ from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
 from ai.search.versus import VersusBook
 from ai.search.warm import warm
-from ai.sim.rules import BET, FOLD, PREFLOP
+from ai.sim.rules import BET, CALL, FOLD, PREFLOP
 
 # Iterations per decision by game when the caller fixes none. No-Limit's seven actions
 # in big multiway pots need more to tell apart: 6-max No-Limit, 3,000 duplicate hands,
@@ -39,6 +39,13 @@ LIMIT_ITERATIONS, NO_LIMIT_ITERATIONS = 2000, 8000
 # Preflop, at Limit tables of three or more, the share of the hands it plays that it
 # raises with (Loki's rules: RAISE_RATIO).
 LIMIT_RAISE_RATIO = 0.85
+# Preflop at Limit tables of three or more, once it has put chips in of its own accord: a
+# fold by the rules is a call while calling costs under this share of the pot after the
+# call (better than 4 to 1). The rules fold a raising hand outside the top half of the
+# raising range to a re-raise, at about 7 to 1: with LIMIT_RAISE_RATIO that was 6.6% of
+# the hands, 2 bb each (17.5 bb/100 against four lokis). Paired, 5-max against four
+# lokis: +28.8 [23.9, 33.8] bb/100 (docs/search.md, "Arena (2026-11-25, seventh session …)").
+DEFEND_ODDS = 0.2
 # Heads-up No-Limit, where the rules raise and the search sizes it: an all-in must be
 # valued this many times the best smaller raise. The search values an all-in preflop
 # exactly (the equity), a smaller raise by its simulated play after the flop, which makes
@@ -118,6 +125,9 @@ class MctsBot(LokiBot):
         # more the bot raises with LIMIT_RAISE_RATIO of them. Heads-up and No-Limit keep
         # Loki's share. Figures: docs/search.md, "Arena (2026-11-24, late: preflop raises)".
         self.limit_raise_ratio = LIMIT_RAISE_RATIO
+        # ... and having put chips in, it calls rather than fold at better than 4 to 1
+        # (DEFEND_ODDS; 0: `mcts-nodefend`, Loki's rules as they are).
+        self.defend_odds = DEFEND_ODDS
         # At Limit tables of three or more: offsets added to the searched values before
         # the choice (`ai.search.correction`), what each kind of action made in play
         # beyond its searched value where the lokis and the pokis agree (SHARED_TABLE;
@@ -171,6 +181,23 @@ class MctsBot(LokiBot):
                     summary.hand_key, summary.players, summary.history, me, self._units,
                     self._limit,
                 )  # fmt: skip
+
+    def preflop(self, obs: Observation) -> Decision:
+        """Loki's rules, but at Limit tables of three or more a hand that put chips in
+        of its own accord calls one more raise at a good price rather than fold."""
+        decision = super().preflop(obs)
+        if decision.kind != FOLD or not obs.limit or obs.n < 3:
+            return decision
+        me, odds = obs.index, obs.pot_odds
+        entered = any(a.player == me and a.kind >= CALL for a in obs.history)  # preflop only
+        if not entered or odds >= self.defend_odds:
+            return decision
+        call = obs.legal.call_amount
+        text = (
+            f"Call: {call} more to win {obs.pot} after putting chips in, {odds:.0%} of the pot "
+            f"after calling (under {self.defend_odds:.0%}); the rules alone: {decision.reason}"
+        )
+        return Decision(CALL, reason=text, equity=decision.equity)
 
     def raise_ratio(self, obs: Observation) -> float:
         if obs.limit and obs.n > 2:
@@ -368,7 +395,9 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
     whenever it is valued highest), "uncorrected" (at Limit tables of three or more the
     searched values as they are: as until 2026-11-25, fifth session), "corrected" (by the
     whole table measured against four lokis, not the cells shared with the pokis),
-    "learned" (by offsets learned in the match from its own decisions and results)."""
+    "learned" (by offsets learned in the match from its own decisions and results),
+    "nodefend" (preflop at Limit tables of three or more, Loki's rules fold a hand that
+    put chips in to a raise whatever the price: as until 2026-11-25, seventh session)."""
     if variant == "frequency":
         return MctsBot(seed, models=ModelSet.frequency_only())
     if variant == "generic":
@@ -430,6 +459,10 @@ def make_mcts(seed: int, variant: str = "") -> MctsBot:
         bot.own_play_in_hand = 2 if variant == "ownhupots" else 10
         bot.own_play_seats = 2 if variant == "ownhutables" else 10
         bot.own_play_with_us = False
+        return bot
+    if variant == "nodefend":
+        bot = MctsBot(seed)
+        bot.defend_odds = 0.0
         return bot
     if variant == "lokipreflop":
         bot = MctsBot(seed)

@@ -94,6 +94,7 @@ ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
         "uncorrected",
         "corrected",
         "learned",
+        "nodefend",
     )
 }
 
