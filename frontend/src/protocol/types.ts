@@ -14,12 +14,13 @@
  */
 import type {
   AdviceMessage,
-  HandEvent,
   NoticeMessage,
   TableConfig,
   TableView,
   Variant,
   ChatMessage as WireChatMessage,
+  HandRecord as WireHandRecord,
+  SeatRecord as WireSeatRecord,
   ErrorMessage,
   StatsMessage,
   WelcomeMessage,
@@ -191,29 +192,19 @@ export interface HandPage {
   offset: number;
 }
 
-export interface SeatRecord {
-  seat: number;
-  player_id: string;
-  name: string;
-  is_bot: boolean;
-  starting_stack: number;
-  final_stack: number;
-  /** null (or "??" cards) for hole cards you may not see */
+/** A seat of a finished hand, decoded (rest.ts decodeHand): the wire's SeatRecord with
+ * null where the hole cards are not yours to see (the wire sends "??"). */
+export type SeatRecord = Omit<WireSeatRecord, "hole_cards"> & {
   hole_cards: CardCode[] | null;
-}
+};
 
-/** A finished hand as the hand-detail endpoint returns it (holdem/history.py HandRecord). */
-export interface HandRecord {
+/** A finished hand as the hand-detail endpoint returns it, decoded (rest.ts decodeHand):
+ * the wire's HandRecord (holdem/history.py) with its id and decoded seats. */
+export type HandRecord = Omit<WireHandRecord, "seats" | "played_at"> & {
   hand_id?: string;
-  table_id: string;
-  hand_no: number;
-  config: TableConfig;
-  button: number;
   seats: SeatRecord[];
-  events: HandEvent[];
-  board: CardCode[];
   played_at?: string | number | null;
-}
+};
 
 // ---------------------------------------------------------------- connection
 

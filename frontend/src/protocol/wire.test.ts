@@ -33,7 +33,10 @@ describe("the generated wire types", () => {
       new RegExp(`^export (?:interface|type) ${name}\\b`, "m").test(typesText),
     );
     // Only decoded shapes built on the generated ones are declared there.
-    expect(handWritten).toEqual(["ChatMessage"]);
+    expect(handWritten).toEqual(["ChatMessage", "HandRecord", "SeatRecord"]);
+    for (const name of handWritten) {
+      expect(typesText).toContain(`${name} as Wire${name}`);
+    }
     expect(typesText).toContain('from "./wire.gen"');
   });
 
