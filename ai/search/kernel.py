@@ -58,6 +58,7 @@ F64 = npt.NDArray[np.float64]
 # Literal copies (numba's disk cache does not see constants imported from elsewhere).
 FOLD, CHECK, CALL, BET = 0, 1, 2, 3
 SIGMA = 0.12  # ai.search.policy.SIGMA
+BLUFF_TRUST = 0.25  # ai.search.policy.BLUFF_TRUST
 ALL_IN = 5  # ai.models.features.ALL_IN_BUCKET
 FRACTIONS = np.array([0.33, 0.5, 0.75, 1.0, 2.0])  # the model's size buckets
 LOG_FRACTIONS = np.log(FRACTIONS)
@@ -185,6 +186,35 @@ def trust_of(st: I64, tab: F64, me: int) -> float:
 
 
 @jit
+def fold_equity_gain(s: float, call: int, pot: int, bet: int, fold: float, called: float,
+                     raised: float) -> float:  # fmt: skip
+    """policy.fold_equity_gain: a bet's worth beyond checking or calling, heads-up."""
+    return fold * (pot + call) * (1.0 - s) + bet * (2.0 * s - 1.0) * (called + 2.0 * raised)
+
+
+@jit
+def rollout_choice(st: I64, rules: I64, tab: F64, me: int, s: float, call: int, pot: int) -> int:
+    """policy.rollout_choice: our_choice, and heads-up Limit against a card-blind bettor a bet
+    or raise wherever its folds make it pay."""
+    trust = trust_of(st, tab, me)
+    choice = our_choice(s, call, pot, trust)
+    if choice == 2 or trust >= BLUFF_TRUST or st[N_IN_HAND] != 2 or rules[IS_LIMIT] == 0:
+        return choice
+    other = 0
+    for i in range(st[N]):
+        if i != me and st[IN_HAND + i]:
+            other = i
+            break
+    street = st[STREET]
+    bet = rules[MIN_INC + street]
+    row = tab[other, street, 1]
+    gain = fold_equity_gain(s, call, pot, bet, row[T_SHARES], row[T_SHARES + 1], row[T_SHARES + 2])
+    if gain > 0.0:
+        return 2
+    return choice
+
+
+@jit
 def opponent_bucket(tab: F64, i: int, street: int, cost: int, u: float) -> int:
     row = tab[i, street, cost]
     bucket = 0
@@ -295,7 +325,7 @@ def play_out(
         s = strength[i, street]
         cost = 0
         if i == me:
-            choice = our_choice(s, call, pot, trust_of(st, tab, me))
+            choice = rollout_choice(st, rules, tab, me, s, call, pot)
         else:
             cost = cost_of(call, pot, rules[MIN_INC + street], limit)
             scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
@@ -585,8 +615,8 @@ def run_schedule(
         while True:
             if a < 0:
                 if nodes[node, NODE_TOTAL] < warmup and node != root:
-                    trust = trust_of(st, tab, me)
-                    rule = our_choice(strength[me, st[STREET]], to_call(st, me), pot_of(st), trust)
+                    s = strength[me, st[STREET]]
+                    rule = rollout_choice(st, rules, tab, me, s, to_call(st, me), pot_of(st))
                     a = nodes[node, NODE_RULE + rule]
                 else:
                     a = select(nodes, edges, edge_f, node, exploration, scale, puct)
