@@ -173,7 +173,7 @@ class MctsBot(LokiBot):
     def hand_over(self, summary: HandSummary, me: int) -> None:
         if not self.generic_only:
             super().hand_over(summary, me)
-            self.reliability.observe(summary)
+            self.reliability.observe(summary, me)
             if self.learned is not None and summary.payoffs:
                 self.learned.resolve(summary.hand_key, summary.payoffs[me])
             if self.versus is not None:

@@ -70,12 +70,15 @@ class Reliability:
         self.sums[player] = self.sums.get(player, 0.0) + strength
         self.counts[player] = self.counts.get(player, 0) + 1
 
-    def observe(self, summary: HandSummary) -> None:
-        """Count the shown holdings of a finished hand against their owners' bets."""
+    def observe(self, summary: HandSummary, me: int | None = None) -> None:
+        """Count the shown holdings of a finished hand against their owners' bets; the
+        reader's own seat `me` is skipped (its bets are no read on an opponent)."""
         if not summary.shown:
             return
         opponents = len(summary.players) - 1
         for index, (a, b) in summary.shown.items():
+            if index == me:
+                continue
             combo = int(LEX_INDEX[a, b])
             for record in summary.history:
                 if record.player != index or record.kind < BET:

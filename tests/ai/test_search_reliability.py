@@ -52,6 +52,15 @@ def test_strong_shows_keep_a_player_believed_weak_shows_do_not() -> None:
     assert loose.read("c") < 0.75
 
 
+def test_the_reader_never_reads_its_own_shows() -> None:
+    # The bot at seat 1 showed its bets: an opponent's read of it counts them, its own not.
+    opponent, itself = Reliability(), Reliability()
+    opponent.observe(summary("3c4d"), me=0)
+    itself.observe(summary("3c4d"), me=1)
+    assert opponent.counts == {"b": 4}
+    assert itself.counts == {} and itself.kappa("b") == 1.0
+
+
 def test_kappa_is_the_read_unless_loose_players_are_to_be_believed() -> None:
     # Reads as the arena's players give them: aggressive about 0.63 six-handed and
     # 0.8 heads-up, random about 0.06. By default kappa is the read; believing reads

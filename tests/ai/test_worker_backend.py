@@ -165,6 +165,7 @@ async def test_the_bots_learn_from_every_finished_hand(server: Server) -> None:
             return next((dict(b.reliability.counts) for _, b in bots if b.style == "mcts"), {})
 
         async def read_both() -> bool:
+            # Two entries, one per always-raiser: its own shows are never read.
             counts = await loop.run_in_executor(worker.lanes.executor_for(table_id), reads)
             return len(counts) == 2 and min(counts.values()) >= 3
 
