@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query, status
 
 from backend.api.deps import State
+from backend.api.strict_json import StrictJsonRoute
 from backend.db.codec import Document
 from backend.db.player_stats import SERIES, block_size_for
 from backend.stats_schemas import (
@@ -27,7 +28,7 @@ from backend.stats_schemas import (
 from holdem.config import Variant
 from holdem.stats import GameKey, StatCounts, ratios
 
-router = APIRouter(tags=["players"])
+router = APIRouter(tags=["players"], route_class=StrictJsonRoute)
 
 VariantFilter = Annotated[Variant | None, Query(description="game type")]
 SmallBlind = Annotated[int | None, Query(ge=1, description="stakes: the small blind")]
