@@ -48,6 +48,12 @@ class Settings(BaseSettings):
     refresh_token_ttl: float = _env(
         "REFRESH_TOKEN_TTL", 7 * 24 * 3600.0, "session lifetime since its last refresh, s", gt=0
     )
+    refresh_reuse_grace: float = _env(
+        "REFRESH_REUSE_GRACE",
+        10.0,
+        "seconds the refresh token spent last is refused without revoking its session",
+        ge=0,
+    )
     trusted_proxies: Annotated[list[str], NoDecode] = _env(
         "TRUSTED_PROXIES",
         [],
