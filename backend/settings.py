@@ -103,6 +103,12 @@ class Settings(BaseSettings):
     ai_deadline_ms: int = _env(
         "AI_DEADLINE_MS", 3000, "time an AI worker gets for a decision, ms", gt=0
     )
+    advice_burst: int = _env(
+        "ADVICE_BURST", 20, "advice searches a player may ask for at once", ge=1
+    )
+    advice_per_hour: float = _env(
+        "ADVICE_PER_HOUR", 600.0, "advice searches a player regains per hour", gt=0
+    )
     max_message_bytes: int = _env("MAX_MESSAGE_BYTES", 4096, "largest client message", ge=256)
     messages_per_second: float = _env(
         "MESSAGES_PER_SECOND", 10.0, "sustained client message rate", gt=0

@@ -90,6 +90,7 @@ class ErrorCode(StrEnum):
     STALE = "stale"
     ADVICE_DISABLED = "advice_disabled"
     AI_BUSY = "ai_busy"
+    ADVICE_LIMITED = "advice_limited"  # the player's advice budget is spent for now
     UNKNOWN_TABLE = "unknown_table"  # no such table: the socket is closed with 4004
 
 
