@@ -28,6 +28,7 @@ from backend.db.codec import snapshot_to_doc
 from backend.db.repositories import Repositories
 from backend.fallback_policy import fallback_action
 from backend.logging import log_context
+from backend.names import normalise_chat
 from backend.quotas import Quota
 from backend.realtime.outbox import Outbox
 from backend.realtime.persister import Persister
@@ -77,6 +78,7 @@ log = logging.getLogger(__name__)
 PAUSE_NOTICE_AFTER = 0.5
 # Chat messages a table keeps (in memory only) for those who join later.
 CHAT_HISTORY = 50
+CHAT_MAX = 500  # characters of one chat message (the protocol's bound)
 
 
 @dataclass(eq=False)
@@ -489,6 +491,10 @@ class TableRuntime:
         elif isinstance(message, AdviceRequest | AIDecideCommand):
             self._ai_request(client, message)
         elif isinstance(message, ChatCommand):
+            try:  # the names' rule: no bidirectional overrides, controls or blank lines
+                text = normalise_chat(message.text, CHAT_MAX)
+            except ValueError as error:
+                raise CommandError(ErrorCode.BAD_MESSAGE, f"text: {error}") from error
             chatter = table.find_seat(pid)
             said = ChatMessage(
                 seq=self.seq,
@@ -496,7 +502,7 @@ class TableRuntime:
                 player_id=pid,
                 name=client.name,
                 seat=chatter.number if chatter else None,
-                text=message.text.strip() or message.text,
+                text=text,
             )
             self._chat.append(said)
             chat = said.model_dump_json()

@@ -56,17 +56,24 @@ def _tokens(state: AppState, session: Refreshed) -> TokenResponse:
     status_code=status.HTTP_201_CREATED,
     summary="Sign in as a guest",
     responses={
-        409: {"description": "the name is protected by another player's password"},
+        409: {"description": "the name, or one that looks like it, is protected by a password"},
         429: {"description": "too many sign-ins from this address (Retry-After)"},
     },
 )
 async def guest(body: GuestRequest, state: State, client: Client) -> TokenResponse:
     state.signins.take(client.ip)
-    if await state.repos.players.protected(body.name) is not None:
+    holder = await state.repos.players.protected_lookalike(body.name)
+    if holder is not None and name_key(holder["name"]) == name_key(body.name):
         raise HTTPException(
             status.HTTP_409_CONFLICT,
             f"the name {body.name} is protected by a password: sign in with it, "
             "or choose another name",
+        )
+    if holder is not None:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            f"the name {body.name} looks like {holder['name']}, which is protected by a "
+            "password: choose a name that cannot be taken for another player's",
         )
     player_id = "g" + uuid.uuid4().hex[:16]
     await state.repos.players.create_guest(player_id, body.name)
@@ -105,7 +112,7 @@ async def login(body: LoginRequest, state: State, client: Client) -> TokenRespon
     summary="Protect your name with a password (or change it); ends your other sessions",
     responses={
         403: {"description": "the current password is missing or wrong"},
-        409: {"description": "another player already protects this name"},
+        409: {"description": "another player already protects this name or a look-alike"},
         429: {"description": "too many password attempts for this name"},
     },
 )
@@ -126,9 +133,14 @@ async def set_password(body: SetPasswordRequest, player: Player, state: State) -
             player.player_id, player.name, await hash_password_async(body.password)
         )
     except NameTaken as error:
+        taken = str(error)
+        same = name_key(taken) == name_key(player.name)
         raise HTTPException(
             status.HTTP_409_CONFLICT,
-            f"another player already protects the name {player.name} with a password",
+            f"another player already protects the name {player.name} with a password"
+            if same
+            else f"another player protects {taken}, which looks like {player.name}: "
+            "a password cannot protect a look-alike",
         ) from error
     # Whoever else held a session (a stolen token) is out: only this one goes on.
     ended = await _end_sessions(state, player.player_id, keep=player.session_id)
