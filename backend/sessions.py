@@ -134,8 +134,6 @@ class SessionStore:
         spent_hash, spent_at = doc.get("spent_hash"), doc.get("spent_at")
         if not isinstance(spent_hash, str) or not isinstance(spent_at, datetime):
             return False
-        if spent_at.tzinfo is None:
-            spent_at = spent_at.replace(tzinfo=UTC)  # BSON dates come back naive
         recent = _now() - spent_at <= self._grace
         return recent and hmac.compare_digest(spent_hash, presented)
 
