@@ -26,6 +26,7 @@ from backend.api.routes import (
 from backend.db.client import Mongo
 from backend.db.repositories import Repositories
 from backend.frontend import DEFAULT_DIR, mount_frontend
+from backend.passwords import prepare_unknown_hash
 from backend.quotas import Quota
 from backend.realtime.closing import IdleCloser, finish_closed_tables
 from backend.realtime.loop_lag import LoopLagMonitor
@@ -54,7 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gateway = AIGateway(settings.ai_shared_secret, settings.send_queue_size)
         tables = TableManager(settings, repos, gateway)
         loop_lag = LoopLagMonitor()
-        sessions = SessionStore(mongo.db, settings.refresh_token_ttl)
+        sessions = SessionStore(mongo.db, settings.refresh_token_ttl, settings.refresh_reuse_grace)
         await sessions.ensure_indexes()
         app.state.showdown = AppState(
             settings,
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ),
         )
         app.state.showdown.reviews = ReviewService(mongo.db, gateway)
+        await prepare_unknown_hash()
         await finish_closed_tables(mongo.db)  # a closing a stop cut short
         restored = await tables.load_all()
         idle = IdleCloser(mongo.db, tables, settings.table_idle_close)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import hashlib
 import hmac
 import secrets
@@ -59,3 +60,23 @@ async def hash_password_async(password: str) -> str:
 
 async def verify_password_async(password: str, stored: str) -> bool:
     return await asyncio.to_thread(verify_password, password, stored)
+
+
+@functools.cache
+def _unknown_hash() -> str:
+    return hash_password(secrets.token_urlsafe(16))
+
+
+async def prepare_unknown_hash() -> None:
+    """Hash the stand-in password now (at start-up), not in the first sign-in it serves."""
+    await asyncio.to_thread(_unknown_hash)
+
+
+def verify_unknown(password: str) -> bool:
+    """As long as checking a real password, and always False: for a name without one."""
+    verify_password(password, _unknown_hash())
+    return False
+
+
+async def verify_unknown_async(password: str) -> bool:
+    return await asyncio.to_thread(verify_unknown, password)

@@ -31,7 +31,8 @@ def _table_name(raw: str) -> str:
     return normalise_name(raw, TABLE_NAME_MAX, "table name") if raw.strip() else ""
 
 
-Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
+# Request fields are strict, as the protocol promises: "50", 50.0 and true are not 50.
+Chips = Annotated[int, Field(strict=True, ge=0, le=MAX_CHIPS)]
 
 
 class TableOptions(BaseModel):
@@ -126,28 +127,36 @@ class CreateTableRequest(BaseModel):
         AfterValidator(_table_name),
     ] = ""
     variant: Variant = Variant.NO_LIMIT
-    small_blind: int = Field(default=50, ge=1, le=MAX_CHIPS)
-    big_blind: int = Field(default=100, ge=1, le=MAX_CHIPS)
+    small_blind: int = Field(default=50, strict=True, ge=1, le=MAX_CHIPS)
+    big_blind: int = Field(default=100, strict=True, ge=1, le=MAX_CHIPS)
     ante: Chips = 0
     small_bet: Chips = Field(default=0, description="limit: 0 = the big blind")
     big_bet: Chips = Field(default=0, description="limit: 0 = twice the small bet")
-    raise_cap: int | None = Field(default=4, ge=1, description="limit: bets per street")
-    seats: int = Field(default=6, ge=MIN_SEATS, le=MAX_SEATS)
+    raise_cap: int | None = Field(
+        default=4, strict=True, ge=1, description="limit: bets per street"
+    )
+    seats: int = Field(default=6, strict=True, ge=MIN_SEATS, le=MAX_SEATS)
     min_buy_in: Chips = Field(default=0, description="0 = 40 big blinds")
     max_buy_in: Chips = Field(default=0, description="0 = 100 big blinds")
     action_timeout: float | None = Field(
-        default=None, gt=0, le=600, description="seconds per decision (default: server setting)"
+        default=None,
+        strict=True,
+        gt=0,
+        le=600,
+        description="seconds per decision (default: server setting)",
     )
     time_bank: float | None = Field(
-        default=None, ge=0, le=3600, description="seconds of time bank per player"
+        default=None, strict=True, ge=0, le=3600, description="seconds of time bank per player"
     )
-    bots: int = Field(default=0, ge=0, le=MAX_SEATS - 1, description="seats to fill with bots")
+    bots: int = Field(
+        default=0, strict=True, ge=0, le=MAX_SEATS - 1, description="seats to fill with bots"
+    )
     bot_styles: list[BotStyle] = Field(
         default_factory=lambda: [DEFAULT_BOT_STYLE],
         max_length=MAX_SEATS,
         description="styles for the bots, cycled",
     )
-    advice_allowed: bool = True
+    advice_allowed: bool = Field(default=True, strict=True)
 
     @model_validator(mode="after")
     def _check(self) -> Self:

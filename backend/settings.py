@@ -48,6 +48,12 @@ class Settings(BaseSettings):
     refresh_token_ttl: float = _env(
         "REFRESH_TOKEN_TTL", 7 * 24 * 3600.0, "session lifetime since its last refresh, s", gt=0
     )
+    refresh_reuse_grace: float = _env(
+        "REFRESH_REUSE_GRACE",
+        10.0,
+        "seconds the refresh token spent last is refused without revoking its session",
+        ge=0,
+    )
     trusted_proxies: Annotated[list[str], NoDecode] = _env(
         "TRUSTED_PROXIES",
         [],
@@ -96,6 +102,12 @@ class Settings(BaseSettings):
     )
     ai_deadline_ms: int = _env(
         "AI_DEADLINE_MS", 3000, "time an AI worker gets for a decision, ms", gt=0
+    )
+    advice_burst: int = _env(
+        "ADVICE_BURST", 20, "advice searches a player may ask for at once", ge=1
+    )
+    advice_per_hour: float = _env(
+        "ADVICE_PER_HOUR", 600.0, "advice searches a player regains per hour", gt=0
     )
     max_message_bytes: int = _env("MAX_MESSAGE_BYTES", 4096, "largest client message", ge=256)
     messages_per_second: float = _env(

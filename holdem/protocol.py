@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, ValidationError
 from pydantic.json_schema import models_json_schema
+from pydantic_core import from_json
 
 from holdem.actions import Action, ActionKind, LegalActions
 from holdem.history import HandRecord
@@ -89,6 +90,7 @@ class ErrorCode(StrEnum):
     STALE = "stale"
     ADVICE_DISABLED = "advice_disabled"
     AI_BUSY = "ai_busy"
+    ADVICE_LIMITED = "advice_limited"  # the player's advice budget is spent for now
     UNKNOWN_TABLE = "unknown_table"  # no such table: the socket is closed with 4004
 
 
@@ -586,14 +588,20 @@ def read_client_message(text: str) -> ClientCommand | ErrorMessage:
     try:
         return parse_client_message(text)
     except ValidationError as error:
-        return _explain(error, _ref_of(text))
+        # Not JSON at all (or nested past the parser's depth limit): no `ref` to recover.
+        unparsed = error.errors()[0]["type"] == "json_invalid"
+        return _explain(error, None if unparsed else _ref_of(text))
 
 
 def _ref_of(text: str) -> str | None:
-    """The `ref` of a message that failed validation, if it had a usable one."""
+    """The `ref` of a message that failed validation, if it had a usable one.
+
+    Parsed by the validator's own parser (its depth limit, no recursion): the
+    standard library's json recursed into 1,000 nested arrays until RecursionError.
+    """
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = from_json(text)
+    except (ValueError, RecursionError):
         return None
     ref = data.get("ref") if isinstance(data, dict) else None
     return ref if isinstance(ref, str) and len(ref) <= MAX_REF_LENGTH else None

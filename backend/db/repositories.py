@@ -23,7 +23,7 @@ from pymongo.errors import DuplicateKeyError, WriteError
 from backend.db.batch_writer import BatchWriter
 from backend.db.codec import Document, hand_id, record_to_doc
 from backend.db.player_stats import PlayerStats
-from backend.names import name_key
+from backend.names import lookalike_keys, name_key
 from holdem.actions import HandEvent
 from holdem.history import HandRecord
 
@@ -52,6 +52,15 @@ class Players:
             name="protected_name",
             partialFilterExpression={"password_hash": {"$exists": True}},
         )
+        await self._col.create_index("lookalike_keys", name="protected_lookalikes")
+        # Protected before look-alikes were checked: give them their keys once.
+        async for doc in self._col.find(
+            {"password_hash": {"$exists": True}, "lookalike_keys": {"$exists": False}},
+            ["name"],
+        ):
+            await self._col.update_one(
+                {"_id": doc["_id"]}, {"$set": {"lookalike_keys": lookalike_keys(doc["name"])}}
+            )
 
     async def create_guest(self, player_id: str, name: str) -> None:
         await self._col.insert_one(
@@ -73,8 +82,24 @@ class Players:
             {"name_key": name_key(name), "password_hash": {"$exists": True}}
         )
 
+    async def protected_lookalike(self, name: str, player_id: str | None = None) -> Document | None:
+        """Another player (not `player_id`) whose protected name looks like `name`
+        (backend.names.lookalike_keys; the same name, in any case, included)."""
+        query: Document = {
+            "lookalike_keys": {"$in": lookalike_keys(name)},
+            "password_hash": {"$exists": True},
+        }
+        if player_id is not None:
+            query["_id"] = {"$ne": player_id}
+        return await self._col.find_one(query)
+
     async def set_password(self, player_id: str, name: str, password_hash: str) -> None:
-        """Protect the player's name with a password; NameTaken if another player holds it."""
+        """Protect the player's name with a password; NameTaken if another player holds it
+        or a name that looks like it. (Two look-alikes protected at the same instant could
+        both pass the look-alike check; the same name cannot: the index is unique.)"""
+        other = await self.protected_lookalike(name, player_id)
+        if other is not None:
+            raise NameTaken(str(other["name"]))
         try:
             await self._col.update_one(
                 {"_id": player_id},
@@ -82,6 +107,7 @@ class Players:
                     "$set": {
                         "password_hash": password_hash,
                         "name_key": name_key(name),
+                        "lookalike_keys": lookalike_keys(name),
                         "password_set_at": now(),
                     }
                 },

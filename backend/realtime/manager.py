@@ -19,6 +19,7 @@ from backend.db.codec import (
 from backend.db.player_stats import TableCounted
 from backend.db.repositories import Ledger, Repositories
 from backend.logging import log_context
+from backend.quotas import Quota
 from backend.realtime.runtime import StatsCounted, TableRuntime
 from backend.schemas import CreateTableRequest, TableOptions
 from backend.settings import Settings
@@ -42,6 +43,10 @@ class TableManager:
         self._repos = repos
         self._gateway = gateway
         self._runtimes: dict[str, TableRuntime] = {}
+        # Per player across tables: a player at three tables has one budget, not three.
+        self._advice_budget = Quota(
+            "advice searches", settings.advice_burst, settings.advice_per_hour, "for you"
+        )
         repos.hands.stats.listen(self._stats_counted)
 
     def _stats_counted(self, tables: list[TableCounted]) -> None:
@@ -79,6 +84,7 @@ class TableManager:
             repos=self._repos,
             gateway=self._gateway,
             seq=seq,
+            advice_budget=self._advice_budget,
         )
         self._runtimes[table.table_id] = runtime
         return runtime

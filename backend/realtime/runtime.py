@@ -15,10 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 from collections import deque
 from collections.abc import Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,6 +28,8 @@ from backend.db.codec import snapshot_to_doc
 from backend.db.repositories import Repositories
 from backend.fallback_policy import fallback_action
 from backend.logging import log_context
+from backend.names import normalise_chat
+from backend.quotas import Quota
 from backend.realtime.outbox import Outbox
 from backend.realtime.persister import Persister
 from backend.realtime.timers import Clock, TimeBanks, Turn, now_ms
@@ -75,6 +78,7 @@ log = logging.getLogger(__name__)
 PAUSE_NOTICE_AFTER = 0.5
 # Chat messages a table keeps (in memory only) for those who join later.
 CHAT_HISTORY = 50
+CHAT_MAX = 500  # characters of one chat message (the protocol's bound)
 
 
 @dataclass(eq=False)
@@ -154,6 +158,7 @@ class TableRuntime:
         repos: Repositories,
         gateway: AIGateway,
         seq: int,
+        advice_budget: Quota | None = None,
     ) -> None:
         self.table = table
         self.options = options
@@ -168,6 +173,10 @@ class TableRuntime:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._ai_tasks: set[asyncio.Task[None]] = set()
         self._ai_pending: dict[tuple[str, QueryPurpose], Turn] = {}
+        # Each player's last advice and its decision: asked again, it is sent again
+        # rather than searched again (one search per decision).
+        self._advised: dict[str, AIDone] = {}
+        self._advice_budget = advice_budget
         self._ai_asked = False  # an AI worker was asked here: it is sent every finished hand
         self._recorded_hand_no = table.hand_no  # hands up to this one are filed
         self._events_persisted = 0
@@ -404,6 +413,7 @@ class TableRuntime:
     def _remove_client(self, client: Client) -> None:
         """The client is gone: a seated player keeps the seat for the grace period."""
         self._clients.pop(client.player_id, None)
+        self._advised.pop(client.player_id, None)
         seat = self.table.find_seat(client.player_id)
         if seat is not None and not seat.is_bot and not seat.sitting_out:
             self._start_timer(
@@ -481,6 +491,10 @@ class TableRuntime:
         elif isinstance(message, AdviceRequest | AIDecideCommand):
             self._ai_request(client, message)
         elif isinstance(message, ChatCommand):
+            try:  # the names' rule: no bidirectional overrides, controls or blank lines
+                text = normalise_chat(message.text, CHAT_MAX)
+            except ValueError as error:
+                raise CommandError(ErrorCode.BAD_MESSAGE, f"text: {error}") from error
             chatter = table.find_seat(pid)
             said = ChatMessage(
                 seq=self.seq,
@@ -488,7 +502,7 @@ class TableRuntime:
                 player_id=pid,
                 name=client.name,
                 seat=chatter.number if chatter else None,
-                text=message.text.strip() or message.text,
+                text=text,
             )
             self._chat.append(said)
             chat = said.model_dump_json()
@@ -562,7 +576,26 @@ class TableRuntime:
         purpose = QueryPurpose.ADVICE if advice_only else QueryPurpose.AI_DECIDE
         if self._ai_pending.get((client.player_id, purpose)) == clock.turn:
             raise CommandError(ErrorCode.AI_BUSY, "the AI is already working on this decision")
+        if advice_only:
+            given = self._advised.get(client.player_id)
+            if given is not None and given.turn == clock.turn:
+                self._send_advice(replace(given, ref=message.ref), applied=False)
+                return
+            self._take_advice_budget(client.player_id)
         self._ask_ai(purpose, clock.turn, client.player_id, message.ref)
+
+    def _take_advice_budget(self, player_id: str) -> None:
+        budget = self._advice_budget
+        if budget is None:
+            return
+        wait = budget.retry_after(player_id)
+        if wait > 0:
+            raise CommandError(
+                ErrorCode.ADVICE_LIMITED,
+                f"advice is limited to {budget.burst} at once and {budget.rate * 3600:g} "
+                f"an hour: the next one in {max(1, math.ceil(wait))} s "
+                "(asking again for the same decision is free)",
+            )
 
     # -- the AI ------------------------------------------------------------------------
 
@@ -603,6 +636,8 @@ class TableRuntime:
             del self._ai_pending[key]
         decision = done.decision
         current = self._clock is not None and self._clock.turn == done.turn
+        if done.purpose is QueryPurpose.ADVICE and decision.advice is not None:
+            self._advised[done.player_id] = done
         if done.purpose is QueryPurpose.ADVICE or not current:
             self._send_advice(done, applied=False)
             return

@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from backend_testlib import RunningServer
 
+import backend.passwords
 from backend.passwords import verify_password
 
 
@@ -99,7 +101,7 @@ async def test_unprotected_names_behave_as_before(server: RunningServer) -> None
     second = await guest(server, "Carol")  # no password: a new player, as before
     assert first["player_id"] != second["player_id"]
     refused = await post(server, "/api/auth/login", {"name": "Carol", "password": "anything"})
-    assert refused.status_code == 401 and "has a password" in refused.json()["detail"]
+    assert refused.status_code == 401 and "no password protects" in refused.json()["detail"]
     # One of two players sharing a name protects it; the other then cannot.
     ok = await post(
         server, "/api/auth/password", {"password": "mine now!"}, headers=bearer(first["token"])
@@ -141,3 +143,30 @@ async def test_password_guesses_are_limited_per_name_from_any_address(
         headers={"X-Forwarded-For": "203.0.113.99"},
     )
     assert right.status_code == 429
+
+
+async def test_login_does_not_tell_which_names_have_a_password(
+    server: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One answer and one scrypt for "no such protected name" and "wrong password"."""
+    derived: list[bytes] = []
+    derive = backend.passwords._derive
+
+    def counting(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+        derived.append(salt)
+        return derive(password, salt, n, r, p)
+
+    monkeypatch.setattr(backend.passwords, "_derive", counting)
+    owner = await guest(server, "Hana")
+    await post(
+        server, "/api/auth/password", {"password": "hana's pw!"}, headers=bearer(owner["token"])
+    )
+    await guest(server, "Ivan")  # a guest without a password
+    answers = {}
+    for name in ("Hana", "Ivan", "Nobody At All"):
+        derived.clear()
+        response = await post(server, "/api/auth/login", {"name": name, "password": "a guess!"})
+        assert response.status_code == 401
+        answers[name] = response.json()["detail"].replace(name, "NAME")
+        assert len(derived) == 1, name  # the same work: one password hash checked
+    assert len(set(answers.values())) == 1, answers

@@ -282,3 +282,26 @@ async def test_hands_counted_in_one_batch_equal_those_counted_one_by_one(
             assert len(kept) >= 3 * (HANDS // 2 + HANDS // 5)
         for a, b in zip(recount, kept, strict=True):
             assert a == approx_row(b), name
+
+
+async def test_players_without_hands_have_statistics_of_zero_hands(
+    server: RunningServer,
+) -> None:
+    """A new table's HUDs ask for every seat at once: no 404 for a bot or a guest who has
+    not played a hand yet (the browser logged one per bot); an unknown id is still 404."""
+    token, player_id = await guest(server, "Newcomer")
+    table = await create_table(server, token, seats=3, bots=2)
+    bots = [seat for seat in table["view"]["seats"] if seat["player_id"] != player_id]
+    assert len(bots) == 2
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        for who, name, is_bot in [(player_id, "Newcomer", False)] + [
+            (seat["player_id"], seat["name"], True) for seat in bots
+        ]:
+            stats = await http.get(f"/api/players/{who}/stats")
+            assert stats.status_code == 200, stats.text
+            body = stats.json()
+            assert body["total"]["hands"] == 0 and body["items"] == []
+            assert body["name"] == name and body["is_bot"] is is_bot
+            results = await http.get(f"/api/players/{who}/results")
+            assert results.status_code == 200 and results.json()["items"] == []
+        assert (await http.get("/api/players/nobody/stats")).status_code == 404

@@ -12,12 +12,13 @@ from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import PlainTextResponse
 
 from backend.api.deps import Player, State
+from backend.api.strict_json import StrictJsonRoute
 from backend.db.codec import record_from_doc
 from backend.schemas import HandDetail, HandPage, HandSummary
 from holdem.history import HandRecord, to_phh
 from holdem.views import observe_record
 
-router = APIRouter(prefix="/api/hands", tags=["hands"])
+router = APIRouter(prefix="/api/hands", tags=["hands"], route_class=StrictJsonRoute)
 
 
 @router.get("", summary="Your finished hands, newest first")

@@ -8,10 +8,11 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from backend.api.deps import State
+from backend.api.strict_json import StrictJsonRoute
 from backend.schemas import StatsResponse
 from backend.state import AppState
 
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["health"], route_class=StrictJsonRoute)
 
 
 async def _degraded(state: AppState) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query, status
 
 from backend.api.deps import State
+from backend.api.strict_json import StrictJsonRoute
 from backend.db.codec import Document
 from backend.db.player_stats import SERIES, block_size_for
 from backend.stats_schemas import (
@@ -27,7 +28,7 @@ from backend.stats_schemas import (
 from holdem.config import Variant
 from holdem.stats import GameKey, StatCounts, ratios
 
-router = APIRouter(tags=["players"])
+router = APIRouter(tags=["players"], route_class=StrictJsonRoute)
 
 VariantFilter = Annotated[Variant | None, Query(description="game type")]
 SmallBlind = Annotated[int | None, Query(ge=1, description="stakes: the small blind")]
@@ -58,10 +59,17 @@ def _line(counts: StatCounts, game: Document | None) -> StatLine:
 
 
 async def _known(state: State, player_id: str, found: list[Document]) -> Document | None:
+    """The player's document (a signed-in guest, or one seated now: a bot has none);
+    404 only for an id nobody has. A player with no hands yet has statistics of zero
+    hands: a new table's HUDs ask for every seat before a hand is dealt."""
     player = await state.repos.players.get(player_id)
-    if player is None and not found:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no player {player_id!r}")
-    return player
+    if player is not None or found:
+        return player
+    for runtime in state.tables.all():
+        seat = runtime.table.find_seat(player_id)
+        if seat is not None:
+            return {"_id": player_id, "name": seat.name, "is_bot": seat.is_bot}
+    raise HTTPException(status.HTTP_404_NOT_FOUND, f"no player {player_id!r}")
 
 
 @router.get("/api/players/{player_id}/stats", summary="A player's statistics, per game and stakes")
@@ -83,7 +91,7 @@ async def player_stats(
     return PlayerStatsPage(
         player_id=player_id,
         name=player.get("name") if player is not None else name,
-        is_bot=bool(docs[0].get("is_bot")) if docs else False,
+        is_bot=bool(docs[0].get("is_bot") if docs else player and player.get("is_bot")),
         total=_line(total, None),
         items=[_line(c, g) for c, g in per_game[offset : offset + limit]],
         total_items=len(per_game),

@@ -9,10 +9,11 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Response, status
 
 from backend.api.deps import Player, State
+from backend.api.strict_json import StrictJsonRoute
 from backend.review.schemas import ReviewState, ReviewStatus
 from backend.review.service import ReviewService
 
-router = APIRouter(prefix="/api/hands", tags=["hands"])
+router = APIRouter(prefix="/api/hands", tags=["hands"], route_class=StrictJsonRoute)
 
 _ERRORS: dict[int | str, dict[str, str]] = {
     403: {"description": "you were not dealt into this hand"},

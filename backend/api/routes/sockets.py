@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket
 
+from backend.api.strict_json import StrictJsonRoute
 from backend.realtime.endpoint import serve_table_socket
 from backend.state import AppState
 
-router = APIRouter()
+router = APIRouter(route_class=StrictJsonRoute)
 
 
 def _state(websocket: WebSocket) -> AppState:

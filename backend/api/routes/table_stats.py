@@ -8,9 +8,10 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from backend.api.deps import State
+from backend.api.strict_json import StrictJsonRoute
 from backend.db.player_stats import table_figures
 
-router = APIRouter(tags=["tables"])
+router = APIRouter(tags=["tables"], route_class=StrictJsonRoute)
 
 
 class TableFigures(BaseModel):

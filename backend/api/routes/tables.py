@@ -5,12 +5,13 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, status
 
 from backend.api.deps import Client, Player, State
+from backend.api.strict_json import StrictJsonRoute
 from backend.names import name_key
 from backend.schemas import CreateTableRequest, TableDetail, TableSummary
 from backend.state import AppState
 from holdem.errors import RuleError
 
-router = APIRouter(prefix="/api/tables", tags=["tables"])
+router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=StrictJsonRoute)
 
 
 @router.get("", summary="List tables")

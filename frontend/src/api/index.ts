@@ -61,6 +61,11 @@ export async function signOutSession(token: string): Promise<void> {
   await request(endpoints.logout(), { method: "POST", token, noRefresh: true });
 }
 
+/** Sign out everywhere: every session of the player ends, on every device. */
+export async function signOutAllSessions(token: string): Promise<void> {
+  await request(endpoints.logoutAll(), { method: "POST", token, noRefresh: true });
+}
+
 export async function listTables(signal?: AbortSignal): Promise<TableSummary[]> {
   return decodeTables(await request(endpoints.tables(), signal ? { signal } : {}));
 }

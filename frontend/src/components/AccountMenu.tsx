@@ -59,7 +59,7 @@ interface AccountDialogProps {
   name: string;
   me: Me | null;
   onClose: () => void;
-  onSignOut: () => void;
+  onSignOut: (everywhere?: boolean) => void;
 }
 
 export function AccountDialog({ mode, name, me, onClose, onSignOut }: AccountDialogProps) {
@@ -82,6 +82,20 @@ export function AccountDialog({ mode, name, me, onClose, onSignOut }: AccountDia
           <button type="button" className="btn btn--ghost" onClick={onClose} data-testid="account-close">
             {mode === "sign-out" ? "Stay signed in" : "Close"}
           </button>
+          {protectedName && (
+            <button
+              type="button"
+              className="btn btn--ghost"
+              onClick={() => {
+                onClose();
+                onSignOut(true);
+              }}
+              title="End every session of this account, on every device (a password change does this for the others)"
+              data-testid="sign-out-everywhere"
+            >
+              Sign out everywhere
+            </button>
+          )}
           <button
             type="button"
             className="btn btn--danger"
@@ -151,7 +165,7 @@ function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
       )}
       {done && !error && (
         <p className="ok-text" role="status" data-testid="password-done">
-          Saved: sign in with your name and this password from now on.
+          Saved: sign in with your name and this password from now on. Any other session of yours was signed out.
         </p>
       )}
       <button type="submit" className="btn btn--primary" disabled={busy} data-testid="password-submit">

@@ -7,6 +7,7 @@ const FRIENDLY: Record<string, string> = {
   rate_limited: "Slow down a little: too many messages.",
   advice_disabled: "Advice is turned off at this table.",
   ai_busy: "The AI is busy; try again in a moment.",
+  advice_limited: "You have asked for a lot of advice: wait a little before the next.",
   stale: "That was for an earlier hand.",
 };
 

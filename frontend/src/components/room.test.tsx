@@ -107,6 +107,51 @@ describe("identity: a password keeps the name", () => {
   });
 });
 
+describe("signing out everywhere", () => {
+  beforeEach(() => {
+    window.location.hash = "#/";
+    window.localStorage.clear();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("a protected player ends every session from the account dialog", async () => {
+    const api = stubFetch({
+      "GET /api/tables": () => ({ json: [] }),
+      "GET /api/me": () => ({ json: { player_id: "g1", name: "Alice", has_password: true } }),
+      "POST /api/auth/logout-all": () => ({ status: 204, text: "" }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    window.localStorage.setItem(SESSION_KEY, JSON.stringify(LOGIN));
+    renderApp();
+    await waitFor(() => expect(api.calls.some((c) => c.path === "/api/me")).toBe(true));
+    fireEvent.click(screen.getByTestId("account-open"));
+    const dialog = screen.getByTestId("account-dialog");
+    fireEvent.click(await within(dialog).findByTestId("sign-out-everywhere"));
+    expect(await screen.findByTestId("signin-form")).toBeInTheDocument();
+    expect(window.localStorage.getItem(SESSION_KEY)).toBeNull();
+    await waitFor(() => expect(api.calls.some((c) => c.path === "/api/auth/logout-all")).toBe(true));
+    const call = api.calls.find((c) => c.path === "/api/auth/logout-all")!;
+    expect(call.method).toBe("POST");
+    expect(JSON.stringify(call.headers)).toContain("tok-2");
+    expect(api.calls.some((c) => c.path === "/api/auth/logout")).toBe(false);
+  });
+
+  it("a guest without a password is not offered it", async () => {
+    const api = stubFetch({
+      "GET /api/tables": () => ({ json: [] }),
+      "GET /api/me": () => ({ json: { player_id: "g1", name: "Alice", has_password: false } }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    window.localStorage.setItem(SESSION_KEY, JSON.stringify(LOGIN));
+    renderApp();
+    expect(await screen.findByTestId("guest-tag")).toBeInTheDocument();
+    fireEvent.click(screen.getByTestId("account-open"));
+    expect(within(screen.getByTestId("account-dialog")).queryByTestId("sign-out-everywhere")).toBeNull();
+  });
+});
+
 describe("table events over a (fake) table socket", () => {
   beforeEach(() => {
     FakeSocket.instances = [];

@@ -10,7 +10,7 @@
  * rather than spending its own (already rotated) refresh token.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { refreshSession, setTokenRefresher, signInAsGuest, signInWithPassword, signOutSession } from "../api";
+import { refreshSession, setTokenRefresher, signInAsGuest, signInWithPassword, signOutAllSessions, signOutSession } from "../api";
 import type { GuestSession } from "../protocol";
 import { readStorage, writeStorage } from "./storage";
 
@@ -30,7 +30,8 @@ export interface SessionApi {
   renew: () => Promise<GuestSession | null>;
   /** a current access token: at once, or refreshed first if it is about to expire */
   accessToken: () => string | null | Promise<string | null>;
-  signOut: () => void;
+  /** sign out here; `everywhere`: every session of the player ends, on every device */
+  signOut: (everywhere?: boolean) => void;
 }
 
 const SessionContext = createContext<SessionApi | null>(null);
@@ -144,7 +145,7 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
     }
   }, [refresh, rememberedName, signIn, adopt]);
 
-  const signOut = useCallback(() => {
+  const signOut = useCallback((everywhere = false) => {
     const mine = current.current;
     adopt(null);
     if (!mine) return;
@@ -152,7 +153,7 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
     // expired access token is renewed first, so the refresh token dies with it.
     const revoke = async () => {
       const token = fresh(mine) || !mine.refresh_token ? mine.token : (await refreshSession(mine.refresh_token)).token;
-      await signOutSession(token);
+      await (everywhere ? signOutAllSessions(token) : signOutSession(token));
     };
     void revoke().catch(() => undefined);
   }, [adopt]);

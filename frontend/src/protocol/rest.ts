@@ -22,6 +22,7 @@ export const endpoints = {
   password: () => "/api/auth/password",
   refresh: () => "/api/auth/refresh",
   logout: () => "/api/auth/logout",
+  logoutAll: () => "/api/auth/logout-all",
   me: () => "/api/me",
   tables: () => "/api/tables",
   table: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}`,
