@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from showdown.commands import Subparsers, parser_for
+
+if TYPE_CHECKING:  # heavy imports stay inside run (fast --help)
+    from holdem.config import Variant
 
 DEFAULT_COMPARE = "always-raise,calling-station"
 GAMES = {"limit": "limit", "no-limit": "no-limit", "nolimit": "no-limit"}
@@ -63,8 +67,6 @@ def _fail(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     from ai.bots import canonical_style
     from ai.gauntlet import OPPONENTS
     from holdem.config import Variant
@@ -94,16 +96,11 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--seats must be 2 to 10")
     if args.hands < 1 or args.jobs < 1:
         return _fail("--hands and --jobs must be at least 1")
-    return _play(args, game, bot, compare, opponents, sys.stderr)
+    return _play(args, game, bot, compare, opponents)
 
 
 def _play(
-    args: argparse.Namespace,
-    game: object,
-    bot: str,
-    compare: list[str],
-    opponents: list[str],
-    stderr: object,
+    args: argparse.Namespace, game: Variant, bot: str, compare: list[str], opponents: list[str]
 ) -> int:
     import json
     import sys
@@ -113,9 +110,7 @@ def _play(
     from ai.gauntlet import Cell, GauntletConfig, play_gauntlet
     from ai.gauntlet.report import format_gauntlet, gauntlet_json
     from ai.gauntlet.run import lineup
-    from holdem.config import Variant
 
-    assert isinstance(game, Variant)
     config = GauntletConfig(
         game=game,
         bots=lineup(bot, compare),

@@ -141,3 +141,12 @@ def test_the_line_up_puts_the_bot_first_and_names_each_style_once() -> None:
         "loki",
         "always-raise",
     )
+
+
+def test_the_list_names_every_opponent_with_its_package(capsys: pytest.CaptureFixture[str]) -> None:
+    from ai.gauntlet import OPPONENTS
+
+    assert main(["gauntlet", "--list"]) == 0
+    out = capsys.readouterr().out
+    for opponent in OPPONENTS.values():
+        assert f"{opponent.name}" in out and opponent.package in out
