@@ -14,11 +14,12 @@ DATA   ?= .data
 $(STAMPS):
 	mkdir -p $(STAMPS)
 
-# Python environment: one venv with every extra (server, ai, embedded db, dev tools).
+# Python environment: one venv with every extra (server, ai, embedded db, the gauntlet's
+# external agents, dev tools).
 $(STAMPS)/python: pyproject.toml | $(STAMPS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[server,embedded-db,ai,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[server,embedded-db,ai,gauntlet,dev]'
 	touch $@
 
 # Frontend packages and build (skipped while frontend/ has no package.json).

@@ -20,6 +20,7 @@ COMMANDS: tuple[str, ...] = (
     "replay",
     "equity",
     "arena",
+    "gauntlet",
     "records",
     "bench",
     "train",

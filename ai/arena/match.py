@@ -36,6 +36,9 @@ BIG_BLIND = 2
 DEFAULT_STACK_BB = 200
 
 Progress = Callable[[int, int], None]  # (hands played, hands in total)
+# Builds the player of a listed name with its seed: `make_bot` for our styles; the
+# gauntlet's also knows the agents of other packages (`ai.gauntlet.opponents`).
+BotMaker = Callable[[str, int], Bot]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +139,7 @@ def decision_row(obs: Observation, result: SearchResult, made: int) -> dict[str,
 class Match:
     """A running match; `play()` plays it all, `play_hand()` one hand (for tests)."""
 
-    def __init__(self, config: MatchConfig) -> None:
+    def __init__(self, config: MatchConfig, make: BotMaker = make_bot) -> None:
         if len(config.bots) < 2:
             raise ValueError("a match needs at least two bots")
         self.config = config
@@ -144,7 +147,7 @@ class Match:
         self.rules = Rules.of(self.table)
         self.names = display_names(config.bots)
         self.bots: list[Bot] = [
-            make_bot(style, seed=config.seed * 1000 + k) for k, style in enumerate(config.bots)
+            make(style, config.seed * 1000 + k) for k, style in enumerate(config.bots)
         ]
         self._wants_summary = [type(b).hand_over is not Bot.hand_over for b in self.bots]
         self.stack = config.stack_bb * BIG_BLIND
@@ -263,18 +266,24 @@ class Match:
                 self.bots[k].hand_over(summary, index)
 
 
-def play_match(config: MatchConfig, progress: Progress | None = None, jobs: int = 1) -> MatchResult:
+def play_match(
+    config: MatchConfig,
+    progress: Progress | None = None,
+    jobs: int = 1,
+    make: BotMaker = make_bot,
+) -> MatchResult:
     """Play the match; `jobs` > 1 splits the deals over that many processes.
 
     Results depend on (config, jobs): each process has its own bots (seeded the same),
-    so learning bots learn within their share of the deals only.
+    so learning bots learn within their share of the deals only. `make` must be a
+    module-level function when jobs > 1 (the processes get it by name).
     """
-    match = Match(config)
+    match = Match(config, make)
     if jobs <= 1 or match.deals < 2 * jobs:
         return match.play(progress)
     from ai.arena.parallel import play_in_processes
 
     net, records, decisions = play_in_processes(
-        config, match.deals, match.rotations, jobs, progress
+        config, match.deals, match.rotations, jobs, progress, make
     )
     return MatchResult(match.names, net, match.rotations, config, records, decisions)

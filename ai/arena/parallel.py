@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ai.arena.match import Match, MatchConfig, Progress
+from ai.arena.match import BotMaker, Match, MatchConfig, Progress
+from ai.bots import make_bot
 
 _REPORT_EVERY = 50  # hands between updates of the shared progress counter
 _counter: Synchronized[int] | None = None  # set in each pool process (inherited, not pickled)
@@ -25,7 +26,9 @@ def _set_counter(counter: Synchronized[int]) -> None:
 Docs = list[dict[str, Any]]
 
 
-def _chunk(config: MatchConfig, first: int, end: int) -> tuple[npt.NDArray[np.float64], Docs, Docs]:
+def _chunk(
+    config: MatchConfig, first: int, end: int, make: BotMaker
+) -> tuple[npt.NDArray[np.float64], Docs, Docs]:
     counter = _counter
     assert counter is not None
     pending = 0
@@ -38,12 +41,17 @@ def _chunk(config: MatchConfig, first: int, end: int) -> tuple[npt.NDArray[np.fl
                 counter.value += pending
             pending = 0
 
-    match = Match(config)
+    match = Match(config, make)
     return match.play_deals(first, end, tick), match.records, match.decisions
 
 
 def play_in_processes(
-    config: MatchConfig, deals: int, rotations: int, jobs: int, progress: Progress | None
+    config: MatchConfig,
+    deals: int,
+    rotations: int,
+    jobs: int,
+    progress: Progress | None,
+    make: BotMaker = make_bot,
 ) -> tuple[npt.NDArray[np.float64], Docs, Docs]:
     """Net big blinds per hand and bot, the records and the searched decisions."""
     context = multiprocessing.get_context("fork")
@@ -52,7 +60,7 @@ def play_in_processes(
     total = deals * rotations
     with context.Pool(jobs, initializer=_set_counter, initargs=(counter,)) as pool:
         pending = [
-            pool.apply_async(_chunk, (config, bounds[k], bounds[k + 1])) for k in range(jobs)
+            pool.apply_async(_chunk, (config, bounds[k], bounds[k + 1], make)) for k in range(jobs)
         ]
         while not all(p.ready() for p in pending):
             if progress is not None:

@@ -1,0 +1,72 @@
+"""The gauntlet's results as a table for people and as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ai.gauntlet.run import Cell, Difference, GauntletResult
+
+
+def _ci(ci: tuple[float, float]) -> str:
+    return f"[{ci[0]:.1f}, {ci[1]:.1f}]"
+
+
+def format_gauntlet(result: GauntletResult) -> str:
+    config = result.config
+    mode = "duplicate" if config.duplicate else "plain"
+    lines = [
+        f"gauntlet: {config.game.value}, {config.seats} seats, {config.hands_per_pair} hands "
+        f"per pair ({mode}), seed {config.seed}; bb/100 of our bot [95% CI]",
+    ]
+    width = max(len(b) for b in config.bots) + 2
+    for opponent in config.opponents:
+        lines.append(f"against {opponent}:")
+        for bot in config.bots:
+            c = result.cell(bot, opponent)
+            lines.append(f"  {bot:<{width}}{c.bb_per_100:>9.1f} {_ci(c.ci95):>22}")
+        best = result.best_other(opponent)
+        if best is not None:
+            lines.append(
+                f"  {best.bot} - best other ({best.other}): {best.bb_per_100:+.1f} {_ci(best.ci95)}"
+            )
+    return "\n".join(lines)
+
+
+def _cell_json(c: Cell) -> dict[str, Any]:
+    return {
+        "bot": c.bot,
+        "opponent": c.opponent,
+        "hands": c.hands,
+        "bb_per_100": round(c.bb_per_100, 3),
+        "ci95": [round(c.ci95[0], 3), round(c.ci95[1], 3)],
+        "total_bb": round(c.total_bb, 3),
+        "opponents_total_bb": round(c.opponents_total_bb, 3),
+    }
+
+
+def _difference_json(d: Difference) -> dict[str, Any]:
+    return {
+        "opponent": d.opponent,
+        "bot": d.bot,
+        "other": d.other,
+        "bb_per_100": round(d.bb_per_100, 3),
+        "ci95": [round(d.ci95[0], 3), round(d.ci95[1], 3)],
+    }
+
+
+def gauntlet_json(result: GauntletResult) -> dict[str, Any]:
+    config = result.config
+    best = [result.best_other(o) for o in config.opponents]
+    return {
+        "game": config.game.value,
+        "seats": config.seats,
+        "hands_per_pair": config.hands_per_pair,
+        "seed": config.seed,
+        "duplicate": config.duplicate,
+        "stack_bb": config.stack_bb,
+        "bots": list(config.bots),
+        "opponents": list(config.opponents),
+        "cells": [_cell_json(c) for c in result.cells],
+        "differences": [_difference_json(d) for d in result.differences()],
+        "best_other": [_difference_json(d) for d in best if d is not None],
+    }

@@ -1,0 +1,148 @@
+"""`showdown gauntlet`: our bots against agents that public poker packages ship."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from showdown.commands import Subparsers, parser_for
+
+if TYPE_CHECKING:  # heavy imports stay inside run (fast --help)
+    from holdem.config import Variant
+
+DEFAULT_COMPARE = "always-raise,calling-station"
+GAMES = {"limit": "limit", "no-limit": "no-limit", "nolimit": "no-limit"}
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    parser = parser_for(
+        subparsers,
+        "gauntlet",
+        "Play a bot against opponents written outside this project (the agents of public "
+        "poker packages) and report bb/100 with 95%% CIs, beside reference bots on the same "
+        "deals.",
+    )
+    parser.add_argument("--bot", default="mcts", help="the style under test (default mcts)")
+    parser.add_argument(
+        "--compare",
+        default=DEFAULT_COMPARE,
+        help="comma-separated styles played against each opponent on the same deals, for "
+        f"paired differences with --bot (default {DEFAULT_COMPARE})",
+    )
+    parser.add_argument("--game", choices=sorted(GAMES), default="limit")
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=2,
+        help="table size: our bot and seats-1 copies of the opponent",
+    )
+    parser.add_argument(
+        "--opponents",
+        help="comma-separated external opponents (default: every one that plays --game); "
+        "`showdown gauntlet --list` names them",
+    )
+    parser.add_argument("--hands", type=int, default=2000, help="hands per bot and opponent")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--duplicate",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="play every deal once per rotation of the seats (default: on)",
+    )
+    parser.add_argument("--stack", type=int, default=200, help="stack in big blinds, every hand")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes per match (results depend on it)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--chart", metavar="PATH", help="write a bar chart with the CIs as a PNG")
+    parser.add_argument("--list", action="store_true", help="list the external opponents and exit")
+    parser.set_defaults(run=run)
+
+
+def _fail(text: str) -> int:
+    import sys
+
+    print(f"showdown gauntlet: {text}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    from ai.bots import canonical_style
+    from ai.gauntlet import OPPONENTS
+    from holdem.config import Variant
+
+    if args.list:
+        for o in OPPONENTS.values():
+            games = ", ".join(g.value for g in o.games)
+            print(f"{o.name:<20}{o.package} {o.agent} ({games}): {o.summary}")
+        return 0
+    game = Variant(GAMES[args.game])
+    try:
+        bot = canonical_style(args.bot)
+        compare = [canonical_style(s) for s in args.compare.split(",") if s.strip()]
+    except KeyError as error:
+        return _fail(str(error.args[0]))
+    if args.opponents:
+        opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    else:
+        opponents = [o.name for o in OPPONENTS.values() if o.plays(game)]
+    for name in opponents:
+        known = OPPONENTS.get(name)
+        if known is None:
+            return _fail(f"unknown opponent {name!r} (known: {', '.join(OPPONENTS)})")
+        if not known.plays(game):
+            return _fail(f"{name} does not play {game.value}")
+    if not 2 <= args.seats <= 10:
+        return _fail("--seats must be 2 to 10")
+    if args.hands < 1 or args.jobs < 1:
+        return _fail("--hands and --jobs must be at least 1")
+    return _play(args, game, bot, compare, opponents)
+
+
+def _play(
+    args: argparse.Namespace, game: Variant, bot: str, compare: list[str], opponents: list[str]
+) -> int:
+    import json
+    import sys
+    from pathlib import Path
+
+    from ai.arena.progress import ProgressLine
+    from ai.gauntlet import Cell, GauntletConfig, play_gauntlet
+    from ai.gauntlet.report import format_gauntlet, gauntlet_json
+    from ai.gauntlet.run import lineup
+
+    config = GauntletConfig(
+        game=game,
+        bots=lineup(bot, compare),
+        opponents=tuple(opponents),
+        hands=args.hands,
+        seats=args.seats,
+        seed=args.seed,
+        duplicate=args.duplicate,
+        stack_bb=args.stack,
+    )
+    progress = ProgressLine()
+
+    def done(cell: Cell) -> None:
+        lo, hi = cell.ci95
+        clear = "\r\033[K" if progress.tty else ""  # over the progress line
+        print(
+            f"{clear}gauntlet: {cell.bot} against {cell.opponent}: {cell.bb_per_100:+.1f} bb/100 "
+            f"[{lo:.1f}, {hi:.1f}] over {cell.hands} hands",
+            file=sys.stderr,
+        )
+
+    result = play_gauntlet(config, progress, done, jobs=args.jobs)
+    hands = config.hands_per_pair * len(result.cells)
+    elapsed = max(progress.elapsed, 1e-9)
+    print(f"gauntlet: {hands} hands in {elapsed:.1f} s", file=sys.stderr)
+    if args.chart:
+        from ai.gauntlet.chart import write_gauntlet_chart
+
+        write_gauntlet_chart(result, Path(args.chart))
+        print(f"gauntlet: chart written to {args.chart}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(gauntlet_json(result)))
+    else:
+        print(format_gauntlet(result))
+    return 0
