@@ -11,6 +11,7 @@ import { usePreferences } from "../hooks/usePreferences";
 import { useSession } from "../hooks/useSession";
 import { useTable } from "../hooks/useTable";
 import { useTableSounds } from "../hooks/useTableSounds";
+import { useFlashes } from "../hooks/useFlashes";
 import { ActionBar, resolvePreAction, type PreAction } from "./ActionBar";
 import { AdvicePanel } from "./AdvicePanel";
 import { BuyInDialog } from "./BuyInDialog";
@@ -165,42 +166,28 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     if (tab === "chat") setUnreadChat(0);
   }, [tab]);
 
-  // Seats the AI just decided for (everyone sees it), flashed for a few seconds.
-  const [aiSeats, setAiSeats] = useState<Set<number>>(new Set());
+  // Seats the AI just decided for (everyone sees it), flashed for a few seconds, and
+  // not while that seat decides again (by then its player may be deciding alone).
+  const aiFlashes = useFlashes<number, true>(4000);
   const lastNotice = table.notices[table.notices.length - 1];
   // A rebuy or top-up: "+1,000" flashes at the seat, so the new stack is explained.
-  const [seatCues, setSeatCues] = useState<ReadonlyMap<number, string>>(new Map());
+  const cueFlashes = useFlashes<number, string>(3000);
+  const { flash: flashCue } = cueFlashes;
+  const { flash: flashAi, clear: clearAi } = aiFlashes;
   useEffect(() => {
-    if (!lastNotice || lastNotice.by !== "rebuy" || lastNotice.seat === null || !lastNotice.rebuy || !view) return;
-    const seat = lastNotice.seat;
-    const cue = `+${formatChips(lastNotice.rebuy.amount, view.config.chip_unit)} ${lastNotice.rebuy.topUp ? "top-up" : "rebuy"}`;
-    setSeatCues((cues) => new Map(cues).set(seat, cue));
-    const id = setTimeout(
-      () =>
-        setSeatCues((cues) => {
-          const next = new Map(cues);
-          next.delete(seat);
-          return next;
-        }),
-      3000,
-    );
-    return () => clearTimeout(id);
+    if (!lastNotice || lastNotice.seat === null || !view) return;
+    if (lastNotice.by === "rebuy" && lastNotice.rebuy) {
+      flashCue(lastNotice.seat, `+${formatChips(lastNotice.rebuy.amount, view.config.chip_unit)} ${lastNotice.rebuy.topUp ? "top-up" : "rebuy"}`);
+    } else if (lastNotice.by === "ai") {
+      flashAi(lastNotice.seat, true);
+    }
   }, [lastNotice]); // eslint-disable-line react-hooks/exhaustive-deps
+  const actor = view?.hand_in_progress ? view.actor : null;
   useEffect(() => {
-    if (!lastNotice || lastNotice.by !== "ai" || lastNotice.seat === null) return;
-    const seat = lastNotice.seat;
-    setAiSeats((s) => new Set(s).add(seat));
-    const id = setTimeout(
-      () =>
-        setAiSeats((s) => {
-          const next = new Set(s);
-          next.delete(seat);
-          return next;
-        }),
-      4000,
-    );
-    return () => clearTimeout(id);
-  }, [lastNotice]);
+    if (actor !== null) clearAi(actor);
+  }, [actor, clearAi]);
+  const aiSeats = useMemo(() => new Set(aiFlashes.shown.keys()), [aiFlashes.shown]);
+  const seatCues = cueFlashes.shown;
 
   const onAct = useCallback(
     (kind: ActionKind, amount?: number) => {

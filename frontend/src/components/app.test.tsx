@@ -226,6 +226,35 @@ describe("TableScreen over a (fake) table socket", () => {
     expect(screen.getByTestId("advice-reason")).toHaveTextContent("Priced in.");
   });
 
+  it("takes the 'AI decided' badge down after a few seconds, whatever else happens meanwhile", () => {
+    vi.useFakeTimers();
+    try {
+      renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+      connect();
+      const aiCall = { kind: "act", seat: 1, player_id: "alice", action: { kind: "call", amount: null }, by: "ai", note: "AI (worker)" };
+      act(() => socket().receive(stateMessage(6, makeView({ actor: 2, legal_actions: null }), { cause: aiCall })));
+      expect(screen.getByTestId("ai-decided-1")).toBeInTheDocument();
+      // Another notice a second later (a bot timed out) must not keep the badge up.
+      act(() => vi.advanceTimersByTime(1000));
+      const timedOut = { kind: "act", seat: 2, player_id: "b2", action: { kind: "fold", amount: null }, by: "timer", note: "time ran out" };
+      act(() => socket().receive(stateMessage(7, makeView({ actor: 3, legal_actions: null }), { cause: timedOut })));
+      act(() => vi.advanceTimersByTime(3100));
+      expect(screen.queryByTestId("ai-decided-1")).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("drops the 'AI decided' badge when that seat decides again", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    connect();
+    const aiCall = { kind: "act", seat: 1, player_id: "alice", action: { kind: "call", amount: null }, by: "ai", note: "AI (worker)" };
+    act(() => socket().receive(stateMessage(6, makeView({ actor: 2, legal_actions: null }), { cause: aiCall })));
+    expect(screen.getByTestId("ai-decided-1")).toBeInTheDocument();
+    act(() => socket().receive(stateMessage(7, makeView({ actor: 1 }))));
+    expect(screen.queryByTestId("ai-decided-1")).toBeNull();
+  });
+
   it("shows server errors in words", () => {
     renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
     connect();
