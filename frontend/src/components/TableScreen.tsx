@@ -26,6 +26,10 @@ import { Toasts } from "./Toasts";
 
 type Tab = "advice" | "log" | "chat" | "hands";
 
+/** Room the advice needs in view under the panel's top (tabs, the recommendation, the
+ * first values); less than this on screen and asking scrolls the panel up. */
+const ADVICE_ROOM_PX = 240;
+
 export interface TableScreenProps {
   tableId: string;
   watch: boolean;
@@ -137,12 +141,15 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     if (table.advice || table.adviceLoading) setTab("advice");
   }, [table.advice, table.adviceLoading]);
   useEffect(() => {
-    // On a phone the panel sits below the table: bring it up, or the tap seems to do nothing.
+    // On a phone the panel sits below the table: bring it up, or the tap seems to do
+    // nothing. Only its tab row peeking in above the fold (or under the docked decision
+    // bar) is not enough: the answer is under the tabs.
     const panel = sidePanel.current;
-    if (table.adviceLoading && panel && panel.getBoundingClientRect().top >= window.innerHeight) {
+    const asked = table.adviceLoading || (table.advice !== null && !table.advice.applied);
+    if (asked && panel && panel.getBoundingClientRect().top > window.innerHeight - ADVICE_ROOM_PX) {
       panel.scrollIntoView?.({ behavior: "smooth", block: "start" });
     }
-  }, [table.adviceLoading]);
+  }, [table.adviceLoading, table.advice]);
   useEffect(() => {
     // Lines sent again on joining (the table's last 50) are not news.
     const last = table.chat[table.chat.length - 1];

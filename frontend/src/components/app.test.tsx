@@ -200,6 +200,40 @@ describe("TableScreen over a (fake) table socket", () => {
     }
   });
 
+  it("brings the advice up on a phone when only the panel's tabs peek in above the fold", () => {
+    const scrolled = vi.fn();
+    const place = vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
+      return { top: this.dataset.testid === "side-panel" ? window.innerHeight - 60 : 0 } as DOMRect;
+    });
+    HTMLElement.prototype.scrollIntoView = scrolled;
+    try {
+      renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+      connect();
+      fireEvent.click(screen.getByTestId("ask-advice"));
+      expect(scrolled).toHaveBeenCalled();
+    } finally {
+      place.mockRestore();
+      delete (HTMLElement.prototype as Partial<HTMLElement>).scrollIntoView;
+    }
+  });
+
+  it("leaves the page where it is when the advice panel is in view", () => {
+    const scrolled = vi.fn();
+    const place = vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
+      return { top: this.dataset.testid === "side-panel" ? 80 : 0 } as DOMRect;
+    });
+    HTMLElement.prototype.scrollIntoView = scrolled;
+    try {
+      renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+      connect();
+      fireEvent.click(screen.getByTestId("ask-advice"));
+      expect(scrolled).not.toHaveBeenCalled();
+    } finally {
+      place.mockRestore();
+      delete (HTMLElement.prototype as Partial<HTMLElement>).scrollIntoView;
+    }
+  });
+
   it("asks the AI to decide and shows everyone's notice", async () => {
     renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
     connect();
