@@ -380,6 +380,8 @@ describe("TableScreen over a (fake) table socket", () => {
     fireEvent.click(screen.getByTestId("sit-out"));
     expect(socket().sentMessages().at(-1)).toMatchObject({ type: "sit_out" });
     fireEvent.click(screen.getByTestId("rebuy"));
+    // A top-up may add a single chip: the range in big blinds says "up to", not "0.0 bb".
+    expect(screen.getByTestId("rebuy-dialog")).toHaveTextContent("Between 1 and 4,000 (up to 40 bb)");
     fireEvent.click(within(screen.getByTestId("rebuy-dialog")).getByTestId("buyin-confirm"));
     expect(socket().sentMessages().at(-1)).toMatchObject({ type: "rebuy", amount: 4000 });
     fireEvent.click(screen.getByTestId("stand-up"));

@@ -125,6 +125,11 @@ describe("PokerTable", () => {
     });
     renderTable(view);
     expect(screen.getByTestId("hand-result")).toHaveTextContent("Ada wins 4,000 with a Full House, Kings full of Tens");
+    // A phone's narrow line shows the short name (the stylesheet picks one of the two):
+    // the full one was cut to "Kings full of Te…".
+    const result = screen.getByTestId("hand-result");
+    expect(result.querySelector(".pot__hand-full")?.textContent).toBe("a Full House, Kings full of Tens");
+    expect(result.querySelector(".pot__hand-short")?.textContent).toBe("Ks full of 10s");
     expect(screen.getByTestId("won-2")).toHaveTextContent("+4,000");
     expect(within(screen.getByTestId("seat-2")).getAllByRole("img").map((c) => c.getAttribute("data-card"))).toEqual(["Td", "Kh"]);
     expect(screen.getAllByTestId("board-card")).toHaveLength(5);
@@ -347,7 +352,9 @@ describe("AdvicePanel", () => {
     const rows = within(screen.getByTestId("advice-values")).getAllByRole("row");
     expect(rows[0]).toHaveTextContent("Raise 600");
     expect(rows[0]).toHaveTextContent("+2.40");
-    expect(rows[0]).toHaveTextContent("±0.20 · 75% searched");
+    // One short line: "searched" spelled out wrapped the column onto three lines.
+    expect(within(rows[0]!).getByTestId("advice-spread").textContent).toBe("±0.20 · 75%");
+    expect(within(rows[0]!).getByTestId("advice-spread")).toHaveAttribute("title", "±0.20 bb standard error, 75% of the search");
     expect(rows[2]).toHaveTextContent("Fold");
     expect(rows[2]).not.toHaveTextContent("±");
     expect(rows[0]).toHaveClass("is-best");
