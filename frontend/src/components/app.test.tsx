@@ -9,7 +9,7 @@ import { FakeSocket } from "../test/fakeSocket";
 import { makeView, stateMessage, tableSummary } from "../test/fixtures";
 import { renderWithApp, stubFetch } from "../test/render";
 import { makeQueryClient, RouterAndCache } from "../providers";
-import type { CreateTableRequest } from "../protocol";
+import { BOT_STYLES, type CreateTableRequest } from "../protocol";
 
 const SUMMARY = tableSummary({ table_id: "t7", seats_taken: 3, bots: 3 });
 
@@ -130,6 +130,16 @@ describe("CreateTableForm", () => {
     fireEvent.click(screen.getByTestId("ct-submit"));
     expect(await screen.findByTestId("ct-error")).toHaveTextContent("small blind cannot exceed the big blind");
     expect(onCreate).not.toHaveBeenCalled();
+  });
+
+  it("describes every bot style, mcts too", () => {
+    render(<CreateTableForm onCreate={vi.fn()} />);
+    for (const style of BOT_STYLES) {
+      fireEvent.change(screen.getByTestId("ct-bot-style-0"), { target: { value: style } });
+      expect(screen.getByTestId("ct-bot-help-0").textContent, style).not.toBe("");
+    }
+    fireEvent.change(screen.getByTestId("ct-bot-style-0"), { target: { value: "mcts" } });
+    expect(screen.getByTestId("ct-bot-help-0")).toHaveTextContent("searches");
   });
 
   it("keeps a seat free for a human", () => {
