@@ -231,13 +231,30 @@ def test_a_stack_below_the_minimum_may_be_topped_up_by_any_amount() -> None:
     assert table.seats[1].stack == 5
 
 
-def test_busted_seat_that_missed_hands_waits_for_the_big_blind() -> None:
+def test_busted_seat_that_rebuys_after_hands_were_dealt_plays_at_once() -> None:
+    # Issue #34: the next hand was dealt while the rebuy dialog was open, and the seat then
+    # waited for the big blind. Busting is not sitting out by choice: a rebuy deals it in
+    # at once, as standing up and sitting down again would.
     table = seated_table(CFG, {1: 100, 2: 200, 3: 200}, button=3)
     # Seat 1 goes all-in against seat 2; seat 3 folds.
     hand = table.start_hand(deck([1, 2, 3], {1: "7h2s", 2: "AcAd", 3: "4c5d"}, "3c8d9hJsKh"))
     play(table, (3, A.fold()), (1, A.raise_to(100)), (2, A.call()))
     assert hand.is_over
     assert table.seats[1].sitting_out
+    fold_round(table)  # a hand without seat 1
+    table.rebuy("p1", 100)
+    table.sit_back("p1")
+    assert not table.seats[1].waiting_for_big_blind
+    assert 1 in table.next_hand_seats()[1]
+
+
+def test_a_seat_that_chose_to_sit_out_and_busted_waits_for_the_big_blind() -> None:
+    table = seated_table(CFG, {1: 100, 2: 200, 3: 200}, button=3)
+    hand = table.start_hand(deck([1, 2, 3], {1: "7h2s", 2: "AcAd", 3: "4c5d"}, "3c8d9hJsKh"))
+    play(table, (3, A.fold()), (1, A.raise_to(100)))
+    table.sit_out("p1")  # during the hand: sitting out was the player's choice
+    play(table, (2, A.call()))
+    assert hand.is_over and table.seats[1].sitting_out
     fold_round(table)  # a hand without seat 1
     table.rebuy("p1", 100)
     table.sit_back("p1")
