@@ -162,6 +162,9 @@ class Table:
     def _mark_sitting_out(self, seat: Seat) -> None:
         seat.sitting_out = True
         seat.wants_to_sit_out = False
+        # Sitting out ends any wait for the big blind (coming back decides afresh): the
+        # seat said "Waiting for BB" while it sat out, and no hand came to it.
+        seat.waiting_for_big_blind = False
         seat.sat_out_at_hand = self.hand_no
 
     def sit_back(self, player_id: str) -> None:

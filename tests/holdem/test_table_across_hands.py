@@ -288,6 +288,20 @@ def test_sit_out_and_back_waits_for_the_big_blind() -> None:
     assert not table.seats[3].waiting_for_big_blind
 
 
+def test_sitting_out_again_ends_the_wait_for_the_big_blind() -> None:
+    # Issue #34: a seat sat out again while waiting showed "Waiting for BB" and
+    # "I'm back" at once; sitting out ends the wait, coming back decides afresh.
+    table = seated_table(CFG, {1: 100, 2: 100, 3: 100}, button=1)
+    table.sit_out("p3")
+    fold_round(table)
+    table.sit_back("p3")
+    assert table.seats[3].waiting_for_big_blind
+    table.sit_out("p3")
+    seat = table.seats[3]
+    assert (seat.sitting_out, seat.waiting_for_big_blind) == (True, False)
+    assert observe(table, None).seats[2].waiting_for_big_blind is False
+
+
 def test_sit_out_and_back_before_any_hand_is_missed_deals_in_at_once() -> None:
     table = seated_table(CFG, {1: 100, 2: 100, 3: 100}, button=1)
     table.sit_out("p2")

@@ -75,6 +75,15 @@ describe("sign-in and lobby", () => {
     window.location.hash = "#/";
   });
 
+  it("says how many of a table's seats sit out", async () => {
+    const full = tableSummary({ table_id: "t8", seats: 2, seats_taken: 2, bots: 1, sitting_out: 1 });
+    vi.stubGlobal("fetch", stubFetch({ "GET /api/tables": () => ({ json: [SUMMARY, full] }) }).fn);
+    renderWithApp(<App />);
+    const rows = await screen.findAllByTestId("table-row");
+    expect(within(rows[0]!).queryByTestId("table-sitting-out")).toBeNull();
+    expect(within(rows[1]!).getByTestId("table-seats")).toHaveTextContent("2/2 (1 out)");
+  });
+
   it("shows each table's average pot, hands per hour and players per flop", async () => {
     const figures = [{ table_id: "t7", hands: 40, average_pot: 1234.4, hands_per_hour: 61.6, players_per_flop: 2.46 }];
     vi.stubGlobal(

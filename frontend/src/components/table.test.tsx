@@ -171,6 +171,22 @@ describe("PokerTable", () => {
     expect(screen.getByTestId("won-3")).toHaveTextContent("+1,500");
   });
 
+  it("says a seat sitting out is sitting out, not waiting for the big blind", () => {
+    const view = makeView({
+      hand_in_progress: false,
+      actor: null,
+      legal_actions: null,
+      seats: [
+        seat({ seat: 1, name: "Alice", player_id: "alice", state: "sitting_out", waiting_for_big_blind: true }),
+        seat({ seat: 2, name: "Ada", state: "waiting", waiting_for_big_blind: true }),
+      ],
+    });
+    renderTable(view);
+    expect(within(screen.getByTestId("seat-1")).getByText("Sitting out")).toBeInTheDocument();
+    expect(within(screen.getByTestId("seat-1")).queryByText("Waiting for BB")).toBeNull();
+    expect(within(screen.getByTestId("seat-2")).getByText("Waiting for BB")).toBeInTheDocument();
+  });
+
   it("flags the seat the AI decided for", () => {
     renderTable(makeView(), { aiSeats: new Set([4]) });
     expect(screen.getByTestId("ai-decided-4")).toHaveTextContent("AI decided");
