@@ -66,7 +66,7 @@ from holdem.protocol import (
     SyncRequest,
     WelcomeMessage,
 )
-from holdem.table import Seat, Table
+from holdem.table import Cashout, Seat, Table
 from holdem.views import TableView, as_seen_by, observe
 
 log = logging.getLogger(__name__)
@@ -797,7 +797,7 @@ class TableRuntime:
     def _changed(self, cause: Change, seats_changed: bool) -> None:
         """After every change: book chips, queue writes, reschedule, tell everyone."""
         table = self.table
-        self._settle_cashouts()
+        cashouts = self._settle_cashouts()
         record = table.last_record
         hand = table.hand
         live = hand is not None and not hand.is_over
@@ -805,7 +805,7 @@ class TableRuntime:
             self._recorded_hand_no = record.hand_no
             self.hands_played += 1
             self._banks.hand_played(seat.player_id for seat in record.seats)
-            self._settle_cashouts()
+            cashouts += self._settle_cashouts()
             if self._show_if_chosen():
                 record = table.last_record
                 assert record is not None
@@ -827,16 +827,19 @@ class TableRuntime:
                 self._persist.save_state(snapshot_to_doc(table.snapshot()), self.seq + 1)
         self._schedule()
         self._changes += 1
-        self._unpublished.append((cause, now_ms()))
+        at = now_ms()
+        self._unpublished += [(change, at) for change in _with_cashouts(cause, cashouts)]
 
-    def _settle_cashouts(self) -> None:
-        for cashout in self.table.cashouts[self._cashouts_seen :]:
+    def _settle_cashouts(self) -> list[Cashout]:
+        cashouts = self.table.cashouts[self._cashouts_seen :]
+        for cashout in cashouts:
             self._persist.ledger(cashout.player_id, "cashout", cashout.amount, cashout.seat)
             self._banks.forget(cashout.player_id)
             self._cancel_timer(f"grace:{cashout.player_id}")
             self._cancel_timer(f"away:{cashout.player_id}")
             log.info("cashout", extra={"player_id": cashout.player_id, "amount": cashout.amount})
         self._cashouts_seen = len(self.table.cashouts)
+        return cashouts
 
     def _show_if_chosen(self) -> bool:
         """The uncalled winner shows at once if that is their standing choice."""
@@ -982,6 +985,27 @@ class TableRuntime:
         self._ai_tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
+
+
+def _with_cashouts(cause: Change, cashouts: list[Cashout]) -> list[Change]:
+    """The causes to publish: everyone sees the chips a player left with. A stand between
+    hands carries them (`stack`); one during a hand gets its own stand, after the change
+    that ended the hand."""
+    changes = [cause]
+    for cashout in cashouts:
+        if cause.kind is ChangeKind.STAND and cause.player_id == cashout.player_id:
+            changes[0] = cause.model_copy(update={"stack": cashout.amount})
+            continue
+        left = Change(
+            kind=ChangeKind.STAND,
+            seat=cashout.seat,
+            player_id=cashout.player_id,
+            by=ActedBy.TABLE,
+            note="left at the hand's end",
+            stack=cashout.amount,
+        )
+        changes.append(left)
+    return changes
 
 
 def _ref(message: ClientCommand) -> str | None:

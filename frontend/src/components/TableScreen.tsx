@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getTable } from "../api";
 import type { ActionKind, HandSummary, TableDetail } from "../protocol";
 import { formatChips } from "../lib/chips";
+import { namer, rememberNames, type HandNames } from "../lib/seatNames";
 import { Link, useNavigate } from "react-router";
 import { paths } from "../routes";
 import { HANDS_KEY } from "../hooks/useHands";
@@ -206,7 +207,15 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     [send, view],
   );
 
-  const nameOf = useCallback((seat: number | null | undefined) => view?.seats.find((s) => s.seat === seat)?.name ?? (seat == null ? "" : `Seat ${seat}`), [view]);
+  // Who sat where in this hand, kept when they stand up (or their log says "Seat 2 calls").
+  const handNames = useRef<HandNames | null>(null);
+  handNames.current = view ? rememberNames(handNames.current, view) : handNames.current;
+  const nameOf = useMemo(() => (view ? namer(view, handNames.current) : () => ""), [view]);
+  // The chips you left with, said until you sit again.
+  const leftWith = useMemo(() => {
+    const mine = [...table.notices].reverse().find((n) => n.by === "left" && n.left?.playerId === playerId);
+    return mine?.left ? mine.left.stack : null;
+  }, [table.notices, playerId]);
   const latestBanner = useMemo(() => {
     const n = lastNotice;
     if (!n || Date.now() - n.at > 5000 || !view) return null;
@@ -279,6 +288,11 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
           >
             {tableFull ? "Table full" : "Take a seat"}
           </button>
+        )}
+        {!seated && leftWith !== null && (
+          <span className="muted small" data-testid="left-with">
+            You left with <strong>{formatChips(leftWith, view.config.chip_unit)}</strong>
+          </span>
         )}
         {!seated && !watch && (
           <span className="muted small" data-testid="seat-hint">
@@ -405,7 +419,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
             {tab === "advice" && (
               <AdvicePanel report={table.advice} loading={table.adviceLoading} view={view} onAsk={adviceAllowed && seated ? table.requestAdvice : undefined} canAsk={myTurn} />
             )}
-            {tab === "log" && <HandLog view={view} notices={table.notices} />}
+            {tab === "log" && <HandLog view={view} notices={table.notices} nameOf={nameOf} />}
             {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
             {tab === "hands" && <HandList tableId={tableId} onOpen={setReplayHand} />}
           </div>

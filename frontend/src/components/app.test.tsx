@@ -6,7 +6,7 @@ import { SESSION_KEY, SessionProvider } from "../hooks/useSession";
 import { CreateTableForm } from "./CreateTableForm";
 import { TableScreen } from "./TableScreen";
 import { FakeSocket } from "../test/fakeSocket";
-import { makeView, stateMessage, tableSummary } from "../test/fixtures";
+import { event, makeView, stateMessage, tableSummary } from "../test/fixtures";
 import { renderWithApp, stubFetch } from "../test/render";
 import { makeQueryClient, RouterAndCache } from "../providers";
 import { BOT_STYLES, type CreateTableRequest } from "../protocol";
@@ -306,6 +306,32 @@ describe("TableScreen over a (fake) table socket", () => {
     expect(screen.getByTestId("ai-decided-1")).toBeInTheDocument();
     act(() => socket().receive(stateMessage(7, makeView({ actor: 1 }))));
     expect(screen.queryByTestId("ai-decided-1")).toBeNull();
+  });
+
+  it("names a player who stood up in the hand's log, and says the chips they left with", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    const called = [...makeView().events, event({ kind: "call", street: "preflop", seat: 2, amount: 100 })];
+    connect(makeView({ events: called }));
+    // Ada (seat 2) stands up: her seat leaves the view, her call stays hers.
+    const without = makeView().seats.filter((s) => s.seat !== 2);
+    act(() =>
+      socket().receive(stateMessage(6, makeView({ events: called, seats: without }), { cause: { kind: "stand", seat: 2, player_id: "p-2", by: "table", note: "left at the hand's end", stack: 9000 } })),
+    );
+    const log = screen.getByTestId("hand-log");
+    expect(log).toHaveTextContent("Ada calls 100");
+    expect(log).not.toHaveTextContent("Seat 2");
+    expect(log).toHaveTextContent("Ada left the table with 9,000");
+    // Alice stands between hands: she is told what she left with.
+    const alone = without.filter((s) => s.seat !== 1);
+    act(() =>
+      socket().receive(
+        stateMessage(7, makeView({ events: called, seats: alone, viewer_seat: null, legal_actions: null, hand_in_progress: false, actor: null }), {
+          cause: { kind: "stand", seat: 1, player_id: "alice", by: "player", note: "", stack: 10050 },
+        }),
+      ),
+    );
+    expect(screen.getByTestId("left-with")).toHaveTextContent("You left with 10,050");
+    expect(screen.getByTestId("hand-log")).toHaveTextContent("Alice left the table with 10,050");
   });
 
   it("shows server errors in words", () => {
