@@ -56,6 +56,30 @@ describe("sign-in and lobby", () => {
     expect(await screen.findByTestId("table-row")).toHaveTextContent("Friday");
   });
 
+  it("says so when a session at a table cannot be renewed, instead of signing in a stranger", async () => {
+    window.localStorage.setItem(
+      SESSION_KEY,
+      JSON.stringify({ token: "old", refresh_token: "r-old", player_id: "g1", name: "Ana", expires_at: "2030-01-01T00:00:00Z" }),
+    );
+    const api = stubFetch({
+      "POST /api/auth/refresh": () => ({ status: 401, json: { detail: "the refresh token is not valid" } }),
+      "POST /api/auth/guest": () => ({ json: { token: "new", player_id: "g2", name: "Ana", expires_at: "2030-01-01T00:00:00Z" } }),
+    });
+    vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => (String(input).startsWith("/api/tables/") ? new Promise<Response>(() => {}) : api.fn(input, init)));
+    FakeSocket.instances = [];
+    vi.stubGlobal("WebSocket", FakeSocket);
+    window.location.hash = "#/tables/t1";
+    renderApp();
+    const socket = FakeSocket.instances[FakeSocket.instances.length - 1]!;
+    act(() => {
+      socket.open();
+      socket.receive({ type: "error", code: "unauthorized", message: "the token has expired" });
+    });
+    expect(await screen.findByTestId("session-ended")).toHaveTextContent("could not be renewed");
+    expect(screen.queryByTestId("player-name")).toBeNull(); // the header no longer says "Ana"
+    expect(api.calls.map((c) => c.path).filter((p) => p.startsWith("/api/auth"))).toEqual(["/api/auth/refresh"]); // no new guest
+  });
+
   it("shows sign-in errors in words", async () => {
     vi.stubGlobal(
       "fetch",
