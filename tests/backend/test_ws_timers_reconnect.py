@@ -189,15 +189,21 @@ async def test_a_disconnected_player_s_decisions_get_no_time_bank(server_factory
     bob = await join(server, table["table_id"], bob_token)
     await alice.send({"type": "sit", "seat": 1, "buy_in": 1000})
     await bob.send({"type": "sit", "seat": 2, "buy_in": 1000})
-    first = await alice.wait_state(lambda s: s["view"]["hand_in_progress"])
+    first = await bob.wait_state(lambda s: s["view"]["hand_in_progress"])
+    if first["view"]["actor"] == 2:  # Bob leaves on Alice's turn, not on his own
+        await bob.send({"type": "act", "action": "call"})
+    mine = await alice.wait_state(lambda s: s["view"]["actor"] == 1)
     await bob.close()
-    # Bob's next decision (his first, or after Alice's) is timed without a bank.
-    if first["view"]["actor"] == 1:
-        legal = first["view"]["legal_actions"]
+    await alice.send({"type": "ping", "ref": "after-bob-left"})
+    await alice.wait_type("pong")  # handled after Bob's leave, in the table's order
+    runtime = server.state.tables.get(table["table_id"])
+    assert runtime is not None and runtime.connections == 1
+    state = mine
+    while state["view"]["actor"] != 2:  # Alice checks or calls until Bob is to act
+        legal = state["view"]["legal_actions"]
         await alice.send({"type": "act", "action": "check" if legal["can_check"] else "call"})
-    state = await alice.wait_state(
-        lambda s: s["view"]["actor"] == 2 and s["clock"] is not None and s["cause"] is not None
-    )
+        state = await alice.wait_state(lambda s: s["view"]["actor"] in (1, 2))
+    # Bob's decision is timed without his bank.
     clock = state["clock"]
     assert clock["time_bank_ms"] == 0
     assert clock["deadline"] - clock["started_at"] == pytest.approx(500, abs=1)
