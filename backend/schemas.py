@@ -199,6 +199,9 @@ class TableSummary(BaseModel):
     ante: int
     seats: int
     seats_taken: int
+    sitting_out: int = Field(
+        0, description="seats taken whose player sits out (freed after AWAY_STAND_UP if gone)"
+    )
     bots: int
     players: int
     min_buy_in: int

@@ -93,6 +93,12 @@ class Settings(BaseSettings):
     disconnect_grace: float = _env(
         "DISCONNECT_GRACE", 60.0, "seconds a disconnected player keeps playing by the timer", ge=0
     )
+    away_stand_up: float = _env(
+        "AWAY_STAND_UP",
+        300.0,
+        "seconds a disconnected player sitting out keeps the seat before it is freed (0: never)",
+        ge=0,
+    )
     hand_pause_ms: int = _env("HAND_PAUSE_MS", 2500, "pause between hands, ms", ge=0)
     bot_delay_ms: int = _env(
         "BOT_DELAY_MS", 800, "mean human-like delay before a bot acts, ms (0: none)", ge=0

@@ -317,7 +317,10 @@ class Change(_Message):
     amount: int | None = Field(
         default=None, description='rebuy: the chips added (a bot\'s rebuy is by "bot")'
     )
-    stack: int | None = Field(default=None, description="rebuy: the seat's stack after it")
+    stack: int | None = Field(
+        default=None,
+        description="rebuy: the seat's stack after it; stand: the chips the player left with",
+    )
     top_up: bool | None = Field(
         default=None, description="rebuy: true for a top-up, false for a rebuy after busting"
     )

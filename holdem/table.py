@@ -8,7 +8,8 @@ House rules (documented for players in docs/rules.md):
   is dealt in.
 - Missed blinds, "wait for the big blind": a player who sat out while hands
   were played is dealt in again when the big blind reaches them (no dead
-  blind to post). New players are dealt in at once.
+  blind to post). New players are dealt in at once, and so is a seat the
+  table sat out for busting, once its player adds chips.
 - Standing up during a hand: the seat checks or folds (the timeout rule) when
   it is next to act and leaves, with its chips, when the hand ends. A seat left
   with less than a big blind is sat out until its player rebuys.
@@ -161,6 +162,9 @@ class Table:
     def _mark_sitting_out(self, seat: Seat) -> None:
         seat.sitting_out = True
         seat.wants_to_sit_out = False
+        # Sitting out ends any wait for the big blind (coming back decides afresh): the
+        # seat said "Waiting for BB" while it sat out, and no hand came to it.
+        seat.waiting_for_big_blind = False
         seat.sat_out_at_hand = self.hand_no
 
     def sit_back(self, player_id: str) -> None:
@@ -291,7 +295,14 @@ class Table:
             elif seat.wants_to_sit_out or (
                 seat.stack < self.config.big_blind and not seat.sitting_out
             ):
+                chose = seat.wants_to_sit_out
                 self._mark_sitting_out(seat)
+                if not chose:
+                    # Busted, not by choice: no missed-blind clock. Once its player adds
+                    # chips it is dealt in at once, as a new player would be (standing up
+                    # and sitting down again does just that); it waited for the big blind
+                    # whenever a hand was dealt while the rebuy dialog was open.
+                    seat.sat_out_at_hand = None
 
     def show_uncalled(self, player_id: str) -> HandEvent:
         """Show the cards that won the last hand uncalled (everyone else folded).

@@ -11,9 +11,10 @@ costs seconds (measured: `showdown bench stats`). Three collections:
 - table_stats: per table, the lobby's figures: hands, chips pushed to winners
   (the pots), players who saw a flop and hands that had one, first and last hand.
 - player_results: the results graph, per player, game and block of
-  consecutive hands of that game (100, and 1,000 for long records): sums of the
-  winnings lines and the block's first and last time. A graph reads at most a
-  few hundred blocks: 100,000 hands are 100 blocks of 1,000.
+  consecutive hands of that game (1, 10, 100 or 1,000 hands: the finest that
+  draws the record in at most 300 points): sums of the winnings lines and the
+  block's first and last time. A graph reads at most a few hundred blocks:
+  100,000 hands are 100 blocks of 1,000.
 
 Counting is queued (`file_later`) and done by one background task, never on a
 table's path. The task counts whatever is queued together: one group write of
@@ -56,8 +57,11 @@ DUPLICATE_KEY = 11000
 # left uncounted and logged rather than held in memory without bound.
 MAX_QUEUED = 10_000
 BATCH_HANDS = 200  # queued hands counted together (a handful of group writes for all)
-BLOCK_SIZES = (100, 1000)  # hands per point of the results graph: fine, coarse
-FINE_UP_TO = 30_000  # hands a graph draws at the fine size (at most 300 points)
+# Hands per point of the results graph, finest first. A graph is drawn with the finest
+# size that gives it at most MAX_POINTS points: a 40-hand night has a point per hand
+# (with 100 a point, it was one straight line), 100,000 hands have 100 points of 1,000.
+BLOCK_SIZES = (1, 10, 100, 1000)
+MAX_POINTS = 300
 # The winnings lines a results block sums.
 SERIES = (
     "won",
@@ -90,7 +94,14 @@ def counter_inc(p: PlayerHand) -> dict[str, float]:
 
 def block_size_for(hands: int) -> int:
     """The block size a graph of this many hands is drawn with."""
-    return BLOCK_SIZES[0] if hands <= FINE_UP_TO else BLOCK_SIZES[1]
+    return next((size for size in BLOCK_SIZES if hands <= size * MAX_POINTS), BLOCK_SIZES[-1])
+
+
+def sizes_kept(number: int) -> list[int]:
+    """The block sizes a player's `number`-th hand of a game is summed into: a size only
+    while some graph may still be drawn with it (its blocks stop at MAX_POINTS), the
+    coarsest always; so a long record does not keep a document per hand."""
+    return [size for size in BLOCK_SIZES[:-1] if number <= size * MAX_POINTS] + [BLOCK_SIZES[-1]]
 
 
 class BlockSums:
@@ -102,7 +113,7 @@ class BlockSums:
 
     def add(self, p: PlayerHand, number: int, played_at: datetime) -> None:
         counts = p.counts.as_dict()
-        for size in BLOCK_SIZES:
+        for size in sizes_kept(number):
             block = (number - 1) // size
             key = f"{stats_id(p.player_id, p.game)}|{size}|{block}"
             doc = self._blocks.get(key)
@@ -376,6 +387,19 @@ class PlayerStats:
         """The player's summary per game, most played first."""
         cursor = self._summary.find({"player_id": player_id, **(query or {})})
         return sorted([doc async for doc in cursor], key=lambda d: -int(d.get("hands", 0)))
+
+    async def graph_size(self, player_id: str, summaries: list[Document], games: Document) -> int:
+        """The block size to draw these games' graph with: block_size_for their hands, or
+        a coarser size whose blocks hold every hand (hands counted before the finer sizes
+        existed have no blocks of them, and the graph would miss them)."""
+        hands = [int(doc.get("hands", 0)) for doc in summaries]
+        size = block_size_for(sum(hands))
+        for candidate in BLOCK_SIZES[BLOCK_SIZES.index(size) : -1]:
+            expected = sum(-(-count // candidate) for count in hands)
+            query = {"player_id": player_id, "size": candidate, **games}
+            if await self._blocks.count_documents(query) == expected:
+                return candidate
+        return BLOCK_SIZES[-1]
 
     async def blocks(
         self, player_id: str, size: int, query: Document | None = None

@@ -9,6 +9,7 @@ import time
 from dataclasses import replace
 
 from backend.ai_gateway import AIGateway
+from backend.bot_names import bot_name
 from backend.db.codec import (
     config_from_doc,
     config_to_doc,
@@ -28,8 +29,6 @@ from holdem.protocol import ActedBy, Change, ChangeKind
 from holdem.table import Table
 
 log = logging.getLogger(__name__)
-
-BOT_NAMES = ("Ada", "Bert", "Cleo", "Dex", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun")
 
 
 def _initial_seq(saved: int = 0) -> int:
@@ -119,7 +118,7 @@ class TableManager:
             table.sit(
                 number,
                 player_id,
-                BOT_NAMES[i % len(BOT_NAMES)],
+                bot_name(style, (seat.name for seat in table.seats.values())),
                 config.max_buy_in,
                 is_bot=True,
                 bot_style=style,

@@ -69,7 +69,7 @@ from holdem.protocol import (
     SyncRequest,
     WelcomeMessage,
 )
-from holdem.table import Seat, Table
+from holdem.table import Cashout, Seat, Table
 from holdem.views import TableView, as_seen_by, observe
 
 log = logging.getLogger(__name__)
@@ -112,7 +112,7 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class TimerFired:
-    kind: str  # "turn", "bot", "deal", "grace", "rebuy"
+    kind: str  # "turn", "bot", "deal", "grace", "away", "rebuy"
     key: Turn | str | None = None
 
 
@@ -242,6 +242,7 @@ class TableRuntime:
             ante=config.ante,
             seats=config.seats,
             seats_taken=len(self.table.seats),
+            sitting_out=sum(1 for s in seats if s.sitting_out),
             bots=sum(1 for s in seats if s.is_bot),
             players=sum(1 for s in seats if not s.is_bot),
             min_buy_in=config.min_buy_in,
@@ -388,6 +389,7 @@ class TableRuntime:
             self._close_client(old, CloseCode.REPLACED, "replaced by a newer connection")
         self._clients[client.player_id] = client
         self._cancel_timer(f"grace:{client.player_id}")
+        self._cancel_timer(f"away:{client.player_id}")
         seat = self.table.find_seat(client.player_id)
         settings = self._settings
         welcome = WelcomeMessage(
@@ -414,14 +416,22 @@ class TableRuntime:
         """The client is gone: a seated player keeps the seat for the grace period."""
         self._clients.pop(client.player_id, None)
         self._advised.pop(client.player_id, None)
-        seat = self.table.find_seat(client.player_id)
-        if seat is not None and not seat.is_bot and not seat.sitting_out:
-            self._start_timer(
-                f"grace:{client.player_id}",
-                self._settings.disconnect_grace,
-                TimerFired("grace", client.player_id),
-            )
+        self._absent(client.player_id)
         log.info("client left", extra={"player_id": client.player_id})
+
+    def _absent(self, player_id: str) -> None:
+        """A seated player is not connected: playing, they keep the seat for the grace
+        period; sitting out, for AWAY_STAND_UP, then the seat is freed (a seat nobody
+        comes back to must not hold a place in the lobby for ever)."""
+        seat = self.table.find_seat(player_id)
+        if seat is None or seat.is_bot:
+            return
+        if not seat.sitting_out:
+            grace = self._settings.disconnect_grace
+            self._start_timer(f"grace:{player_id}", grace, TimerFired("grace", player_id))
+        elif self._settings.away_stand_up > 0:
+            away = self._settings.away_stand_up
+            self._start_timer(f"away:{player_id}", away, TimerFired("away", player_id))
 
     def _close_client(self, client: Client, code: int, reason: str) -> None:
         self._clients.pop(client.player_id, None)
@@ -443,13 +453,9 @@ class TableRuntime:
 
     def _grace_for_absent_players(self) -> None:
         """After a restart nobody is connected: seated players get the grace period."""
-        for seat in self.table.seats.values():
-            if not seat.is_bot and not seat.sitting_out and seat.player_id not in self._clients:
-                self._start_timer(
-                    f"grace:{seat.player_id}",
-                    self._settings.disconnect_grace,
-                    TimerFired("grace", seat.player_id),
-                )
+        for seat in list(self.table.seats.values()):
+            if seat.player_id not in self._clients:
+                self._absent(seat.player_id)
 
     # -- commands ----------------------------------------------------------------------
 
@@ -712,6 +718,9 @@ class TableRuntime:
         elif fired.kind == "grace" and isinstance(fired.key, str):
             self._timers.pop(f"grace:{fired.key}", None)
             self._grace_expired(fired.key)
+        elif fired.kind == "away" and isinstance(fired.key, str):
+            self._timers.pop(f"away:{fired.key}", None)
+            self._away_expired(fired.key)
         elif isinstance(fired.key, Turn) and self._clock and self._clock.turn == fired.key:
             if fired.kind == "turn":
                 self._timeout(self._clock)
@@ -754,6 +763,9 @@ class TableRuntime:
             return
         self.table.sit_out(player_id)
         log.info("disconnected player sat out", extra={"player_id": player_id})
+        if self._settings.away_stand_up > 0:
+            away = self._settings.away_stand_up
+            self._start_timer(f"away:{player_id}", away, TimerFired("away", player_id))
         self._changed(
             Change(
                 kind=ChangeKind.SIT_OUT,
@@ -761,6 +773,27 @@ class TableRuntime:
                 player_id=player_id,
                 by=ActedBy.TABLE,
                 note="disconnected",
+            ),
+            True,
+        )
+
+    def _away_expired(self, player_id: str) -> None:
+        """Sitting out and gone for AWAY_STAND_UP: the seat is freed, its chips cashed out."""
+        seat = self.table.find_seat(player_id)
+        if player_id in self._clients or seat is None:
+            return
+        if not (seat.sitting_out or seat.wants_to_sit_out):
+            return
+        number = seat.number
+        self.table.stand(player_id)
+        log.info("absent player stood up", extra={"player_id": player_id})
+        self._changed(
+            Change(
+                kind=ChangeKind.STAND,
+                seat=number,
+                player_id=player_id,
+                by=ActedBy.TABLE,
+                note="away",
             ),
             True,
         )
@@ -799,7 +832,7 @@ class TableRuntime:
     def _changed(self, cause: Change, seats_changed: bool) -> None:
         """After every change: book chips, queue writes, reschedule, tell everyone."""
         table = self.table
-        self._settle_cashouts()
+        cashouts = self._settle_cashouts()
         record = table.last_record
         hand = table.hand
         live = hand is not None and not hand.is_over
@@ -807,7 +840,7 @@ class TableRuntime:
             self._recorded_hand_no = record.hand_no
             self.hands_played += 1
             self._banks.hand_played(seat.player_id for seat in record.seats)
-            self._settle_cashouts()
+            cashouts += self._settle_cashouts()
             if self._show_if_chosen():
                 record = table.last_record
                 assert record is not None
@@ -829,15 +862,19 @@ class TableRuntime:
                 self._persist.save_state(snapshot_to_doc(table.snapshot()), self.seq + 1)
         self._schedule()
         self._changes += 1
-        self._unpublished.append((cause, now_ms()))
+        at = now_ms()
+        self._unpublished += [(change, at) for change in _with_cashouts(cause, cashouts)]
 
-    def _settle_cashouts(self) -> None:
-        for cashout in self.table.cashouts[self._cashouts_seen :]:
+    def _settle_cashouts(self) -> list[Cashout]:
+        cashouts = self.table.cashouts[self._cashouts_seen :]
+        for cashout in cashouts:
             self._persist.ledger(cashout.player_id, "cashout", cashout.amount, cashout.seat)
             self._banks.forget(cashout.player_id)
             self._cancel_timer(f"grace:{cashout.player_id}")
+            self._cancel_timer(f"away:{cashout.player_id}")
             log.info("cashout", extra={"player_id": cashout.player_id, "amount": cashout.amount})
         self._cashouts_seen = len(self.table.cashouts)
+        return cashouts
 
     def _show_if_chosen(self) -> bool:
         """The uncalled winner shows at once if that is their standing choice."""
@@ -899,8 +936,10 @@ class TableRuntime:
             self._cancel_timer("bot")
             seat = self.table.seats[turn.seat]
             timeout = self.options.action_timeout
-            # A disconnected player's time bank runs too before the timer acts for them.
-            bank = 0.0 if seat.is_bot else self._banks.bank(seat.player_id)
+            # The bank is thinking time: a disconnected player's seat gets none, or it
+            # burnt the timer plus the whole bank on every decision until sat out.
+            away = seat.player_id not in self._clients
+            bank = 0.0 if seat.is_bot or away else self._banks.bank(seat.player_id)
             limit = timeout + bank
             self._clock = Clock(turn, seat.player_id, loop.time(), limit, timeout, bank)
             self._start_timer("turn", limit, TimerFired("turn", turn))
@@ -981,6 +1020,27 @@ class TableRuntime:
         self._ai_tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
+
+
+def _with_cashouts(cause: Change, cashouts: list[Cashout]) -> list[Change]:
+    """The causes to publish: everyone sees the chips a player left with. A stand between
+    hands carries them (`stack`); one during a hand gets its own stand, after the change
+    that ended the hand."""
+    changes = [cause]
+    for cashout in cashouts:
+        if cause.kind is ChangeKind.STAND and cause.player_id == cashout.player_id:
+            changes[0] = cause.model_copy(update={"stack": cashout.amount})
+            continue
+        left = Change(
+            kind=ChangeKind.STAND,
+            seat=cashout.seat,
+            player_id=cashout.player_id,
+            by=ActedBy.TABLE,
+            note="left at the hand's end",
+            stack=cashout.amount,
+        )
+        changes.append(left)
+    return changes
 
 
 def _ref(message: ClientCommand) -> str | None:

@@ -73,6 +73,18 @@ async def test_kept_statistics_equal_those_counted_from_scratch(server_factory: 
             assert sum(b["hands"] for b in blocks) == row["hands"]
             for name in SERIES:
                 assert sum(b[name] for b in blocks) == pytest.approx(row[name]), name
+        # A night of a few hands is drawn hand by hand, not as one line per 100 hands.
+        async with httpx.AsyncClient(base_url=reader.http) as http:
+            results = (await http.get(f"/api/players/{player_id}/results")).json()
+        assert results["hands_per_point"] == 1
+        assert [p["hands"] for p in results["items"]] == list(range(1, row["hands"] + 1))
+        assert results["items"][-1]["won"] == pytest.approx(row["won"])
+    # Hands counted before the blocks of one hand existed: the graph takes the next size.
+    await db.player_results.delete_many({"player_id": player_id, "size": 1, "block": 0})
+    async with httpx.AsyncClient(base_url=reader.http) as http:
+        results = (await http.get(f"/api/players/{player_id}/results")).json()
+    assert results["hands_per_point"] == 10
+    assert results["items"][-1]["hands"] == row["hands"]
     # Filing a hand again (a restart files its pending record again) counts nothing twice.
     before = [doc async for doc in db.player_stats.find({}).sort("_id", 1)]
     doc = await db.hands.find_one({})
@@ -80,6 +92,25 @@ async def test_kept_statistics_equal_those_counted_from_scratch(server_factory: 
     await reader.state.repos.hands.insert(doc["record"])
     await reader.state.repos.hands.stats.drain()
     assert [doc async for doc in db.player_stats.find({}).sort("_id", 1)] == before
+
+
+def test_a_graph_has_at_most_300_points_at_the_finest_size_that_allows_it() -> None:
+    assert [player_stats.block_size_for(n) for n in (1, 40, 300, 301, 3000, 3001)] == [
+        1,
+        1,
+        1,
+        10,
+        10,
+        100,
+    ]
+    assert player_stats.block_size_for(100_000) == 1000
+    # A hand is summed only into sizes some graph may still use; the coarsest always.
+    assert player_stats.sizes_kept(40) == [1, 10, 100, 1000]
+    assert player_stats.sizes_kept(301) == [10, 100, 1000]
+    assert player_stats.sizes_kept(1_000_000) == [1000]
+    for hands in (40, 301, 3001, 30_001):  # a graph's size has every one of its hands
+        size = player_stats.block_size_for(hands)
+        assert all(size in player_stats.sizes_kept(n) for n in range(1, hands + 1))
 
 
 async def test_tables_say_when_their_hands_are_counted(server_factory: Any) -> None:
@@ -232,6 +263,11 @@ async def check_pages(
     fewer = {**summary, "_id": f"{player_id}|other", "hands": 1}
     fewer["game"] = {**summary["game"], "small_blind": 10, "big_blind": 20}
     await db.player_stats.insert_one(fewer)
+    for size in player_stats.BLOCK_SIZES:  # and its hand's results blocks
+        block = await db.player_results.find_one({"player_id": player_id, "size": size})
+        assert block is not None
+        copy = {**block, "_id": f"{block['_id']}|other", "game": fewer["game"], "hands": 1}
+        await db.player_results.insert_one({**copy, "block": 0})
     table = await db.table_stats.find_one({"_id": table_id})
     assert table is not None
     await db.table_stats.insert_many([{**table, "_id": "zz-1"}, {**table, "_id": "zz-2"}])
@@ -242,6 +278,7 @@ async def check_pages(
     assert line["hands"] == 1 and line["game"]["stakes"] == "10/20"
     assert stats["total"]["hands"] == summary["hands"] + 1  # the total is every page's
 
+    points = (await http.get(f"/api/players/{player_id}/results")).json()["items"]  # with it
     assert len(points) >= 3
     page = (await http.get(f"/api/players/{player_id}/results?limit=2&offset=1")).json()
     assert page["total"] == len(points) and page["items"] == points[1:3]

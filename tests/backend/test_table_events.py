@@ -162,6 +162,48 @@ async def win_uncalled(alice: WsClient, bob: WsClient, hand_no: int) -> Message:
     return end
 
 
+async def test_standing_up_during_a_hand_shows_the_chips_left_with(server_factory: Any) -> None:
+    """Issue #34: nothing showed the stack a player left with. A stand during a hand is
+    followed, after the change that ends the hand, by the table's stand with the chips."""
+    server = await server_factory()
+    alice_token, alice_id = await guest(server, "Alice")
+    bob_token, _ = await guest(server, "Bob")
+    table = await create_table(server, alice_token, seats=2, small_blind=5, big_blind=10)
+    alice = await join(server, table["table_id"], alice_token)
+    bob = await join(server, table["table_id"], bob_token)
+    await alice.send({"type": "sit", "seat": 1, "buy_in": 1000})
+    await bob.send({"type": "sit", "seat": 2, "buy_in": 1000})
+    dealt = await alice.wait_state(lambda s: s["view"]["hand_in_progress"])
+    if dealt["view"]["actor"] == 1:  # Alice stands while Bob is to act, not on her turn
+        await alice.send({"type": "act", "action": "call"})
+    await bob.wait_state(lambda s: s["view"]["hand_in_progress"] and s["view"]["actor"] == 2)
+    await alice.send({"type": "stand"})
+    asked = await bob.wait_state(lambda s: (s["cause"] or {}).get("kind") == "stand")
+    assert asked["cause"]["stack"] is None  # still in the hand: leaving at its end
+    while True:
+        state = bob.last_state()
+        if (state["cause"] or {}).get("by") == "table" and state["cause"]["kind"] == "stand":
+            break
+        view = state["view"]
+        if view["hand_in_progress"] and view["actor"] == 2:
+            await bob.send({"type": "act", "action": passive_action(view["legal_actions"])})
+        await bob.wait_state(lambda s: True)
+    left = bob.last_state()
+    assert left["cause"]["player_id"] == alice_id and left["cause"]["seat"] == 1
+    assert left["cause"]["note"] == "left at the hand's end"
+    assert left["view"]["hand_no"] == dealt["view"]["hand_no"]
+    [bob_seat] = left["view"]["seats"]
+    assert left["cause"]["stack"] + bob_seat["stack"] == 2000  # no chip created or lost
+    ended = states(bob)[-2]  # the change that ended the hand came first
+    assert not ended["view"]["hand_in_progress"] and ended["cause"]["kind"] == "act"
+    await server.state.tables.get(table["table_id"]).persister.drain()  # type: ignore[union-attr]
+    entries = await server.state.repos.ledger.entries(table["table_id"])
+    cashouts = [
+        e["amount"] for e in entries if e["player_id"] == alice_id and e["kind"] == "cashout"
+    ]
+    assert cashouts == [left["cause"]["stack"]]
+
+
 async def test_showing_cards_won_uncalled(server_factory: Any) -> None:
     server = await server_factory(hand_pause_ms=3000)
     alice_token, _ = await guest(server, "Alice")

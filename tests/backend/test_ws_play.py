@@ -118,6 +118,7 @@ async def test_spectators_chat_and_seat_commands(server: RunningServer) -> None:
     await alice.send({"type": "stand"})
     state = await bob.wait_state(lambda s: s["cause"] and s["cause"]["kind"] == "stand")
     assert state["view"]["seats"] == []
+    assert state["cause"]["stack"] == 700  # everyone sees the chips she left with
     # Chips are booked: a buy-in, a rebuy, a cashout of the whole stack.
     await server.state.tables.get(table_id).persister.drain()  # type: ignore[union-attr]
     entries = await server.state.repos.ledger.entries(table_id)

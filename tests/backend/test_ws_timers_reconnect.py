@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import httpx
 import pytest
 from backend_testlib import WsClient, create_table, guest, join, signed_in
 from starlette.websockets import WebSocketState
@@ -176,3 +177,86 @@ async def test_a_client_that_cannot_keep_up_is_dropped(server_factory: Any) -> N
     await bob.send({"type": "ping"})  # the table and other clients are unaffected
     await bob.wait_type("pong")
     assert runtime.connections == 1
+
+
+async def test_a_disconnected_player_s_decisions_get_no_time_bank(server_factory: Any) -> None:
+    """Issue #34: a disconnected seat burnt the timer plus the whole bank on every decision."""
+    server = await server_factory(action_timeout=0.5, time_bank=30.0)
+    alice_token, _ = await guest(server, "Alice")
+    bob_token, _ = await guest(server, "Bob")
+    table = await create_table(server, alice_token, seats=2, small_blind=5, big_blind=10)
+    alice = await join(server, table["table_id"], alice_token)
+    bob = await join(server, table["table_id"], bob_token)
+    await alice.send({"type": "sit", "seat": 1, "buy_in": 1000})
+    await bob.send({"type": "sit", "seat": 2, "buy_in": 1000})
+    first = await bob.wait_state(lambda s: s["view"]["hand_in_progress"])
+    if first["view"]["actor"] == 2:  # Bob leaves on Alice's turn, not on his own
+        await bob.send({"type": "act", "action": "call"})
+    mine = await alice.wait_state(lambda s: s["view"]["actor"] == 1)
+    await bob.close()
+    await alice.send({"type": "ping", "ref": "after-bob-left"})
+    await alice.wait_type("pong")  # handled after Bob's leave, in the table's order
+    runtime = server.state.tables.get(table["table_id"])
+    assert runtime is not None and runtime.connections == 1
+    state = mine
+    while state["view"]["actor"] != 2:  # Alice checks or calls until Bob is to act
+        legal = state["view"]["legal_actions"]
+        await alice.send({"type": "act", "action": "check" if legal["can_check"] else "call"})
+        state = await alice.wait_state(lambda s: s["view"]["actor"] in (1, 2))
+    # Bob's decision is timed without his bank.
+    clock = state["clock"]
+    assert clock["time_bank_ms"] == 0
+    assert clock["deadline"] - clock["started_at"] == pytest.approx(500, abs=1)
+
+
+async def test_a_gone_player_sitting_out_is_stood_up_and_the_lobby_counts_who_sits_out(
+    server_factory: Any,
+) -> None:
+    """Issue #34: a seat sitting out whose player never came back held its place for
+    ever ("Full" in the lobby, a ghost nobody could stand up)."""
+    server = await server_factory(disconnect_grace=0.1, away_stand_up=0.2)
+    alice_token, alice_id = await guest(server, "Alice")
+    bob_token, _ = await guest(server, "Bob")
+    table = await create_table(server, alice_token, seats=2)
+    table_id = table["table_id"]
+    alice = await join(server, table_id, alice_token)
+    bob = await join(server, table_id, bob_token)
+    await alice.send({"type": "sit", "seat": 1, "buy_in": 5000})
+    await alice.send({"type": "sit_out"})
+    await bob.wait_state(lambda s: (s["cause"] or {}).get("kind") == "sit_out")
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        [row] = (await http.get("/api/tables")).json()
+    assert (row["seats_taken"], row["sitting_out"]) == (1, 1)
+    await alice.close()
+    stood = await bob.wait_state(lambda s: (s["cause"] or {}).get("kind") == "stand")
+    assert stood["cause"]["by"] == "table" and stood["cause"]["note"] == "away"
+    assert stood["view"]["seats"] == []
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        [row] = (await http.get("/api/tables")).json()
+    assert (row["seats_taken"], row["sitting_out"]) == (0, 0)
+    runtime = server.state.tables.get(table_id)
+    assert runtime is not None
+    await runtime.persister.drain()
+    ledger = [e async for e in server.state.mongo.db.ledger.find({"player_id": alice_id})]
+    assert sorted((e["kind"], e["amount"]) for e in ledger) == [
+        ("buy_in", 5000),
+        ("cashout", 5000),
+    ]
+
+
+async def test_a_player_who_comes_back_in_time_keeps_the_seat(server_factory: Any) -> None:
+    server = await server_factory(disconnect_grace=0.1, away_stand_up=60.0)
+    alice_token, alice_id = await guest(server, "Alice")
+    bob_token, _ = await guest(server, "Bob")
+    table = await create_table(server, alice_token, seats=2)
+    alice = await join(server, table["table_id"], alice_token)
+    bob = await join(server, table["table_id"], bob_token)
+    await alice.send({"type": "sit", "seat": 1, "buy_in": 5000})
+    await alice.close()
+    await bob.wait_state(lambda s: (s["cause"] or {}).get("kind") == "sit_out")
+    runtime = server.state.tables.get(table["table_id"])
+    assert runtime is not None
+    assert f"away:{alice_id}" in runtime._timers  # the seat would be freed in 60 s
+    again = await join(server, table["table_id"], alice_token)
+    assert f"away:{alice_id}" not in runtime._timers  # back in time: it stays hers
+    assert again.last_state()["view"]["viewer_seat"] == 1

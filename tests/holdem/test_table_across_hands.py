@@ -231,13 +231,30 @@ def test_a_stack_below_the_minimum_may_be_topped_up_by_any_amount() -> None:
     assert table.seats[1].stack == 5
 
 
-def test_busted_seat_that_missed_hands_waits_for_the_big_blind() -> None:
+def test_busted_seat_that_rebuys_after_hands_were_dealt_plays_at_once() -> None:
+    # Issue #34: the next hand was dealt while the rebuy dialog was open, and the seat then
+    # waited for the big blind. Busting is not sitting out by choice: a rebuy deals it in
+    # at once, as standing up and sitting down again would.
     table = seated_table(CFG, {1: 100, 2: 200, 3: 200}, button=3)
     # Seat 1 goes all-in against seat 2; seat 3 folds.
     hand = table.start_hand(deck([1, 2, 3], {1: "7h2s", 2: "AcAd", 3: "4c5d"}, "3c8d9hJsKh"))
     play(table, (3, A.fold()), (1, A.raise_to(100)), (2, A.call()))
     assert hand.is_over
     assert table.seats[1].sitting_out
+    fold_round(table)  # a hand without seat 1
+    table.rebuy("p1", 100)
+    table.sit_back("p1")
+    assert not table.seats[1].waiting_for_big_blind
+    assert 1 in table.next_hand_seats()[1]
+
+
+def test_a_seat_that_chose_to_sit_out_and_busted_waits_for_the_big_blind() -> None:
+    table = seated_table(CFG, {1: 100, 2: 200, 3: 200}, button=3)
+    hand = table.start_hand(deck([1, 2, 3], {1: "7h2s", 2: "AcAd", 3: "4c5d"}, "3c8d9hJsKh"))
+    play(table, (3, A.fold()), (1, A.raise_to(100)))
+    table.sit_out("p1")  # during the hand: sitting out was the player's choice
+    play(table, (2, A.call()))
+    assert hand.is_over and table.seats[1].sitting_out
     fold_round(table)  # a hand without seat 1
     table.rebuy("p1", 100)
     table.sit_back("p1")
@@ -269,6 +286,20 @@ def test_sit_out_and_back_waits_for_the_big_blind() -> None:
     assert [(e.kind, e.amount) for e in hand.events if e.seat == 3] == [(EventKind.BIG_BLIND, 2)]
     assert hand.stacks[3] == stack - 2
     assert not table.seats[3].waiting_for_big_blind
+
+
+def test_sitting_out_again_ends_the_wait_for_the_big_blind() -> None:
+    # Issue #34: a seat sat out again while waiting showed "Waiting for BB" and
+    # "I'm back" at once; sitting out ends the wait, coming back decides afresh.
+    table = seated_table(CFG, {1: 100, 2: 100, 3: 100}, button=1)
+    table.sit_out("p3")
+    fold_round(table)
+    table.sit_back("p3")
+    assert table.seats[3].waiting_for_big_blind
+    table.sit_out("p3")
+    seat = table.seats[3]
+    assert (seat.sitting_out, seat.waiting_for_big_blind) == (True, False)
+    assert observe(table, None).seats[2].waiting_for_big_blind is False
 
 
 def test_sit_out_and_back_before_any_hand_is_missed_deals_in_at_once() -> None:

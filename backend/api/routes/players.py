@@ -14,7 +14,7 @@ from fastapi import APIRouter, HTTPException, Query, status
 from backend.api.deps import State
 from backend.api.strict_json import StrictJsonRoute
 from backend.db.codec import Document
-from backend.db.player_stats import SERIES, block_size_for
+from backend.db.player_stats import SERIES
 from backend.stats_schemas import (
     Figures,
     Game,
@@ -122,7 +122,7 @@ async def player_results(
     summaries = await stats.summaries(player_id, games)
     if not summaries:
         await _known(state, player_id, await stats.summaries(player_id))
-    size = block_size_for(sum(int(doc.get("hands", 0)) for doc in summaries))
+    size = await stats.graph_size(player_id, summaries, games)
     # A point is a block of hands: one overlapping the range counts whole.
     query = dict(games)
     if since is not None:

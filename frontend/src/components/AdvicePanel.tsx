@@ -16,6 +16,11 @@ const ACTION_LABEL: Record<ActionKind, string> = { fold: "Fold", check: "Check",
 
 const RANKS = "AKQJT98765432";
 
+function spreadTitle(stderr: number | null | undefined, share: number | null | undefined): string | undefined {
+  const parts = [stderr ? `±${stderr.toFixed(2)} bb standard error` : "", share ? `${pct(share)} of the search` : ""].filter(Boolean);
+  return parts.length ? parts.join(", ") : undefined;
+}
+
 /** "raise to 16,525" -> "Raise to 16,525": a sentence's capital, in the text itself (not CSS). */
 export function sentenceCase(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -120,9 +125,10 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
                   </span>
                 </td>
                 <td className="num">{v.value_bb >= 0 ? "+" : ""}{v.value_bb.toFixed(2)}</td>
-                <td className="num muted small" data-testid="advice-spread">
-                  {v.stderr_bb != null && v.stderr_bb > 0 ? `±${v.stderr_bb.toFixed(2)}` : ""}
-                  {v.share != null && v.share > 0 ? ` · ${pct(v.share)} searched` : ""}
+                {/* One short line ("±0.20 · 75%", the caption says what they are): with
+                    "searched" spelled out the column wrapped onto three lines. */}
+                <td className="num muted small advice__spread" data-testid="advice-spread" title={spreadTitle(v.stderr_bb, v.share)}>
+                  {[v.stderr_bb != null && v.stderr_bb > 0 ? `±${v.stderr_bb.toFixed(2)}` : "", v.share != null && v.share > 0 ? pct(v.share) : ""].filter(Boolean).join(" · ")}
                 </td>
               </tr>
             ))}

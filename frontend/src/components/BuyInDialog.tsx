@@ -36,7 +36,8 @@ export function BuyInDialog({ title, config, min, max, initial, confirmLabel, on
       <form className="modal" onSubmit={submit} onClick={(e) => e.stopPropagation()} data-testid={testId ?? "buyin-dialog"} aria-label={title} role="dialog">
         <h3>{title}</h3>
         <p className="muted">
-          Between {formatChips(min, unit)} and {formatChips(max, unit)} ({formatBB(min, config.big_blind)} – {formatBB(max, config.big_blind)})
+          Between {formatChips(min, unit)} and {formatChips(max, unit)} (
+          {min < config.big_blind ? `up to ${formatBB(max, config.big_blind)}` : `${formatBB(min, config.big_blind)} – ${formatBB(max, config.big_blind)}`})
         </p>
         {min < max && (
           <input type="range" min={min} max={max} value={amount} onChange={(e) => set(Number(e.target.value))} aria-label="Amount" />

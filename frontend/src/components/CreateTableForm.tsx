@@ -1,7 +1,7 @@
 /** Create a table: variant, stakes, seats, buy-in range, timer, bots and their styles, advice. */
 import { Icon } from "./Icon";
 import { useMemo, useState, type FormEvent } from "react";
-import { BOT_STYLES, type CreateTableRequest, type Variant } from "../protocol";
+import { BOT_STYLES, type BotStyle, type CreateTableRequest, type Variant } from "../protocol";
 
 export interface CreateTableFormProps {
   onCreate: (spec: CreateTableRequest) => Promise<void>;
@@ -9,7 +9,10 @@ export interface CreateTableFormProps {
   defaultName?: string;
 }
 
-const STYLE_HELP: Record<string, string> = {
+/** Every style's one-line description: a Record over BotStyle, so a new style without one
+ * does not compile (mcts had none). */
+export const STYLE_HELP: Record<BotStyle, string> = {
+  mcts: "searches the hand's future against its reads of each player: the strongest",
   aggressive: "plays many hands, bets and raises a lot",
   cautious: "plays only strong hands",
   rational: "compares its odds with the pot",
@@ -199,7 +202,9 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
                   </option>
                 ))}
               </select>
-              <span className="muted small bots__help">{STYLE_HELP[style] ?? ""}</span>
+              <span className="muted small bots__help" data-testid={`ct-bot-help-${i}`}>
+                {STYLE_HELP[style as BotStyle] ?? ""}
+              </span>
             </label>
           ))}
         </div>

@@ -1,16 +1,15 @@
 /** The current hand, event by event, grouped by street. */
 import { useStickToBottom } from "../hooks/useStickToBottom";
 import type { HandEvent, Street, TableView } from "../protocol";
-import { describeEvent, STREET_LABEL } from "../lib/events";
+import { describeEvent, STREET_LABEL, type NameOf } from "../lib/events";
 import type { TableNotice } from "../hooks/useTable";
 import { describeAction } from "../lib/events";
 import { formatChips } from "../lib/chips";
 import { Icon } from "./Icon";
 
-export function HandLog({ view, notices }: { view: TableView; notices: TableNotice[] }) {
+export function HandLog({ view, notices, nameOf: named }: { view: TableView; notices: TableNotice[]; nameOf?: NameOf }) {
   const unit = view.config.chip_unit;
-  const nameOf = (seat: number | null | undefined) =>
-    seat == null ? "" : (view.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat}`);
+  const nameOf: NameOf = named ?? ((seat) => (seat == null ? "" : (view.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat}`)));
   const end = useStickToBottom<HTMLDivElement>(view.events.length);
   const groups: { street: Street; events: HandEvent[] }[] = [];
   for (const e of view.events) {
@@ -20,8 +19,8 @@ export function HandLog({ view, notices }: { view: TableView; notices: TableNoti
     else groups.push({ street, events: [e] });
   }
   const handNotices = notices.filter((n) => n.handNo === view.hand_no);
-  // Chips that joined the table between the last hand and this one stay in sight.
-  const before = view.hand_in_progress ? notices.filter((n) => n.by === "rebuy" && n.handNo === view.hand_no - 1) : [];
+  // Chips that joined or left the table between the last hand and this one stay in sight.
+  const before = view.hand_in_progress ? notices.filter((n) => (n.by === "rebuy" || n.by === "left") && n.handNo === view.hand_no - 1) : [];
   return (
     <div className="hand-log" data-testid="hand-log">
       {view.hand_no > 0 ? <h4 className="hand-log__title">Hand #{view.hand_no}</h4> : null}
@@ -64,11 +63,13 @@ export function HandLog({ view, notices }: { view: TableView; notices: TableNoti
 
 export function noticeIcon(n: TableNotice): "robot" | "clock" | "coins" {
   if (n.by === "rebuy") return n.rebuy?.bot ? "robot" : "coins";
+  if (n.by === "left") return "coins";
   return n.by === "ai" ? "robot" : "clock";
 }
 
 export function noticeText(n: TableNotice, nameOf: (seat: number | null | undefined) => string, unit: string): string {
   const who = nameOf(n.seat) || "A player";
+  if (n.by === "left" && n.left) return `${who} left the table with ${formatChips(n.left.stack, unit)}`;
   if (n.by === "rebuy" && n.rebuy) {
     const { amount, stack, topUp } = n.rebuy;
     return `${who} ${topUp ? "tops up" : "rebuys"} ${formatChips(amount, unit)} (stack ${formatChips(stack, unit)})`;

@@ -16,6 +16,19 @@ export interface WinnerLine {
   name: string;
   amount: number;
   handName: string | null;
+  /** the hand's short name ("9s full of 5s"), shown where the line is narrow (a phone) */
+  shortHandName?: string | null;
+}
+
+/** The hand's name, full and short: the stylesheet shows the short one on a narrow table. */
+function HandName({ full, short }: { full: string; short: string | null | undefined }) {
+  if (!short || short === full) return <>{full}</>;
+  return (
+    <>
+      <span className="pot__hand-full">{full}</span>
+      <span className="pot__hand-short">{short}</span>
+    </>
+  );
 }
 
 /** The most winners given a line each. */
@@ -40,7 +53,7 @@ export function HandResult({ winners, unit }: { winners: WinnerLine[]; unit: str
             {w.handName ? (
               <span className="pot__hand">
                 <span className="pot__with"> with </span>
-                {w.handName}
+                <HandName full={w.handName} short={w.shortHandName} />
               </span>
             ) : null}
           </div>
@@ -50,6 +63,7 @@ export function HandResult({ winners, unit }: { winners: WinnerLine[]; unit: str
   }
   const total = winners.reduce((sum, w) => sum + w.amount, 0);
   const hands = [...new Set(winners.map((w) => w.handName).filter((h): h is string => h !== null))];
+  const shortHands = [...new Set(winners.map((w) => w.shortHandName ?? w.handName).filter((h): h is string => !!h))];
   return (
     <div className="pot__result" data-testid="hand-result" data-winners={winners.length} title={winners.map((w) => fullLine(w, unit)).join("\n")}>
       <div>
@@ -58,7 +72,7 @@ export function HandResult({ winners, unit }: { winners: WinnerLine[]; unit: str
       {hands.length > 0 && (
         <div className="pot__hand">
           <span className="pot__with">with </span>
-          {hands.join(" · ")}
+          <HandName full={hands.join(" · ")} short={shortHands.join(" · ")} />
         </div>
       )}
     </div>

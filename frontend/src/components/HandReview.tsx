@@ -49,7 +49,7 @@ function DecisionDetail({ decision, unit }: { decision: ReviewedDecision; unit: 
     <div className="review__detail" data-testid="review-detail">
       <p className="review__taken">
         You: <strong>{label(decision.taken, unit)}</strong>
-        {decision.matched && decision.matched.amount !== decision.taken.amount && decision.taken.amount !== null && (
+        {decision.matched && decision.matched.amount != null && decision.matched.amount !== decision.taken.amount && decision.taken.amount !== null && (
           <span className="muted small"> (graded as {label(decision.matched, unit).toLowerCase()})</span>
         )}
         {" · "}

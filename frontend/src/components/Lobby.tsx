@@ -110,6 +110,12 @@ export function Lobby() {
                         ))}
                       </span>
                       {t.seated}/{t.config.seats}
+                      {t.sitting_out ? (
+                        <small className="muted" data-testid="table-sitting-out" title="Seats whose player sits out: freed if their player stays away">
+                          {" "}
+                          ({t.sitting_out} out)
+                        </small>
+                      ) : null}
                     </td>
                     <td className="num hide-sm">{t.bots}</td>
                     <td className="num hide-sm">

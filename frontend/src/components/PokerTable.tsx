@@ -9,7 +9,7 @@ import { formatChips } from "../lib/chips";
 import { lastActionLabel, STREET_LABEL } from "../lib/events";
 import { anchorSeat, seatLayout, shapeFor, TALL, type Point } from "../lib/layout";
 import { useElementSize } from "../hooks/useElementSize";
-import { bestHand, describeRanked, handNameFor } from "../lib/handrank";
+import { bestHand, describeRanked, describeShort, handNameFor } from "../lib/handrank";
 import { Card } from "./Card";
 import { ChipStack } from "./ChipStack";
 import { EmptySeat, Seat } from "./Seat";
@@ -131,7 +131,7 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, s
           const shown = result.shown[seatKey];
           const ranked = shown && result.board.length >= 3 ? bestHand([...shown, ...result.board]) : null;
           for (const code of ranked?.cards ?? []) winningCards.add(code);
-          return { seat: Number(seatKey), name: seat?.name ?? `Seat ${seatKey}`, amount, handName: ranked ? describeRanked(ranked) : null };
+          return { seat: Number(seatKey), name: seat?.name ?? `Seat ${seatKey}`, amount, handName: ranked ? describeRanked(ranked) : null, shortHandName: ranked ? describeShort(ranked) : null };
         })
     : [];
   const showdownHighlight = winningCards.size > 0;

@@ -74,7 +74,7 @@ export function Seat(props: SeatProps) {
   const cards: (string | null)[] = seat.hole_cards && seat.hole_cards.length ? seat.hole_cards : seat.has_cards ? [null, null] : [];
   const badge =
     seat.leaving ? "Leaving"
-    : seat.waiting_for_big_blind && seat.state !== "active" ? "Waiting for BB"
+    : seat.waiting_for_big_blind && seat.state !== "active" && seat.state !== "sitting_out" ? "Waiting for BB"
     : STATE_LABEL[seat.state] ?? null;
   const classes = [
     "seat",

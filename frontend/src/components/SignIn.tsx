@@ -9,7 +9,7 @@ import { readStorage } from "../hooks/storage";
 import { PROTECTED_NAME_KEY } from "./AccountMenu";
 
 export function SignIn() {
-  const { signIn, signInWithPassword, rememberedName } = useSession();
+  const { signIn, signInWithPassword, rememberedName, ended } = useSession();
   const [name, setName] = useState(rememberedName);
   const [password, setPassword] = useState("");
   // A name this browser knows to be protected: straight to its password.
@@ -51,6 +51,11 @@ export function SignIn() {
         </div>
         <h1>Showdown</h1>
         <p className="muted">Texas Hold'em against friends and strong AI opponents.</p>
+        {ended && (
+          <p className="error-text" role="alert" data-testid="session-ended">
+            {ended}
+          </p>
+        )}
         <label className="field">
           <span>Display name</span>
           <input

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getTable } from "../api";
 import type { ActionKind, HandSummary, TableDetail } from "../protocol";
 import { formatChips } from "../lib/chips";
+import { namer, rememberNames, type HandNames } from "../lib/seatNames";
 import { Link, useNavigate } from "react-router";
 import { paths } from "../routes";
 import { HANDS_KEY } from "../hooks/useHands";
@@ -11,6 +12,7 @@ import { usePreferences } from "../hooks/usePreferences";
 import { useSession } from "../hooks/useSession";
 import { useTable } from "../hooks/useTable";
 import { useTableSounds } from "../hooks/useTableSounds";
+import { useFlashes } from "../hooks/useFlashes";
 import { ActionBar, resolvePreAction, type PreAction } from "./ActionBar";
 import { AdvicePanel } from "./AdvicePanel";
 import { BuyInDialog } from "./BuyInDialog";
@@ -24,6 +26,10 @@ import { ShowCardsBar } from "./ShowCardsBar";
 import { Toasts } from "./Toasts";
 
 type Tab = "advice" | "log" | "chat" | "hands";
+
+/** Room the advice needs in view under the panel's top (tabs, the recommendation, the
+ * first values); less than this on screen and asking scrolls the panel up. */
+const ADVICE_ROOM_PX = 240;
 
 export interface TableScreenProps {
   tableId: string;
@@ -136,12 +142,15 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     if (table.advice || table.adviceLoading) setTab("advice");
   }, [table.advice, table.adviceLoading]);
   useEffect(() => {
-    // On a phone the panel sits below the table: bring it up, or the tap seems to do nothing.
+    // On a phone the panel sits below the table: bring it up, or the tap seems to do
+    // nothing. Only its tab row peeking in above the fold (or under the docked decision
+    // bar) is not enough: the answer is under the tabs.
     const panel = sidePanel.current;
-    if (table.adviceLoading && panel && panel.getBoundingClientRect().top >= window.innerHeight) {
+    const asked = table.adviceLoading || (table.advice !== null && !table.advice.applied);
+    if (asked && panel && panel.getBoundingClientRect().top > window.innerHeight - ADVICE_ROOM_PX) {
       panel.scrollIntoView?.({ behavior: "smooth", block: "start" });
     }
-  }, [table.adviceLoading]);
+  }, [table.adviceLoading, table.advice]);
   useEffect(() => {
     // Lines sent again on joining (the table's last 50) are not news.
     const last = table.chat[table.chat.length - 1];
@@ -165,42 +174,28 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     if (tab === "chat") setUnreadChat(0);
   }, [tab]);
 
-  // Seats the AI just decided for (everyone sees it), flashed for a few seconds.
-  const [aiSeats, setAiSeats] = useState<Set<number>>(new Set());
+  // Seats the AI just decided for (everyone sees it), flashed for a few seconds, and
+  // not while that seat decides again (by then its player may be deciding alone).
+  const aiFlashes = useFlashes<number, true>(4000);
   const lastNotice = table.notices[table.notices.length - 1];
   // A rebuy or top-up: "+1,000" flashes at the seat, so the new stack is explained.
-  const [seatCues, setSeatCues] = useState<ReadonlyMap<number, string>>(new Map());
+  const cueFlashes = useFlashes<number, string>(3000);
+  const { flash: flashCue } = cueFlashes;
+  const { flash: flashAi, clear: clearAi } = aiFlashes;
   useEffect(() => {
-    if (!lastNotice || lastNotice.by !== "rebuy" || lastNotice.seat === null || !lastNotice.rebuy || !view) return;
-    const seat = lastNotice.seat;
-    const cue = `+${formatChips(lastNotice.rebuy.amount, view.config.chip_unit)} ${lastNotice.rebuy.topUp ? "top-up" : "rebuy"}`;
-    setSeatCues((cues) => new Map(cues).set(seat, cue));
-    const id = setTimeout(
-      () =>
-        setSeatCues((cues) => {
-          const next = new Map(cues);
-          next.delete(seat);
-          return next;
-        }),
-      3000,
-    );
-    return () => clearTimeout(id);
+    if (!lastNotice || lastNotice.seat === null || !view) return;
+    if (lastNotice.by === "rebuy" && lastNotice.rebuy) {
+      flashCue(lastNotice.seat, `+${formatChips(lastNotice.rebuy.amount, view.config.chip_unit)} ${lastNotice.rebuy.topUp ? "top-up" : "rebuy"}`);
+    } else if (lastNotice.by === "ai") {
+      flashAi(lastNotice.seat, true);
+    }
   }, [lastNotice]); // eslint-disable-line react-hooks/exhaustive-deps
+  const actor = view?.hand_in_progress ? view.actor : null;
   useEffect(() => {
-    if (!lastNotice || lastNotice.by !== "ai" || lastNotice.seat === null) return;
-    const seat = lastNotice.seat;
-    setAiSeats((s) => new Set(s).add(seat));
-    const id = setTimeout(
-      () =>
-        setAiSeats((s) => {
-          const next = new Set(s);
-          next.delete(seat);
-          return next;
-        }),
-      4000,
-    );
-    return () => clearTimeout(id);
-  }, [lastNotice]);
+    if (actor !== null) clearAi(actor);
+  }, [actor, clearAi]);
+  const aiSeats = useMemo(() => new Set(aiFlashes.shown.keys()), [aiFlashes.shown]);
+  const seatCues = cueFlashes.shown;
 
   const onAct = useCallback(
     (kind: ActionKind, amount?: number) => {
@@ -212,7 +207,15 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     [send, view],
   );
 
-  const nameOf = useCallback((seat: number | null | undefined) => view?.seats.find((s) => s.seat === seat)?.name ?? (seat == null ? "" : `Seat ${seat}`), [view]);
+  // Who sat where in this hand, kept when they stand up (or their log says "Seat 2 calls").
+  const handNames = useRef<HandNames | null>(null);
+  handNames.current = view ? rememberNames(handNames.current, view) : handNames.current;
+  const nameOf = useMemo(() => (view ? namer(view, handNames.current) : () => ""), [view]);
+  // The chips you left with, said until you sit again.
+  const leftWith = useMemo(() => {
+    const mine = [...table.notices].reverse().find((n) => n.by === "left" && n.left?.playerId === playerId);
+    return mine?.left ? mine.left.stack : null;
+  }, [table.notices, playerId]);
   const latestBanner = useMemo(() => {
     const n = lastNotice;
     if (!n || Date.now() - n.at > 5000 || !view) return null;
@@ -285,6 +288,11 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
           >
             {tableFull ? "Table full" : "Take a seat"}
           </button>
+        )}
+        {!seated && leftWith !== null && (
+          <span className="muted small" data-testid="left-with">
+            You left with <strong>{formatChips(leftWith, view.config.chip_unit)}</strong>
+          </span>
         )}
         {!seated && !watch && (
           <span className="muted small" data-testid="seat-hint">
@@ -411,7 +419,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
             {tab === "advice" && (
               <AdvicePanel report={table.advice} loading={table.adviceLoading} view={view} onAsk={adviceAllowed && seated ? table.requestAdvice : undefined} canAsk={myTurn} />
             )}
-            {tab === "log" && <HandLog view={view} notices={table.notices} />}
+            {tab === "log" && <HandLog view={view} notices={table.notices} nameOf={nameOf} />}
             {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
             {tab === "hands" && <HandList tableId={tableId} onOpen={setReplayHand} />}
           </div>

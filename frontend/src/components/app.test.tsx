@@ -6,10 +6,10 @@ import { SESSION_KEY, SessionProvider } from "../hooks/useSession";
 import { CreateTableForm } from "./CreateTableForm";
 import { TableScreen } from "./TableScreen";
 import { FakeSocket } from "../test/fakeSocket";
-import { makeView, stateMessage, tableSummary } from "../test/fixtures";
+import { event, makeView, stateMessage, tableSummary } from "../test/fixtures";
 import { renderWithApp, stubFetch } from "../test/render";
 import { makeQueryClient, RouterAndCache } from "../providers";
-import type { CreateTableRequest } from "../protocol";
+import { BOT_STYLES, type CreateTableRequest } from "../protocol";
 
 const SUMMARY = tableSummary({ table_id: "t7", seats_taken: 3, bots: 3 });
 
@@ -56,6 +56,30 @@ describe("sign-in and lobby", () => {
     expect(await screen.findByTestId("table-row")).toHaveTextContent("Friday");
   });
 
+  it("says so when a session at a table cannot be renewed, instead of signing in a stranger", async () => {
+    window.localStorage.setItem(
+      SESSION_KEY,
+      JSON.stringify({ token: "old", refresh_token: "r-old", player_id: "g1", name: "Ana", expires_at: "2030-01-01T00:00:00Z" }),
+    );
+    const api = stubFetch({
+      "POST /api/auth/refresh": () => ({ status: 401, json: { detail: "the refresh token is not valid" } }),
+      "POST /api/auth/guest": () => ({ json: { token: "new", player_id: "g2", name: "Ana", expires_at: "2030-01-01T00:00:00Z" } }),
+    });
+    vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => (String(input).startsWith("/api/tables/") ? new Promise<Response>(() => {}) : api.fn(input, init)));
+    FakeSocket.instances = [];
+    vi.stubGlobal("WebSocket", FakeSocket);
+    window.location.hash = "#/tables/t1";
+    renderApp();
+    const socket = FakeSocket.instances[FakeSocket.instances.length - 1]!;
+    act(() => {
+      socket.open();
+      socket.receive({ type: "error", code: "unauthorized", message: "the token has expired" });
+    });
+    expect(await screen.findByTestId("session-ended")).toHaveTextContent("could not be renewed");
+    expect(screen.queryByTestId("player-name")).toBeNull(); // the header no longer says "Ana"
+    expect(api.calls.map((c) => c.path).filter((p) => p.startsWith("/api/auth"))).toEqual(["/api/auth/refresh"]); // no new guest
+  });
+
   it("shows sign-in errors in words", async () => {
     vi.stubGlobal(
       "fetch",
@@ -73,6 +97,15 @@ describe("sign-in and lobby", () => {
     fireEvent.click(await screen.findByTestId("watch-table"));
     expect(window.location.hash).toBe("#/tables/t7?watch=1");
     window.location.hash = "#/";
+  });
+
+  it("says how many of a table's seats sit out", async () => {
+    const full = tableSummary({ table_id: "t8", seats: 2, seats_taken: 2, bots: 1, sitting_out: 1 });
+    vi.stubGlobal("fetch", stubFetch({ "GET /api/tables": () => ({ json: [SUMMARY, full] }) }).fn);
+    renderWithApp(<App />);
+    const rows = await screen.findAllByTestId("table-row");
+    expect(within(rows[0]!).queryByTestId("table-sitting-out")).toBeNull();
+    expect(within(rows[1]!).getByTestId("table-seats")).toHaveTextContent("2/2 (1 out)");
   });
 
   it("shows each table's average pot, hands per hour and players per flop", async () => {
@@ -130,6 +163,16 @@ describe("CreateTableForm", () => {
     fireEvent.click(screen.getByTestId("ct-submit"));
     expect(await screen.findByTestId("ct-error")).toHaveTextContent("small blind cannot exceed the big blind");
     expect(onCreate).not.toHaveBeenCalled();
+  });
+
+  it("describes every bot style, mcts too", () => {
+    render(<CreateTableForm onCreate={vi.fn()} />);
+    for (const style of BOT_STYLES) {
+      fireEvent.change(screen.getByTestId("ct-bot-style-0"), { target: { value: style } });
+      expect(screen.getByTestId("ct-bot-help-0").textContent, style).not.toBe("");
+    }
+    fireEvent.change(screen.getByTestId("ct-bot-style-0"), { target: { value: "mcts" } });
+    expect(screen.getByTestId("ct-bot-help-0")).toHaveTextContent("searches");
   });
 
   it("keeps a seat free for a human", () => {
@@ -200,6 +243,40 @@ describe("TableScreen over a (fake) table socket", () => {
     }
   });
 
+  it("brings the advice up on a phone when only the panel's tabs peek in above the fold", () => {
+    const scrolled = vi.fn();
+    const place = vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
+      return { top: this.dataset.testid === "side-panel" ? window.innerHeight - 60 : 0 } as DOMRect;
+    });
+    HTMLElement.prototype.scrollIntoView = scrolled;
+    try {
+      renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+      connect();
+      fireEvent.click(screen.getByTestId("ask-advice"));
+      expect(scrolled).toHaveBeenCalled();
+    } finally {
+      place.mockRestore();
+      delete (HTMLElement.prototype as Partial<HTMLElement>).scrollIntoView;
+    }
+  });
+
+  it("leaves the page where it is when the advice panel is in view", () => {
+    const scrolled = vi.fn();
+    const place = vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
+      return { top: this.dataset.testid === "side-panel" ? 80 : 0 } as DOMRect;
+    });
+    HTMLElement.prototype.scrollIntoView = scrolled;
+    try {
+      renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+      connect();
+      fireEvent.click(screen.getByTestId("ask-advice"));
+      expect(scrolled).not.toHaveBeenCalled();
+    } finally {
+      place.mockRestore();
+      delete (HTMLElement.prototype as Partial<HTMLElement>).scrollIntoView;
+    }
+  });
+
   it("asks the AI to decide and shows everyone's notice", async () => {
     renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
     connect();
@@ -224,6 +301,61 @@ describe("TableScreen over a (fake) table socket", () => {
     expect(screen.getByTestId("ai-decided-1")).toBeInTheDocument();
     expect(screen.getByTestId("advice-panel")).toHaveAttribute("data-applied", "true");
     expect(screen.getByTestId("advice-reason")).toHaveTextContent("Priced in.");
+  });
+
+  it("takes the 'AI decided' badge down after a few seconds, whatever else happens meanwhile", () => {
+    vi.useFakeTimers();
+    try {
+      renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+      connect();
+      const aiCall = { kind: "act", seat: 1, player_id: "alice", action: { kind: "call", amount: null }, by: "ai", note: "AI (worker)" };
+      act(() => socket().receive(stateMessage(6, makeView({ actor: 2, legal_actions: null }), { cause: aiCall })));
+      expect(screen.getByTestId("ai-decided-1")).toBeInTheDocument();
+      // Another notice a second later (a bot timed out) must not keep the badge up.
+      act(() => vi.advanceTimersByTime(1000));
+      const timedOut = { kind: "act", seat: 2, player_id: "b2", action: { kind: "fold", amount: null }, by: "timer", note: "time ran out" };
+      act(() => socket().receive(stateMessage(7, makeView({ actor: 3, legal_actions: null }), { cause: timedOut })));
+      act(() => vi.advanceTimersByTime(3100));
+      expect(screen.queryByTestId("ai-decided-1")).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("drops the 'AI decided' badge when that seat decides again", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    connect();
+    const aiCall = { kind: "act", seat: 1, player_id: "alice", action: { kind: "call", amount: null }, by: "ai", note: "AI (worker)" };
+    act(() => socket().receive(stateMessage(6, makeView({ actor: 2, legal_actions: null }), { cause: aiCall })));
+    expect(screen.getByTestId("ai-decided-1")).toBeInTheDocument();
+    act(() => socket().receive(stateMessage(7, makeView({ actor: 1 }))));
+    expect(screen.queryByTestId("ai-decided-1")).toBeNull();
+  });
+
+  it("names a player who stood up in the hand's log, and says the chips they left with", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    const called = [...makeView().events, event({ kind: "call", street: "preflop", seat: 2, amount: 100 })];
+    connect(makeView({ events: called }));
+    // Ada (seat 2) stands up: her seat leaves the view, her call stays hers.
+    const without = makeView().seats.filter((s) => s.seat !== 2);
+    act(() =>
+      socket().receive(stateMessage(6, makeView({ events: called, seats: without }), { cause: { kind: "stand", seat: 2, player_id: "p-2", by: "table", note: "left at the hand's end", stack: 9000 } })),
+    );
+    const log = screen.getByTestId("hand-log");
+    expect(log).toHaveTextContent("Ada calls 100");
+    expect(log).not.toHaveTextContent("Seat 2");
+    expect(log).toHaveTextContent("Ada left the table with 9,000");
+    // Alice stands between hands: she is told what she left with.
+    const alone = without.filter((s) => s.seat !== 1);
+    act(() =>
+      socket().receive(
+        stateMessage(7, makeView({ events: called, seats: alone, viewer_seat: null, legal_actions: null, hand_in_progress: false, actor: null }), {
+          cause: { kind: "stand", seat: 1, player_id: "alice", by: "player", note: "", stack: 10050 },
+        }),
+      ),
+    );
+    expect(screen.getByTestId("left-with")).toHaveTextContent("You left with 10,050");
+    expect(screen.getByTestId("hand-log")).toHaveTextContent("Alice left the table with 10,050");
   });
 
   it("shows server errors in words", () => {
@@ -317,6 +449,8 @@ describe("TableScreen over a (fake) table socket", () => {
     fireEvent.click(screen.getByTestId("sit-out"));
     expect(socket().sentMessages().at(-1)).toMatchObject({ type: "sit_out" });
     fireEvent.click(screen.getByTestId("rebuy"));
+    // A top-up may add a single chip: the range in big blinds says "up to", not "0.0 bb".
+    expect(screen.getByTestId("rebuy-dialog")).toHaveTextContent("Between 1 and 4,000 (up to 40 bb)");
     fireEvent.click(within(screen.getByTestId("rebuy-dialog")).getByTestId("buyin-confirm"));
     expect(socket().sentMessages().at(-1)).toMatchObject({ type: "rebuy", amount: 4000 });
     fireEvent.click(screen.getByTestId("stand-up"));

@@ -123,6 +123,34 @@ describe("the hand review in the replayer", () => {
     expect(await screen.findByTestId("review-error")).toHaveTextContent("too many hand reviews for you");
   });
 
+  it("names a Fixed-Limit raise without an amount, never 'raise to 0'", async () => {
+    // The advisor's values at a Limit table carry no amounts: the street fixes them.
+    const limit: HandReview = {
+      ...REVIEW,
+      decisions: [
+        {
+          ...REVIEW.decisions[0]!,
+          taken: { kind: "raise", amount: 300 },
+          values: [
+            { action: "fold", amount: null, value_bb: 0, stderr_bb: 0, share: 0 },
+            { action: "call", amount: null, value_bb: 1.2, stderr_bb: 0.3, share: 0.4 },
+            { action: "raise", amount: null, value_bb: 2.1, stderr_bb: 0.25, share: 0.6 },
+          ],
+          best: { action: "raise", amount: null, value_bb: 2.1, stderr_bb: 0.25, share: 0.6 },
+          matched: { action: "raise", amount: null, value_bb: 2.1, stderr_bb: 0.25, share: 0.6 },
+        },
+      ],
+    };
+    vi.stubGlobal("fetch", stubFetch({ "GET /api/hands/t1-9/review": () => ({ json: status({ status: "done", done: 1, total: 1, review: limit }) }) }).fn);
+    renderReplayer();
+    fireEvent.click((await screen.findAllByTestId("review-jump"))[0]!);
+    const detail = screen.getByTestId("review-detail");
+    expect(detail).not.toHaveTextContent(/to 0/);
+    expect(detail).not.toHaveTextContent("graded as");
+    const rows = within(screen.getByTestId("review-values")).getAllByRole("row");
+    expect(rows.map((r) => r.textContent)).toEqual(["Fold+0.00", "Call+1.20±0.30", "Raiseyoubest+2.10±0.25"]);
+  });
+
   it("words grades by how much they give up", () => {
     expect(gradeWord(0).word).toBe("best");
     expect(gradeWord(0.5).word).toBe("small mistake");

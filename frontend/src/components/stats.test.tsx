@@ -108,6 +108,7 @@ describe("the profile", () => {
     expect(within(table).getByText("No-Limit 50/100")).toBeInTheDocument();
     expect(within(table).getByText("Fixed-Limit 10/20")).toBeInTheDocument();
     expect(await screen.findByTestId("results-chart")).toBeInTheDocument();
+    expect(screen.getByText(/A point every 100 hands of a game/)).toBeInTheDocument();
     fireEvent.change(screen.getByTestId("profile-variant"), { target: { value: "limit" } });
     await waitFor(() =>
       expect(api.calls.some((c) => c.path.startsWith("/api/players/bot-1/results?variant=limit"))).toBe(true),

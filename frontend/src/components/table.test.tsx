@@ -125,6 +125,11 @@ describe("PokerTable", () => {
     });
     renderTable(view);
     expect(screen.getByTestId("hand-result")).toHaveTextContent("Ada wins 4,000 with a Full House, Kings full of Tens");
+    // A phone's narrow line shows the short name (the stylesheet picks one of the two):
+    // the full one was cut to "Kings full of Te…".
+    const result = screen.getByTestId("hand-result");
+    expect(result.querySelector(".pot__hand-full")?.textContent).toBe("a Full House, Kings full of Tens");
+    expect(result.querySelector(".pot__hand-short")?.textContent).toBe("Ks full of 10s");
     expect(screen.getByTestId("won-2")).toHaveTextContent("+4,000");
     expect(within(screen.getByTestId("seat-2")).getAllByRole("img").map((c) => c.getAttribute("data-card"))).toEqual(["Td", "Kh"]);
     expect(screen.getAllByTestId("board-card")).toHaveLength(5);
@@ -164,6 +169,22 @@ describe("PokerTable", () => {
     expect(result.children[1]).toHaveTextContent("with Two Pair, Queens and Sevens · a Full House, Kings full of Sevens");
     expect(result).toHaveAttribute("title", expect.stringContaining("Bob wins 1,500 with a Full House, Kings full of Sevens"));
     expect(screen.getByTestId("won-3")).toHaveTextContent("+1,500");
+  });
+
+  it("says a seat sitting out is sitting out, not waiting for the big blind", () => {
+    const view = makeView({
+      hand_in_progress: false,
+      actor: null,
+      legal_actions: null,
+      seats: [
+        seat({ seat: 1, name: "Alice", player_id: "alice", state: "sitting_out", waiting_for_big_blind: true }),
+        seat({ seat: 2, name: "Ada", state: "waiting", waiting_for_big_blind: true }),
+      ],
+    });
+    renderTable(view);
+    expect(within(screen.getByTestId("seat-1")).getByText("Sitting out")).toBeInTheDocument();
+    expect(within(screen.getByTestId("seat-1")).queryByText("Waiting for BB")).toBeNull();
+    expect(within(screen.getByTestId("seat-2")).getByText("Waiting for BB")).toBeInTheDocument();
   });
 
   it("flags the seat the AI decided for", () => {
@@ -347,7 +368,9 @@ describe("AdvicePanel", () => {
     const rows = within(screen.getByTestId("advice-values")).getAllByRole("row");
     expect(rows[0]).toHaveTextContent("Raise 600");
     expect(rows[0]).toHaveTextContent("+2.40");
-    expect(rows[0]).toHaveTextContent("±0.20 · 75% searched");
+    // One short line: "searched" spelled out wrapped the column onto three lines.
+    expect(within(rows[0]!).getByTestId("advice-spread").textContent).toBe("±0.20 · 75%");
+    expect(within(rows[0]!).getByTestId("advice-spread")).toHaveAttribute("title", "±0.20 bb standard error, 75% of the search");
     expect(rows[2]).toHaveTextContent("Fold");
     expect(rows[2]).not.toHaveTextContent("±");
     expect(rows[0]).toHaveClass("is-best");

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { listMyHands } from "../api";
 import type { GuestSession } from "../protocol";
 import { stubFetch } from "../test/render";
-import { REFRESH_AHEAD_MS, SESSION_KEY, SessionProvider, useSession } from "./useSession";
+import { REFRESH_AHEAD_MS, SESSION_ENDED, SESSION_KEY, SessionProvider, useSession } from "./useSession";
 
 const HOUR = 3_600_000;
 
@@ -94,6 +94,24 @@ describe("the session's tokens", () => {
     const renewed = await act(() => result.current.renew());
     expect(renewed?.player_id).toBe("g1");
     expect(api.calls.map((c) => c.path)).toEqual(["/api/auth/refresh"]);
+  });
+
+  it("ends a session that cannot be renewed, and says so: never a new guest under the same name", async () => {
+    const api = stubFetch({
+      "POST /api/auth/refresh": () => ({ status: 401, json: { detail: "the refresh token is not valid" } }),
+      "POST /api/auth/guest": () => ({ json: { ...session("x", "y"), player_id: "g-new" } }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    const { result } = renderSession(session("a1", "r1"));
+    const renewed = await act(() => result.current.renew());
+    expect(renewed).toBeNull();
+    expect(result.current.session).toBeNull();
+    expect(result.current.ended).toBe(SESSION_ENDED);
+    expect(window.localStorage.getItem(SESSION_KEY)).toBeNull();
+    expect(api.calls.map((c) => c.path)).toEqual(["/api/auth/refresh"]);
+    // Signing in again clears the message.
+    await act(() => result.current.signIn("Alice"));
+    expect(result.current.ended).toBeNull();
   });
 
   it("signs out on the server, and forgets the session", async () => {

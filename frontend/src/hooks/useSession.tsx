@@ -26,8 +26,14 @@ export interface SessionApi {
   signIn: (name: string) => Promise<GuestSession>;
   /** sign in again as the player whose name this password protects */
   signInWithPassword: (name: string, password: string) => Promise<GuestSession>;
-  /** the token was refused: refresh it, or else sign in again with the same name */
+  /**
+   * The token was refused: refresh it. If it cannot be refreshed the session ends, and
+   * says so (`ended`): signing in a new guest under the same name, silently, made a
+   * stranger of the player (watching their own table, no hands, their seat a ghost).
+   */
   renew: () => Promise<GuestSession | null>;
+  /** why the last session ended without the player signing out, for the sign-in page */
+  ended: string | null;
   /** a current access token: at once, or refreshed first if it is about to expire */
   accessToken: () => string | null | Promise<string | null>;
   /** sign out here; `everywhere`: every session of the player ends, on every device */
@@ -35,6 +41,10 @@ export interface SessionApi {
 }
 
 const SessionContext = createContext<SessionApi | null>(null);
+
+/** What the sign-in page says after a session that could not be renewed. */
+export const SESSION_ENDED =
+  "Your session expired and could not be renewed, so you were signed out. Sign in again to play on: a seat you left sits out, and after a few minutes it is freed and its chips are cashed out to you in the table's ledger.";
 
 export function loadSession(): GuestSession | null {
   const s = readStorage<GuestSession | null>(SESSION_KEY, null);
@@ -56,6 +66,7 @@ function fresh(session: GuestSession): boolean {
 export function SessionProvider({ children, initial }: { children: ReactNode; initial?: GuestSession | null }) {
   const [session, setSession] = useState<GuestSession | null>(() => (initial !== undefined ? initial : loadSession()));
   const [rememberedName, setRememberedName] = useState<string>(() => readStorage<string>(NAME_KEY, ""));
+  const [ended, setEnded] = useState<string | null>(null);
   const current = useRef(session);
   current.current = session;
   const refreshing = useRef<Promise<GuestSession | null> | null>(null);
@@ -64,6 +75,7 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
     current.current = next;
     writeStorage(SESSION_KEY, next);
     setSession(next);
+    if (next) setEnded(null);
   }, []);
 
   const signIn = useCallback(
@@ -132,18 +144,12 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
   const renew = useCallback(async () => {
     const refreshed = await refresh();
     if (refreshed) return refreshed;
-    const name = current.current?.name || rememberedName;
-    if (!name) {
+    if (current.current) {
       adopt(null);
-      return null;
+      setEnded(SESSION_ENDED);
     }
-    try {
-      return await signIn(name);
-    } catch {
-      adopt(null);
-      return null;
-    }
-  }, [refresh, rememberedName, signIn, adopt]);
+    return null;
+  }, [refresh, adopt]);
 
   const signOut = useCallback((everywhere = false) => {
     const mine = current.current;
@@ -190,8 +196,8 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
   }, []);
 
   const api = useMemo<SessionApi>(
-    () => ({ session, rememberedName, signIn, signInWithPassword: signInPassword, renew, accessToken, signOut }),
-    [session, rememberedName, signIn, signInPassword, renew, accessToken, signOut],
+    () => ({ session, rememberedName, signIn, signInWithPassword: signInPassword, renew, ended, accessToken, signOut }),
+    [session, rememberedName, signIn, signInPassword, renew, ended, accessToken, signOut],
   );
   return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
 }

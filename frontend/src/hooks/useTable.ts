@@ -32,12 +32,14 @@ export interface TableNotice {
   id: number;
   at: number;
   seat: number | null;
-  by: "ai" | "timer" | "table" | "rebuy";
+  by: "ai" | "timer" | "table" | "rebuy" | "left";
   action: Action | null;
   handNo: number;
   note: string;
   /** a rebuy or top-up (a person's or a bot's): the chips added and the stack they made */
   rebuy?: { amount: number; stack: number; topUp: boolean; bot: boolean };
+  /** a player left the table (`playerId`) with these chips, cashed out */
+  left?: { playerId: string | null; stack: number };
 }
 
 /** Chat lines sent again on joining (`history`) that this client already shows are skipped. */
@@ -164,6 +166,20 @@ export function useTable(tableId: string, token: TokenSource, options: UseTableO
               handNo: view.hand_no,
               note: "",
               rebuy: { amount: cause.amount, stack: cause.stack ?? 0, topUp: cause.top_up === true, bot: cause.by === "bot" },
+            };
+            setNotices((list) => [...list, notice].slice(-30));
+          } else if (cause && !event.resync && cause.kind === "stand" && typeof cause.stack === "number") {
+            // A seat was freed: everyone sees the chips its player left with.
+            noticeId += 1;
+            const notice: TableNotice = {
+              id: noticeId,
+              at: Date.now(),
+              seat: cause.seat ?? null,
+              by: "left",
+              action: null,
+              handNo: view.hand_no,
+              note: "",
+              left: { playerId: cause.player_id ?? null, stack: cause.stack },
             };
             setNotices((list) => [...list, notice].slice(-30));
           } else if (cause && !event.resync && (cause.by === "ai" || cause.by === "timer" || (cause.by === "table" && cause.note))) {

@@ -67,7 +67,10 @@ export function parseChips(text: string, unit: string | number | null | undefine
 export function formatBB(chips: number, bigBlind: number): string {
   if (!bigBlind) return "";
   const bb = chips / bigBlind;
-  return `${Number.isInteger(bb) ? bb : bb.toFixed(1)} bb`;
+  // Under a big blind, two significant digits (1 chip at 100 is "0.01 bb", not "0.0 bb");
+  // above, one decimal, dropped when it is 0 ("14 bb", not "14.0 bb").
+  const shown = Number.isInteger(bb) ? bb : Math.abs(bb) < 1 ? Number(bb.toPrecision(2)) : Number(bb.toFixed(1));
+  return `${shown} bb`;
 }
 
 /** The money value of chips as a plain number, for input fields. */

@@ -60,10 +60,12 @@ export function describeAction(action: Action, unit: string | number = 1): strin
       return "check";
     case "call":
       return action.amount ? `call ${formatChips(action.amount, unit)}` : "call";
+    // No amount: a Fixed-Limit bet or raise, whose size the street fixes (the advisor's
+    // values for Limit carry none): "raise", never "raise to 0".
     case "bet":
-      return `bet ${formatChips(action.amount ?? 0, unit)}`;
+      return action.amount ? `bet ${formatChips(action.amount, unit)}` : "bet";
     case "raise":
-      return `raise to ${formatChips(action.amount ?? 0, unit)}`;
+      return action.amount ? `raise to ${formatChips(action.amount, unit)}` : "raise";
     default:
       return String(action.kind);
   }

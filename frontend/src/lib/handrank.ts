@@ -126,6 +126,35 @@ export function describeRanked(r: Ranked): string {
   }
 }
 
+/** The rank as the short name writes it: digits and letters ("10" for a ten). */
+const SHORT = (rank: string) => (rank === "T" ? "10" : rank);
+
+/** A short name for a narrow line (a phone's winner line): "9s full of 5s", where
+ * describeRanked's "a Full House, Nines full of Fives" was cut to "Nines full of Fi…". */
+export function describeShort(r: Ranked): string {
+  const [a = "?", b = "?"] = r.ranks.map(SHORT);
+  switch (r.category) {
+    case "straight flush":
+      return a === "A" ? "Royal Flush" : `${a}-high Straight Flush`;
+    case "four of a kind":
+      return `Four ${a}s`;
+    case "full house":
+      return `${a}s full of ${b}s`;
+    case "flush":
+      return `${a}-high Flush`;
+    case "straight":
+      return `${a}-high Straight`;
+    case "three of a kind":
+      return `Three ${a}s`;
+    case "two pair":
+      return `${a}s and ${b}s`;
+    case "pair":
+      return `Pair of ${a}s`;
+    default:
+      return `${a} high`;
+  }
+}
+
 /** Your hand as it stands, for the line under your cards: "Two Pair, Kings and Sevens". */
 export function handNameFor(hole: readonly string[], board: readonly string[]): string | null {
   if (hole.length !== 2) return null;

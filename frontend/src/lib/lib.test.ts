@@ -3,7 +3,7 @@ import { formatBB, formatChips, formatChipsShort, parseChips, parseUnit } from "
 import { cardName, cardsText, parseCard } from "./cards";
 import { seatLayout, TALL, WIDE, shapeFor } from "./layout";
 import { potFractionTo, quickSizes, clampTo } from "./betting";
-import { bestHandName } from "./handrank";
+import { bestHand, bestHandName, describeShort } from "./handrank";
 import { describeEvent, lastActionLabel } from "./events";
 import { buildReplay } from "./replay";
 import { stepToView } from "./replayView";
@@ -30,6 +30,9 @@ describe("chips", () => {
   it("shows big blinds", () => {
     expect(formatBB(250, 100)).toBe("2.5 bb");
     expect(formatBB(300, 100)).toBe("3 bb");
+    expect(formatBB(1, 100)).toBe("0.01 bb"); // a top-up's minimum of one chip
+    expect(formatBB(50, 100)).toBe("0.5 bb");
+    expect(formatBB(1396, 100)).toBe("14 bb");
   });
 });
 
@@ -107,6 +110,16 @@ describe("hand names", () => {
     expect(bestHandName(["Ah", "Ad", "Kc", "Ks", "5h", "9c", "Jd"])).toBe("Two Pair, Aces and Kings");
     expect(bestHandName(["2h", "7d", "9c", "Js", "Kh", "4c", "3d"])).toBe("King high");
     expect(bestHandName(["Ah", "Kd"])).toBeNull();
+  });
+  it("has a short name for each kind of hand, for a phone's winner line", () => {
+    const short = (codes: string[]) => describeShort(bestHand(codes)!);
+    expect(short(["Ah", "Kh", "Qh", "Jh", "Th", "2c", "3d"])).toBe("Royal Flush");
+    expect(short(["9h", "9d", "9c", "5s", "5h", "2c", "3d"])).toBe("9s full of 5s");
+    expect(short(["Ah", "2d", "3c", "4s", "5h", "9c", "Jd"])).toBe("5-high Straight");
+    expect(short(["Th", "Jd", "Qc", "Ks", "9h", "2c", "3d"])).toBe("K-high Straight");
+    expect(short(["Ah", "Ad", "Kc", "Ks", "5h", "9c", "Jd"])).toBe("As and Ks");
+    expect(short(["Th", "Td", "Tc", "Ts", "5h", "9c", "Jd"])).toBe("Four 10s");
+    expect(short(["2h", "7d", "9c", "Js", "Kh", "4c", "3d"])).toBe("K high");
   });
 });
 

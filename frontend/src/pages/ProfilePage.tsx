@@ -101,7 +101,7 @@ export function ProfilePage({ playerId }: { playerId: string }) {
         {results.data && results.data.items.length > 0 ? (
           <>
             <ResultsChart points={results.data.items} unit={unit} />
-            <p className="muted small">A point every {plural(results.data.hands_per_point, "hand")} of a game; all-in EV counts each all-in before the river at its equity.</p>
+            <p className="muted small">{results.data.hands_per_point === 1 ? "A point per hand" : `A point every ${plural(results.data.hands_per_point, "hand")}`} of a game; all-in EV counts each all-in before the river at its equity.</p>
           </>
         ) : (
           <p className="muted" data-testid="no-results">{results.isPending ? "Loading…" : "No hands in this selection yet."}</p>

@@ -152,6 +152,8 @@ export interface TableSummary {
   bots: number;
   /** human players seated */
   players?: number;
+  /** seats taken whose player sits out (the server frees them when their player stays away) */
+  sitting_out?: number;
   hand_no?: number;
   hand_in_progress?: boolean;
   /** seconds per decision */
