@@ -8,11 +8,12 @@ from pathlib import Path
 import numpy as np
 
 from ai.math.combos import class_index
-from ai.policy.cfr import exploitability
+from ai.policy.cfr import best_response_value, exploitability
 from ai.policy.games.leduc import LeducPoker
 from ai.policy.limit.game import HOLDEM_HU, LEDUC, build_tree
 from ai.policy.limit.holdem import HoldemAbstraction
 from ai.policy.limit.leduc import LeducAbstraction, to_flat_strategy
+from ai.policy.limit.response import best_response
 from ai.policy.limit.solver import MCCFR
 from ai.policy.tree import flatten
 
@@ -75,3 +76,17 @@ def test_holdem_training_runs_and_learns_to_fold_trash_to_a_raise() -> None:
     fold_aa = strategy[lay.base[node] + class_index("AA") * k]
     fold_72 = strategy[lay.base[node] + class_index("72o") * k]
     assert fold_aa < 0.1 < 0.5 < fold_72
+
+
+def test_the_learned_best_response_finds_the_exact_best_response_value() -> None:
+    """On Leduc the abstract game is the game: the learned response to a fixed strategy
+    must come close to the exact best response, and never (beyond noise) above it."""
+    flat = flatten(LeducPoker())
+    solver = MCCFR(LEDUC, LeducAbstraction(), seed=1, batch=1000, discount_batches=10)
+    solver.run(20_000)
+    fixed = solver.average_strategy()
+    exact_strategy = to_flat_strategy(solver.tree, solver.lay, fixed, flat)
+    for responder in (0, 1):
+        exact = best_response_value(flat, exact_strategy, responder)
+        found = best_response(LEDUC, LeducAbstraction(), fixed, responder, 20_000, 100_000, seed=3)
+        assert exact - 0.03 < found.value < exact + found.half_width

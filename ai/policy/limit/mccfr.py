@@ -83,6 +83,8 @@ def _traverse(
     regret: FloatArray,
     average: FloatArray,
     rng: NDArray[np.int64],
+    fixed: FloatArray,
+    frozen: int,
     frame_node: IntArray,
     frame_next: IntArray,
     frame_j: IntArray,
@@ -93,6 +95,7 @@ def _traverse(
 
     The traverser's frames stay on the stack until every action's value is back; the
     other player's decisions are tail calls (one sampled action replaces the frame).
+    The `frozen` player (-1: none) plays `fixed` and learns nothing: a best response.
     """
     depth = 0
     frame_node[0] = 0
@@ -121,10 +124,15 @@ def _traverse(
             k = n_actions[node]
             o = base[node] + deal_buckets[actor, rnd[node]] * k
             sigma = frame_sigma[depth]
-            _strategy(regret, o, k, sigma)
-            if actor != traverser:
+            if actor == frozen:
                 for a in range(k):
-                    average[o + a] += sigma[a]
+                    sigma[a] = fixed[o + a]
+            else:
+                _strategy(regret, o, k, sigma)
+            if actor != traverser:
+                if actor != frozen:
+                    for a in range(k):
+                        average[o + a] += sigma[a]
                 u = _uniform(rng)
                 pick = k - 1
                 acc = 0.0
@@ -189,24 +197,71 @@ def run_deals(
     regret: FloatArray,
     average: FloatArray,
     rng: NDArray[np.int64],
+    fixed: FloatArray,
+    frozen: int,
 ) -> float:
-    """One iteration per deal (both players traverse it); returns player 0's mean value."""
+    """One iteration per deal (each player not `frozen` traverses it); returns the first
+    traverser's mean sampled value."""
     frame_node = np.zeros(MAX_DEPTH, dtype=np.int64)
     frame_next = np.zeros(MAX_DEPTH, dtype=np.int64)
     frame_j = np.zeros(MAX_DEPTH, dtype=np.int64)
     frame_values = np.zeros((MAX_DEPTH, 3))
     frame_sigma = np.zeros((MAX_DEPTH, 3))
     total = 0.0
+    first = 1 if frozen == 0 else 0
     for i in range(buckets.shape[0]):
         for traverser in range(2):
+            if traverser == frozen:
+                continue
             v = _traverse(
                 traverser, buckets[i], results[i], kind, player, rnd, child, put, base,
-                n_actions, regret, average, rng, frame_node, frame_next, frame_j,
-                frame_values, frame_sigma,
+                n_actions, regret, average, rng, fixed, frozen, frame_node, frame_next,
+                frame_j, frame_values, frame_sigma,
             )  # fmt: skip
-            if traverser == 0:
+            if traverser == first:
                 total += v
     return total / max(int(buckets.shape[0]), 1)
+
+
+@jit
+def expected_values(
+    buckets: IntArray,  # (deals, 2, rounds)
+    results: IntArray,
+    kind: IntArray,
+    player: IntArray,
+    rnd: IntArray,
+    child: IntArray,
+    put: IntArray,
+    base: IntArray,
+    n_actions: IntArray,
+    strategy0: FloatArray,
+    strategy1: FloatArray,
+    out: FloatArray,  # (deals,): player 0's exact expected payoff given each deal
+) -> None:
+    """No sampling of actions: the tree is in depth-first order, so one sweep from the
+    last node back to the root values every node of a deal."""
+    value = np.zeros(kind.shape[0])
+    for i in range(buckets.shape[0]):
+        for node in range(kind.shape[0] - 1, -1, -1):
+            if kind[node] == FOLDED:
+                value[node] = put[node, 1] if player[node] == 0 else -put[node, 0]
+            elif kind[node] != DECISION:
+                r = results[i]
+                value[node] = put[node, 1] if r > 0 else (-put[node, 0] if r < 0 else 0.0)
+            else:
+                actor = player[node]
+                k = n_actions[node]
+                o = base[node] + buckets[i, actor, rnd[node]] * k
+                sigma = strategy0 if actor == 0 else strategy1
+                v = 0.0
+                j = 0
+                for a in range(3):
+                    c = child[node, a]
+                    if c >= 0:
+                        v += sigma[o + j] * value[c]
+                        j += 1
+                value[node] = v
+        out[i] = value[0]
 
 
 def normalised(lay: Layout, weights: FloatArray) -> FloatArray:

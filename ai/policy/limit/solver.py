@@ -32,6 +32,9 @@ class MCCFR:
     # Linear-CFR discount after each of the first `discount_batches` batches.
     discount_batches: int = 0
     iterations: int = 0
+    # A best response: this player (0/1) plays `fixed` and learns nothing; -1: self-play.
+    frozen: int = -1
+    fixed: FloatArray = field(default_factory=lambda: np.zeros(1))
     tree: BettingTree = field(init=False)
     lay: Layout = field(init=False)
     regret: FloatArray = field(init=False)
@@ -58,6 +61,7 @@ class MCCFR:
             total += run_deals(
                 buckets, results, t.kind, t.player, t.round, t.child, t.put,
                 self.lay.base, self.lay.n_actions, self.regret, self.average, self.action_rng,
+                self.fixed, self.frozen,
             )  # fmt: skip
             self.iterations += self.batch
             done = self.iterations // self.batch
