@@ -114,6 +114,14 @@ def _add_blueprint_parser(targets: Subparsers) -> None:
     parser.add_argument(
         "--resume", type=Path, metavar="CHECKPOINT", help="continue from a checkpoint.npz"
     )
+    parser.add_argument(
+        "--best-response", type=int, default=0, metavar="N",
+        help="at the end, learn a best response per seat in the abstract game (N "
+        "iterations each) and report its value: a lower bound on the exploitability",
+    )  # fmt: skip
+    parser.add_argument(
+        "--response-deals", type=int, default=100_000, help="deals valuing each best response"
+    )
     parser.set_defaults(run=run_blueprint)
 
 
@@ -133,6 +141,8 @@ def run_blueprint(args: argparse.Namespace) -> int:
         seed=args.seed,
         hs_buckets=(hs[0], hs[1], hs[2]),
         eval_every=args.eval_every,
+        best_response=args.best_response,
+        response_deals=args.response_deals,
     )
     try:
         train(settings, args.out, args.resume, note=_note)
