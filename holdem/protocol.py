@@ -50,6 +50,7 @@ BotStyle = Literal[
     "random",
     "loki",
     "poki",
+    "blueprint",
 ]
 BOT_STYLES: tuple[BotStyle, ...] = get_args(BotStyle)
 DEFAULT_BOT_STYLE: BotStyle = "rational"

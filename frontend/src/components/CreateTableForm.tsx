@@ -19,6 +19,7 @@ const STYLE_HELP: Record<string, string> = {
   random: "random legal actions",
   loki: "expert rules with hand strength and potential",
   poki: "simulations with opponent modelling",
+  blueprint: "self-play equilibrium strategy (heads-up Limit)",
 };
 
 const int = (text: string, fallback = 0) => {
