@@ -108,7 +108,7 @@ def _add_blueprint_parser(targets: Subparsers) -> None:
         "--eval-every", type=int, default=100_000, help="iterations between checkpoints"
     )
     parser.add_argument(
-        "--out", type=Path, default=Path("blueprint"), help="directory for the checkpoint, "
+        "--out", type=Path, default=Path("blueprint-run"), help="directory for the checkpoint, "
         "the report (report.json, convergence.png) and the artefact (blueprint.npz)",
     )  # fmt: skip
     parser.add_argument(
