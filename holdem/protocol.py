@@ -51,6 +51,7 @@ BotStyle = Literal[
     "random",
     "loki",
     "poki",
+    "blueprint",
 ]
 BOT_STYLES: tuple[BotStyle, ...] = get_args(BotStyle)
 DEFAULT_BOT_STYLE: BotStyle = "rational"

@@ -41,6 +41,12 @@ def _poki(seed: int) -> Bot:
     return PokiBot(seed)
 
 
+def _blueprint(seed: int) -> Bot:
+    from ai.bots.blueprint import BlueprintBot
+
+    return BlueprintBot(seed)
+
+
 _FACTORIES: dict[str, Callable[[int], Bot]] = {
     "mcts": _mcts(""),
     "aggressive": AggressiveBot,
@@ -52,6 +58,7 @@ _FACTORIES: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "loki": _loki,
     "poki": _poki,
+    "blueprint": _blueprint,
 }
 
 STYLES: tuple[str, ...] = tuple(_FACTORIES)

@@ -1,5 +1,8 @@
 """`showdown train`: train the opponent models and report how well they predict.
 
+`showdown train blueprint ...` instead trains the self-play baseline policy by
+counterfactual regret minimisation (`ai.policy.training`, docs/blueprint.md).
+
 Sources: the database (default: the embedded one under --data-dir, or
 MONGODB_URL / --mongodb-url), PHH files (--phh DIR, no database needed), or
 recorded arena matches (--records FILE from `showdown arena --record FILE`).
@@ -76,6 +79,77 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     parser.add_argument("--json", action="store_true", help="last line: the figures as JSON")
     parser.set_defaults(run=run)
+    targets = parser.add_subparsers(
+        dest="target", metavar="blueprint", help="train the blueprint instead (see its --help)"
+    )
+    _add_blueprint_parser(targets)
+
+
+def _add_blueprint_parser(targets: Subparsers) -> None:
+    parser = parser_for(
+        targets,
+        "blueprint",
+        "Train the self-play baseline policy (MCCFR over a card and action abstraction): "
+        "progress on stderr, a resumable checkpoint, a report with plots, the artefact.",
+    )
+    parser.add_argument(
+        "--game", choices=("limit-hu", "leduc"), default="limit-hu",
+        help="heads-up Limit Hold'em, or Leduc hold'em (exact exploitability; a check)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--iterations", type=int, default=1_000_000, help="total MCCFR iterations (deals)"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--buckets", default="12,12,16", metavar="F,T,R",
+        help="HS buckets on the flop, turn, river (flop and turn double with a draw flag)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--eval-every", type=int, default=100_000, help="iterations between checkpoints"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("blueprint-run"), help="directory for the checkpoint, "
+        "the report (report.json, convergence.png) and the artefact (blueprint.npz)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--resume", type=Path, metavar="CHECKPOINT", help="continue from a checkpoint.npz"
+    )
+    parser.add_argument(
+        "--best-response", type=int, default=0, metavar="N",
+        help="at the end, learn a best response per seat in the abstract game (N "
+        "iterations each) and report its value: a lower bound on the exploitability",
+    )  # fmt: skip
+    parser.add_argument(
+        "--response-deals", type=int, default=100_000, help="deals valuing each best response"
+    )
+    parser.set_defaults(run=run_blueprint)
+
+
+def run_blueprint(args: argparse.Namespace) -> int:
+    from ai.policy.training import TrainSettings, train
+
+    try:
+        hs = tuple(int(b) for b in args.buckets.split(","))
+        if len(hs) != 3 or min(hs) < 1:
+            raise ValueError
+    except ValueError:
+        _note(f"--buckets wants three positive counts like 12,12,16, not {args.buckets!r}")
+        return 2
+    settings = TrainSettings(
+        game=args.game,
+        iterations=args.iterations,
+        seed=args.seed,
+        hs_buckets=(hs[0], hs[1], hs[2]),
+        eval_every=args.eval_every,
+        best_response=args.best_response,
+        response_deals=args.response_deals,
+    )
+    try:
+        train(settings, args.out, args.resume, note=_note)
+    except (OSError, ValueError) as error:
+        _note(f"blueprint: {error}")
+        return 2
+    return 0
 
 
 def _note(text: str) -> None:

@@ -22,6 +22,7 @@ export const STYLE_HELP: Record<BotStyle, string> = {
   random: "random legal actions",
   loki: "expert rules with hand strength and potential",
   poki: "simulations with opponent modelling",
+  blueprint: "self-play equilibrium strategy (heads-up Limit)",
 };
 
 const int = (text: string, fallback = 0) => {

@@ -70,6 +70,7 @@ export const BOT_STYLES = [
   "random",
   "loki",
   "poki",
+  "blueprint",
 ] as const;
 export type BotStyle = (typeof BOT_STYLES)[number];
 

@@ -1,0 +1,67 @@
+"""The `blueprint` style: plays the self-play baseline policy (docs/blueprint.md).
+
+At a heads-up Limit table it samples its action from the blueprint's probabilities
+(`ai.policy.blueprint.Blueprint.action_probabilities`) with its own seeded RNG, so it
+is deterministic given its seed and the observations. Bets and raises are Limit's
+fixed size (`legal.min_to`, which is also the whole stack when it is short).
+
+Tables the blueprint does not cover yet, No-Limit and more than two players, fall
+back to the `rational` style (`ai.bots.simple.EquityBot`: call when the win
+probability pays for the call, raise when it is clearly strong), and the reason of each
+such decision says so.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ai.bots.base import Bot
+from ai.bots.observation import KIND_NAMES, Decision, Observation
+from ai.bots.simple import EquityBot
+from ai.policy.blueprint import Blueprint, NotCovered, default_blueprint
+from ai.sim.rules import BET, RAISE
+
+
+class BlueprintBot(Bot):
+    style = "blueprint"
+
+    def __init__(self, seed: int = 0, blueprint: Blueprint | None = None) -> None:
+        super().__init__(seed)
+        self.rng = random.Random(seed)
+        self._blueprint = blueprint
+        self._fallback: EquityBot | None = None
+
+    @property
+    def blueprint(self) -> Blueprint:
+        if self._blueprint is None:
+            self._blueprint = default_blueprint()
+        return self._blueprint
+
+    def decide(self, obs: Observation) -> Decision:
+        try:
+            probs = self.blueprint.action_probabilities(obs)
+        except NotCovered as why:
+            return self._fall_back(obs, str(why))
+        kinds = sorted(probs)
+        u = self.rng.random()
+        kind = kinds[-1]
+        acc = 0.0
+        for k in kinds:
+            acc += probs[k]
+            if u < acc:
+                kind = k
+                break
+        to = obs.legal.min_to if kind in (BET, RAISE) else 0
+        reason = ""
+        if self.explain:
+            shown = ", ".join(f"{KIND_NAMES[k]} {100 * probs[k]:.0f}%" for k in kinds)
+            reason = f"{KIND_NAMES[kind].capitalize()}: the blueprint plays {shown} here"
+        return Decision(kind, to, reason=reason)
+
+    def _fall_back(self, obs: Observation, why: str) -> Decision:
+        if self._fallback is None:
+            self._fallback = EquityBot(self.seed)
+            self._fallback.explain = True
+        decision = self._fallback.decide(obs)
+        decision.reason = f"{decision.reason} (rational fallback: {why})"
+        return decision

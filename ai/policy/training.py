@@ -1,0 +1,210 @@
+"""`showdown train blueprint`: MCCFR in chunks, with checkpoints, a report and the artefact.
+
+Every `eval_every` iterations the run records its convergence (mean positive regret per
+visited information set, divided by T; how far the average strategy moved since the
+last chunk; the sampled value) and, for Leduc, the exact exploitability; then it writes
+`checkpoint.npz` (resumable: the samplers' states are in it, so a resumed run equals
+an uninterrupted one). At the end: `blueprint.npz` (the artefact, see
+`ai.policy.blueprint`), `report.json` and `convergence.png`.
+
+With `best_response` > 0 the report also carries a best response to the final average
+strategy learned in the abstract game for each seat (`ai.policy.limit.response`), that
+many iterations each, valued on `response_deals` deals: a lower bound on the
+exploitability within the abstraction, in milli-big-blinds per hand for hold'em.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ai.policy.limit.game import HOLDEM_HU, LEDUC
+from ai.policy.limit.holdem import HoldemAbstraction
+from ai.policy.limit.leduc import LeducAbstraction
+from ai.policy.limit.solver import MCCFR
+
+Note = Callable[[str], None]
+GAMES = ("limit-hu", "leduc")
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    game: str = "limit-hu"
+    iterations: int = 1_000_000
+    seed: int = 0
+    hs_buckets: tuple[int, int, int] = (12, 12, 16)
+    batch: int = 1000
+    discount_batches: int = 100  # Linear CFR over the first 100k iterations
+    eval_every: int = 100_000
+    best_response: int = 0  # iterations per seat; 0: skip
+    response_deals: int = 100_000
+
+
+def make_solver(settings: TrainSettings) -> MCCFR:
+    if settings.game == "leduc":
+        return MCCFR(
+            LEDUC, LeducAbstraction(), settings.seed, settings.batch, settings.discount_batches
+        )
+    if settings.game != "limit-hu":
+        raise ValueError(f"unknown game {settings.game!r} (known: {', '.join(GAMES)})")
+    abstraction = HoldemAbstraction(settings.hs_buckets)
+    return MCCFR(HOLDEM_HU, abstraction, settings.seed, settings.batch, settings.discount_batches)
+
+
+def _exact_exploitability(solver: MCCFR) -> float | None:
+    if solver.game is not LEDUC:
+        return None
+    from ai.policy.cfr import exploitability
+    from ai.policy.games.leduc import LeducPoker
+    from ai.policy.limit.leduc import to_flat_strategy
+    from ai.policy.tree import flatten
+
+    flat = flatten(LeducPoker())
+    return exploitability(
+        flat, to_flat_strategy(solver.tree, solver.lay, solver.average_strategy(), flat)
+    )
+
+
+def train(
+    settings: TrainSettings, out: Path, resume: Path | None = None, note: Note = print
+) -> dict[str, Any]:
+    """Train to `settings.iterations` in all (resuming from `resume`), write everything
+    to `out`; returns the report."""
+    if settings.eval_every % settings.batch or settings.iterations % settings.batch:
+        raise ValueError(f"iterations and eval_every must be multiples of {settings.batch}")
+    out.mkdir(parents=True, exist_ok=True)
+    solver = make_solver(settings)
+    history: list[dict[str, float]] = []
+    if resume is not None:
+        solver.load(resume)
+        history = _load_history(resume)
+        note(f"resumed from {resume} at {solver.iterations} iterations")
+    note(
+        f"{settings.game}: {solver.lay.size} strategy entries, buckets {solver.lay.buckets}; "
+        f"{settings.iterations - solver.iterations} iterations to go"
+    )
+    previous = solver.average_strategy()
+    start = time.perf_counter()
+    spent = history[-1]["seconds"] if history else 0.0
+    while solver.iterations < settings.iterations:
+        chunk = min(settings.eval_every, settings.iterations - solver.iterations)
+        value = solver.run(chunk)
+        current = solver.average_strategy()
+        row = {
+            "iterations": float(solver.iterations),
+            "seconds": spent + time.perf_counter() - start,
+            "mean_positive_regret": solver.mean_positive_regret(),
+            "strategy_change": float(np.abs(current - previous).sum() / max(len(current), 1)),
+            "sampled_value_p0": value,
+        }
+        exact = _exact_exploitability(solver)
+        if exact is not None:
+            row["exploitability"] = exact
+        history.append(row)
+        previous = current
+        checkpoint = out / "checkpoint.npz"
+        solver.save(checkpoint)
+        _save_history(out / "history.json", history)
+        rate = chunk / max(
+            row["seconds"] - (history[-2]["seconds"] if len(history) > 1 else spent), 1e-9
+        )
+        note(
+            f"{solver.iterations}/{settings.iterations} iterations ({rate:,.0f}/s): "
+            f"mean positive regret {row['mean_positive_regret']:.2e}"
+            + (f", exploitability {exact:.4f}" if exact is not None else "")
+        )
+    report: dict[str, Any] = {"settings": asdict(settings), "history": history}
+    if settings.best_response:
+        report["best_response"] = _best_responses(solver, settings, note)
+    if solver.game is HOLDEM_HU:
+        from ai.policy.blueprint import write_artefact
+
+        assert isinstance(solver.abstraction, HoldemAbstraction)
+        report["artefact"] = write_artefact(
+            out / "blueprint.npz", solver.tree, solver.lay, solver.abstraction, solver.average,
+            {"iterations": solver.iterations, "seed": settings.seed},
+        )  # fmt: skip
+        note(f"artefact {out / 'blueprint.npz'}: {report['artefact']['version']}")
+    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    _plot(history, out / "convergence.png", settings.game)
+    note(f"report {out / 'report.json'}, chart {out / 'convergence.png'}")
+    return report
+
+
+def _best_responses(solver: MCCFR, settings: TrainSettings, note: Note) -> dict[str, Any]:
+    from ai.policy.limit.response import best_response
+
+    # Chips per big blind: hold'em counts in small blinds; Leduc's ante plays the blind.
+    per_bb = 2.0 if solver.game is HOLDEM_HU else 1.0
+    fixed = solver.average_strategy()
+    seats = []
+    for responder in (0, 1):
+        note(f"best response for seat {responder}: {settings.best_response} iterations")
+        found = best_response(
+            solver.game, solver.abstraction, fixed, responder, settings.best_response,
+            settings.response_deals, seed=settings.seed + 1000 + responder,
+        )  # fmt: skip
+        seats.append(found)
+        note(
+            f"seat {responder} best response wins {1000 * found.value / per_bb:.0f} "
+            f"± {1000 * found.half_width / per_bb:.0f} mbb/hand"
+        )
+    mean = 0.5 * (seats[0].value + seats[1].value)
+    half = 0.5 * math.hypot(seats[0].half_width, seats[1].half_width)
+    result: dict[str, Any] = {
+        "iterations": settings.best_response,
+        "deals": settings.response_deals,
+        "seats_mbb": [1000 * s.value / per_bb for s in seats],
+        "seats_ci95_mbb": [1000 * s.half_width / per_bb for s in seats],
+        "exploitability_lower_bound_mbb": 1000 * mean / per_bb,
+        "ci95_mbb": 1000 * half / per_bb,
+    }
+    note(
+        f"abstract-game exploitability >= {result['exploitability_lower_bound_mbb']:.0f} "
+        f"± {result['ci95_mbb']:.0f} mbb/hand (best responses' mean)"
+    )
+    return result
+
+
+def _save_history(path: Path, history: list[dict[str, float]]) -> None:
+    path.write_text(json.dumps(history) + "\n", encoding="utf-8")
+
+
+def _load_history(checkpoint: Path) -> list[dict[str, float]]:
+    path = checkpoint.with_name("history.json")
+    if not path.exists():
+        return []
+    rows: list[dict[str, float]] = json.loads(path.read_text(encoding="utf-8"))
+    return rows
+
+
+def _plot(history: list[dict[str, float]], path: Path, game: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    x = [row["iterations"] for row in history]
+    panels = [
+        ("mean_positive_regret", "mean positive regret / T"),
+        ("strategy_change", "avg |Δσ| per entry"),
+    ]
+    if history and "exploitability" in history[0]:
+        panels.insert(0, ("exploitability", "exploitability (chips/hand)"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4))
+    for ax, (key, label) in zip(np.atleast_1d(axes), panels, strict=True):
+        ax.loglog(x, [row[key] for row in history], marker="o")
+        ax.set_xlabel("iterations")
+        ax.set_title(label)
+        ax.grid(True, which="both", alpha=0.3)
+    fig.suptitle(f"blueprint training: {game}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
