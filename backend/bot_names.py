@@ -23,6 +23,7 @@ NAMES: dict[BotStyle, tuple[str, ...]] = {
     "random": ("Dice", "Rando"),
     "loki": ("Loki", "Lola"),
     "poki": ("Poki", "Pia"),
+    "blueprint": ("Nash", "Cepheus"),
 }
 assert set(NAMES) == set(BOT_STYLES), "every bot style has its names"
 
