@@ -14,8 +14,8 @@ The search mixes each opponent's strength-driven play and range with card-blind
 ones by reliability kappa (`ai.search.policy`, `ai.search.deals`): by default the
 read itself. A loose player whose bets follow its cards reads below 1 too
 (aggressive about 0.8 heads-up, 0.63 six-handed; loki 0.87 heads-up No-Limit), and
-believing every read from 0.6 up (`believed`, `card_blind`: the arena style
-`mcts-believeloose`, the default at dca0907) gained heads-up No-Limit against
+believing every read from 0.6 up (`believed`, `card_blind`: the default at
+dca0907) gained heads-up No-Limit against
 aggressive (+122 bb/100, CI including zero) but lost 351.6 [-463.6, -239.5] against
 loki over the same 4,000 duplicate hands (docs/search.md).
 

@@ -115,21 +115,6 @@ def test_a_card_blind_players_range_is_dealt_flat() -> None:
     assert COMBO_FIRST.shape == COMBO_SECOND.shape
 
 
-def test_the_search_decides_preflop_against_a_card_blind_opponent() -> None:
-    """Loki's preflop rules read a raise as strength; against a player whose shown cards
-    say its raises mean nothing, the search decides preflop instead."""
-    obs = spot(LIMIT2, {1: "7c2d"}, [(RAISE, 0)])  # the opponent raised; our junk to play
-    believed = bot(iterations=200, search_preflop=False)
-    believed.decide(obs)
-    assert believed.last is None  # Loki's rules decided
-    doubted = bot(iterations=200, search_preflop=False)
-    opponent = obs.player_id(1 - obs.index)
-    for _ in range(40):
-        doubted.reliability.add(opponent, 0.5)  # showed average hands after its bets
-    doubted.decide(obs)
-    assert doubted.last is not None and doubted.last.iterations == 200
-
-
 def test_no_limit_ranges_count_a_draw_limit_ranges_do_not() -> None:
     from search_spots import NL2
 

@@ -63,7 +63,6 @@ def test_the_search_modules_docstring_examples() -> None:
 
     for name in (
         "ai.search.abstraction",
-        "ai.search.correction",
         "ai.search.explain",
         "ai.search.policy",
         "ai.search.versus",
@@ -74,7 +73,7 @@ def test_the_search_modules_docstring_examples() -> None:
 
 def test_no_limit_overbets_can_be_left_to_heads_up_pots() -> None:
     # A checked flop, the bot last to act. By default two pots and all-in are searched
-    # whoever is in the hand; `mcts-potcap` (overbet_players 2) leaves them out with two
+    # whoever is in the hand; overbet_players 2 leaves them out with two
     # others still in, and searches them heads-up.
     limp = [(CALL, 0), (FOLD, 0), (FOLD, 0), (FOLD, 0), (CALL, 0), (CHECK, 0)]
     three = spot(NL6, {4: "AhKd"}, [*limp, (CHECK, 0), (CHECK, 0)], board="Ks7c2d")
@@ -82,7 +81,8 @@ def test_no_limit_overbets_can_be_left_to_heads_up_pots() -> None:
 
     def bets(obs: Observation, overbet_players: int) -> list[int]:
         searcher = bot(iterations=200)
-        searcher.config = replace(searcher.config, overbet_players=overbet_players)
+        search = replace(searcher.config.search, overbet_players=overbet_players)
+        searcher.config = replace(searcher.config, search=search)
         decision = searcher.decide(obs)
         assert decision.values is not None and decision.is_legal(obs.legal)
         return [int(label.split()[1]) for label in decision.values if label.startswith("bet ")]
