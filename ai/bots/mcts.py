@@ -20,7 +20,7 @@ from ai.bots.loki import LokiBot
 from ai.bots.observation import Decision, Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.stats import crowd_of
-from ai.search.explain import reason
+from ai.search.explain import MAX_CHARS, reason
 from ai.search.mcts import Z95, ActionStats, Search, SearchResult, is_overbet_all_in
 from ai.search.opponents import build_tables
 from ai.search.profiles import DEFAULT, MctsConfig, profile
@@ -158,6 +158,12 @@ class MctsBot(LokiBot):
             )
         else:
             text = reason(result, obs)
+        budget = self.budget(obs.limit)
+        if text and 0 < result.iterations < budget:
+            # Cut short by the deadline (a busy machine): the same spot may then get
+            # another answer, so say so.
+            note = f" Stopped at {result.iterations} of {budget} hands: busy."
+            text = text[: MAX_CHARS - len(note)] + note
         if not result.iterations:
             # Out of time before one iteration: no searched values to show (advice then
             # estimates them from the equity, as the choice was made).

@@ -1,7 +1,7 @@
 """One sentence of reasoning built only from the search's numbers, never against them.
 
 The chosen action has the best value (or is the best smaller action an overbet all-in
-with a weak hand did not clearly beat, which the sentence then says), so the sentence
+did not clearly beat, which the sentence then says), so the sentence
 leads with it and its margin over the next best, or names the close call when the two
 values' 95% intervals overlap; a bet or raise says how often the opponents folded to it
 in the simulated hands (the folds its value assumes); equity (against the ranges the

@@ -37,9 +37,10 @@ BEST, RULE = "best", "rule"
 NEVER = 1 << 40  # a visit count no node reaches
 # Standard errors on either side of a value: its 95% confidence interval.
 Z95 = 1.96
-# An all-in whose raise is more than this many pots after calling is an overbet: made with
-# a weak hand (equity below one half against the ranges) only when its whole confidence
-# interval is above every smaller action's.
+# An all-in whose raise is more than this many pots after calling is an overbet: made only
+# when its whole confidence interval is above every smaller action's. It stakes the stack
+# on the model's guess of how often such a bet is called (the simulated opponents fold
+# K-high's shove into 6 bb on A-A-Q as if it were a pot bet), so a tie is not enough.
 OVERBET_POTS = 2.0
 
 
@@ -361,10 +362,10 @@ def choose(
     stats: list[ActionStats], min_share: float, equity: float, obs: Observation
 ) -> ActionStats:
     """The best value among the actions searched enough (the fold exact); ties go to the
-    more aggressive. An all-in that raises more than OVERBET_POTS pots with a weak hand
-    (equity under one half) must be clearly best: the bottom of its 95% interval above
-    the top of every smaller action's, else the best smaller action is taken. Without
-    any search: check if free, else call on equity vs pot odds."""
+    more aggressive. An all-in that raises more than OVERBET_POTS pots must be clearly
+    best: the bottom of its 95% interval above the top of every smaller action's, else
+    the best smaller action is taken. Without any search: check if free, else call on
+    equity vs pot odds."""
     most = max((s.visits for s in stats), default=0)
     if most == 0:
         passive = next(s for s in stats if s.kind in (CHECK, CALL))
@@ -372,7 +373,7 @@ def choose(
         return fold if fold is not None and equity < obs.pot_odds else passive
     eligible = [s for s in stats if s.kind == FOLD or s.visits >= max(1.0, min_share * most)]
     best = _best(eligible)
-    if best.kind >= BET and equity < 0.5 and is_overbet_all_in(best, obs):
+    if is_overbet_all_in(best, obs):
         smaller = [s for s in eligible if s is not best]
         top = max((s.value_bb + Z95 * s.stderr_bb for s in smaller), default=-math.inf)
         if smaller and best.value_bb - Z95 * best.stderr_bb <= top:

@@ -1,6 +1,6 @@
 """The advisor is the search on its profile: its advice's numbers and its sentence agree
 with its choice (the best value, or the best smaller action an overbet all-in with a
-weak hand did not clearly beat)."""
+did not clearly beat)."""
 
 from __future__ import annotations
 

@@ -85,9 +85,13 @@ def test_the_bot_honours_its_deadline_on_its_clock() -> None:
     clock = TickingClock()
     searcher.clock = clock
     searcher.deadline = 5.0
+    searcher.explain = True
     decision = searcher.decide(FLOP6)
     assert decision.is_legal(FLOP6.legal)
     assert searcher.last is not None and searcher.last.iterations <= 5 * 16
+    # Cut short, the answer may differ from the full search's: the reason says so.
+    done = searcher.last.iterations
+    assert decision.reason.endswith(f"Stopped at {done} of 10000 hands: busy.")
 
 
 def test_the_rule_ablation_leaves_our_later_decisions_to_the_rule() -> None:
