@@ -203,7 +203,6 @@ class MctsBot(LokiBot):
             ),
             -1,
         )
-        search = self.config.search
         return Kept(
             obs.hand_key,
             obs.index,
@@ -211,8 +210,7 @@ class MctsBot(LokiBot):
             len(obs.board),
             result.root,
             chosen,
-            search.chance_buckets,
-            search.overbet_players,
+            self.config.search.chance_buckets,
         )
 
 

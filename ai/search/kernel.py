@@ -85,7 +85,7 @@ MAX_KEY = 64  # a line between two of our decisions is at most ~2 (n - 1) action
 MAX_DEPTH = 256
 CARD_CLASSES = 1000  # keys of strength classes start here (cards are 0..51)
 # Integer settings (`settings` array).
-S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS, S_OVERBETS = 0, 1, 2, 3, 4, 5
+S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS = 0, 1, 2, 3, 4
 # Float settings (`params` array).
 P_EXPLORATION, P_SCALE = 0, 1
 
@@ -364,12 +364,10 @@ def new_node(
     me: int,
     puct: bool,
     root: bool,
-    overbet_players: int,
 ) -> int:
     """A node for our decision at `st` (Search.new_node): our abstract actions
-    (abstraction.our_actions, with overbets while at most `overbet_players` are in the
-    hand; no fold at the root, valued exactly), their prior and our rule's give-up,
-    passive and pot-sized actions. Returns its id."""
+    (abstraction.our_actions; no fold at the root, valued exactly), their prior and our
+    rule's give-up, passive and pot-sized actions. Returns its id."""
     limit = rules[IS_LIMIT] != 0
     street = st[STREET]
     call = to_call(st, me)
@@ -397,10 +395,6 @@ def new_node(
             amounts[1] = high
             for f in range(3):
                 amounts[2 + f] = raise_to(pot, committed, call, low, high, OUR_FRACTIONS[f])
-            if st[N_IN_HAND] > overbet_players:
-                cap = raise_to(pot, committed, call, low, high, 1.0)
-                for m in range(5):
-                    amounts[m] = min(amounts[m], cap)
             sort(amounts)
             for m in range(5):
                 if m and amounts[m] == amounts[m - 1]:
@@ -571,7 +565,6 @@ def run_schedule(
     warmup = settings[S_WARMUP]
     random_rollout = settings[S_RANDOM] != 0
     buckets = settings[S_BUCKETS]
-    overbet_players = settings[S_OVERBETS]
     exploration = params[P_EXPLORATION]
     scale = params[P_SCALE]
     st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -634,7 +627,7 @@ def run_schedule(
                 child = _find_child(edges, children, keys, e, key, length, h)
                 if child < 0:  # expand one node per iteration, then play out
                     child = new_node(nodes, edges, edge_f, counts, st, rules, tab, me, puct,
-                                     False, overbet_players)  # fmt: skip
+                                     False)  # fmt: skip
                     _add_child(edges, children, keys, counts, e, child, key, length, h)
                     child = -1
             if child < 0:

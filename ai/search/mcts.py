@@ -71,9 +71,6 @@ class SearchConfig:
     # the new street (this many equal classes of the percentile), or, with 0, as the
     # cards themselves (47 turn cards: a turn node is rarely visited twice).
     chance_buckets: int = 5
-    # No-Limit: our bets and raises above a pot-sized raise are searched only while at
-    # most this many players are in the hand (10: always).
-    overbet_players: int = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +162,6 @@ class Search:
                 0 if config.continuation == BEST else NEVER,
                 config.rollout == RANDOM,
                 config.chance_buckets,
-                config.overbet_players,
             ],
             dtype=np.int64,
         )
@@ -183,7 +179,7 @@ class Search:
         tree.reserve(1)
         node = kernel.new_node(tree.nodes, tree.edges, tree.edge_f, tree.counts,
                                state_array(state), self._rules, self._tab, self.me,
-                               self.config.puct, root, self.config.overbet_players)  # fmt: skip
+                               self.config.puct, root)  # fmt: skip
         return Node(tree, node)
 
     def _deal(self) -> None:

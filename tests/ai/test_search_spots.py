@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
-from search_spots import LIMIT2, LIMIT6, NL2, NL6, bot, spot
+from search_spots import LIMIT2, LIMIT6, NL2, bot, spot
 
 from ai.bots.observation import Observation
-from ai.search.mcts import SearchConfig
 from ai.search.profiles import ADVISOR
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
 from holdem.config import TableConfig, Variant
@@ -72,30 +69,6 @@ def test_the_search_modules_docstring_examples() -> None:
     ):
         result = doctest.testmod(importlib.import_module(name))
         assert result.attempted and not result.failed, name
-
-
-def test_no_limit_overbets_can_be_left_to_heads_up_pots() -> None:
-    # A checked flop, the bot last to act. By default two pots and all-in are searched
-    # whoever is in the hand; overbet_players 2 leaves them out with two
-    # others still in, and searches them heads-up.
-    limp = [(CALL, 0), (FOLD, 0), (FOLD, 0), (FOLD, 0), (CALL, 0), (CHECK, 0)]
-    three = spot(NL6, {4: "AhKd"}, [*limp, (CHECK, 0), (CHECK, 0)], board="Ks7c2d")
-    heads_up = spot(NL2, {2: "AhKd"}, [(CALL, 0), (CHECK, 0), (CHECK, 0)], board="Ks7c2d")
-
-    def bets(obs: Observation, overbet_players: int) -> list[int]:
-        searcher = bot(iterations=200)
-        search = replace(searcher.config.search, overbet_players=overbet_players)
-        searcher.config = replace(searcher.config, search=search)
-        decision = searcher.decide(obs)
-        assert decision.values is not None and decision.is_legal(obs.legal)
-        return [int(label.split()[1]) for label in decision.values if label.startswith("bet ")]
-
-    for obs, players in ((three, 3), (heads_up, 2)):
-        assert obs.n_in_hand == players and obs.legal.can_check and obs.legal.max_to == 398
-        assert {2 * obs.pot, 398} <= set(bets(obs, SearchConfig().overbet_players))
-    capped = bets(three, 2)
-    assert max(capped) == three.pot and 2 * three.pot not in capped  # a pot bet at most
-    assert {2 * heads_up.pot, 398} <= set(bets(heads_up, 2))
 
 
 # -- The advice spots of #33 -----------------------------------------------------------
