@@ -21,7 +21,7 @@ from ai.bots.observation import Decision, Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.stats import crowd_of
 from ai.search.explain import MAX_CHARS, reason
-from ai.search.mcts import Z95, ActionStats, Search, SearchResult, is_overbet_all_in
+from ai.search.mcts import ActionStats, Search, SearchResult, clearly_best
 from ai.search.opponents import build_tables
 from ai.search.profiles import DEFAULT, MctsConfig, profile
 from ai.search.reliability import Reliability
@@ -149,8 +149,7 @@ class MctsBot(LokiBot):
             best = (
                 "the best of the raise sizes"
                 if passed_over is None
-                else f"the best short of all-in, whose {passed_over.value_bb:+.1f} bb is not "
-                "clearly better"
+                else f"{passed_over.label}'s {passed_over.value_bb:+.1f} bb is not clearly better"
             )
             text = (
                 f"{rule.reason}; {choice.label} by the search: {choice.value_bb:+.1f} bb "
@@ -218,22 +217,17 @@ def rule_raise_size(
     result: SearchResult, obs: Observation, min_share: float
 ) -> tuple[ActionStats | None, ActionStats | None]:
     """Where the preflop rules chose to raise: the best-valued of the searched raises
-    (among those searched at least `min_share` as much as the most searched raise), and
-    the all-in passed over for it. An all-in of more than OVERBET_POTS pots is made only
-    when the bottom of its 95% interval is above the top of every smaller raise's."""
+    (among those searched at least `min_share` as much as the most searched raise, an
+    overbet only when clearly best: `clearly_best`), and the best raise passed over for
+    it, if any."""
     raises = [a for a in result.actions if a.kind >= BET]
     most = max((a.visits for a in raises), default=0)
     searched = [a for a in raises if a.visits and a.visits >= min_share * most]
-    best = max(searched, key=lambda a: a.value_bb, default=None)
-    if best is None or not is_overbet_all_in(best, obs):
-        return best, None
-    smaller = [a for a in searched if a is not best]
-    if not smaller:
-        return best, None
-    top = max(a.value_bb + Z95 * a.stderr_bb for a in smaller)
-    if best.value_bb - Z95 * best.stderr_bb > top:
-        return best, None
-    return max(smaller, key=lambda a: a.value_bb), best
+    if not searched:
+        return None, None
+    chosen = clearly_best(searched, obs)
+    best = max(searched, key=lambda a: a.value_bb)
+    return chosen, (best if best is not chosen and best.value_bb > chosen.value_bb else None)
 
 
 def make_mcts(seed: int, name: str = "") -> MctsBot:

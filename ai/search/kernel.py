@@ -663,10 +663,11 @@ def best_values(
 
     The iterations through an edge split into those that reached one of our later nodes
     and those that did not (the hand ended first, or the line was just expanded and
-    played out by the rollout rule). A later node counts at v: the best of its actions
-    searched at least `min_visits` times (with none, the average of what was played
-    there), and never below folding there (exact: our chips at the node), since that
-    fold is always ours to make. A check is never below
+    played out by the rollout rule). A later node counts at v: its most visited action's
+    value once that has `min_visits` visits (UCT visits the best action most; the most
+    visited, not the highest mean, so that noise in a few visits is not taken as value;
+    before that, the average of what was played there), and never below folding there
+    (exact: our chips at the node), since that fold is always ours to make. A check is never below
     the node's fold either: after it we can still fold to any bet, and otherwise the
     hand goes on at no cost. Children are created after their parents, so one pass in
     decreasing id order sees every child first; the root (a later row when a kept
@@ -680,9 +681,8 @@ def best_values(
         first = nodes[node, NODE_FIRST]
         k = nodes[node, NODE_K]
         fold_here = float(nodes[node, NODE_FOLD])
-        best = fold_here
-        searched = False
         node_w = 0.0
+        most = -1
         for a in range(k):
             e = first + a
             n = edges[e, E_N]
@@ -706,12 +706,14 @@ def best_values(
             if edges[e, E_KIND] == CHECK and value < fold_here:
                 value = fold_here
             q[e] = value
-            kind = edges[e, E_KIND]
-            if n >= min_visits and kind != FOLD:
-                searched = True
-            if (n >= min_visits or kind == FOLD) and value > best:
-                best = value
-        if not searched and nodes[node, NODE_TOTAL] > 0:
-            # Too few visits to pick a best action: what was played there, on average.
-            best = max(best, node_w / nodes[node, NODE_TOTAL])
+            if most < 0 or n > edges[first + most, E_N]:
+                most = a
+        best = fold_here
+        total_n = nodes[node, NODE_TOTAL]
+        if most >= 0 and edges[first + most, E_N] >= min_visits:
+            # The action the search settled on there (UCT visits the best most).
+            best = max(best, q[first + most])
+        elif total_n > 0:
+            # Too few visits to tell: what was played there, on average.
+            best = max(best, node_w / total_n)
         v[node] = best

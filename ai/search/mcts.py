@@ -32,16 +32,17 @@ from ai.sim.state import SimState
 Clock = Callable[[], float]
 MODEL, RANDOM = "model", "random"
 HALVING, UCT = "halving", "uct"
-BEST, RULE = "best", "rule"
+BEST, FLOOR, RULE = "best", "floor", "rule"
 
 NEVER = 1 << 40  # a visit count no node reaches
 # Standard errors on either side of a value: its 95% confidence interval.
 Z95 = 1.96
-# An all-in whose raise is more than this many pots after calling is an overbet: made only
-# when its whole confidence interval is above every smaller action's. It stakes the stack
-# on the model's guess of how often such a bet is called (the simulated opponents fold
-# K-high's shove into 6 bb on A-A-Q as if it were a pot bet), so a tie is not enough.
-OVERBET_POTS = 2.0
+# A No-Limit bet or raise of more than this many pots after calling is an overbet: made
+# only when its whole 95% interval is above every smaller action's. Its value rests on
+# the model's guess of how often such a bet is called, where the model has the least
+# data (the simulated opponents fold K-high's shove of 100 bb into 6 on A-A-Q nearly as
+# often as to a pot bet), so a tie is not enough.
+OVERBET_POTS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +56,21 @@ class SearchConfig:
     # on the same cards and opponents' draws), or UCT: the tree's own rule (UCT/PUCT).
     root: str = HALVING
     rollout: str = MODEL  # MODEL, or RANDOM: everyone at random (an ablation)
-    # BEST: our later decisions are searched (UCT/PUCT from a node's first visit) and an
-    # action's value is the best continuation after it (`kernel.best_values`). RULE: our
-    # later decisions follow the rollout rule and an action's value is that rule's
-    # average (the values before #33, an ablation): a rule that calls too much made
-    # checking look worse than folding.
-    continuation: str = BEST
+    # How an action's value counts our later decisions. FLOOR: the iterations' average
+    # (our later decisions by the rollout rule), but a free check never below folding
+    # now (after it we can still fold to any bet). BEST: the best continuation the tree
+    # knows (`kernel.best_values`): at each later decision of ours, the action the search
+    # settled on there, never below folding there; heads-up Limit against loki, 1,000
+    # duplicate hands, seed 11: FLOOR +25.7 [0.1, 51.3] bb/100, BEST -29.5 [-57.4, -1.6]
+    # (the fold floors of noisy later nodes favour lines that meet bets: an ablation to
+    # work on). RULE: the plain average (the values before #33): a rule that calls too
+    # much made checking look worse than folding.
+    continuation: str = FLOOR
+    # Visits a node below the root plays our rollout rule (poki's) before UCT/PUCT take
+    # over (NEVER: always the rule, then only the fold can beat it there). Searched from
+    # the first visit, the later nodes' few visits each mostly explore: heads-up Limit
+    # against loki, 1,000 duplicate hands, seed 11: -38.0 [-63.8, -12.2] bb/100.
+    warmup: int = NEVER
     # Visits an action below the root needs before its value can be a node's best.
     min_visits: int = 16
     batch: int = 256  # deals per vectorised batch
@@ -159,7 +169,7 @@ class Search:
             [
                 self.me,
                 config.puct,
-                0 if config.continuation == BEST else NEVER,
+                config.warmup,
                 config.rollout == RANDOM,
                 config.chance_buckets,
             ],
@@ -307,7 +317,14 @@ class Search:
         """Per root action, its value in chips since the hand began: the best
         continuation (BEST) or the mean of its iterations (RULE)."""
         if self.config.continuation != BEST:
-            return [root.mean(a) for a in range(len(root.actions))]
+            means = [root.mean(a) for a in range(len(root.actions))]
+            if self.config.continuation == FLOOR:
+                # After a free check we can still fold to any bet: never below folding.
+                means = [
+                    max(m, float(self.base)) if act.kind == CHECK else m
+                    for m, act in zip(means, root.actions, strict=True)
+                ]
+            return means
         tree = self.tree
         count = int(tree.counts[kernel.COUNT_NODES])
         q = np.zeros(tree.edges.shape[0])
@@ -358,9 +375,8 @@ def choose(
     stats: list[ActionStats], min_share: float, equity: float, obs: Observation
 ) -> ActionStats:
     """The best value among the actions searched enough (the fold exact); ties go to the
-    more aggressive. An all-in that raises more than OVERBET_POTS pots must be clearly
-    best: the bottom of its 95% interval above the top of every smaller action's, else
-    the best smaller action is taken. Without any search: check if free, else call on
+    more aggressive. A No-Limit bet or raise of more than OVERBET_POTS pots must be
+    clearly best (`clearly_best`). Without any search: check if free, else call on
     equity vs pot odds."""
     most = max((s.visits for s in stats), default=0)
     if most == 0:
@@ -368,13 +384,24 @@ def choose(
         fold = next((s for s in stats if s.kind == FOLD), None)
         return fold if fold is not None and equity < obs.pot_odds else passive
     eligible = [s for s in stats if s.kind == FOLD or s.visits >= max(1.0, min_share * most)]
-    best = _best(eligible)
-    if is_overbet_all_in(best, obs):
-        smaller = [s for s in eligible if s is not best]
-        top = max((s.value_bb + Z95 * s.stderr_bb for s in smaller), default=-math.inf)
-        if smaller and best.value_bb - Z95 * best.stderr_bb <= top:
-            return _best(smaller)
-    return best
+    return clearly_best(eligible, obs)
+
+
+def clearly_best(actions: list[ActionStats], obs: Observation) -> ActionStats:
+    """The best-valued action, but an overbet (`is_overbet`) only when the bottom of its
+    95% interval is above the top of every smaller action's; otherwise the best of the
+    smaller ones, held to the same test."""
+    while True:
+        best = _best(actions)
+        if not is_overbet(best, obs):
+            return best
+        smaller = [s for s in actions if s.kind < BET or s.to < best.to]
+        if not smaller:
+            return best
+        top = max(s.value_bb + Z95 * s.stderr_bb for s in smaller)
+        if best.value_bb - Z95 * best.stderr_bb > top:
+            return best
+        actions = smaller
 
 
 def _best(stats: list[ActionStats]) -> ActionStats:
@@ -385,10 +412,11 @@ def _best(stats: list[ActionStats]) -> ActionStats:
     return best
 
 
-def is_overbet_all_in(action: ActionStats, obs: Observation) -> bool:
-    """Whether `action` puts us all in raising more than OVERBET_POTS pots after calling."""
+def is_overbet(action: ActionStats, obs: Observation) -> bool:
+    """Whether `action` is a No-Limit bet or raise of more than OVERBET_POTS pots after
+    calling (an all-in of 100 big blinds into 6 is one)."""
     legal = obs.legal
-    if action.kind < BET or action.to < legal.max_to or obs.limit:
+    if action.kind < BET or obs.limit:
         return False
     call = legal.call_amount
     raised = action.to - legal.committed - call

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ai.search.mcts import RANDOM, RULE, UCT, SearchConfig
+from ai.search.mcts import BEST, RANDOM, RULE, UCT, SearchConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,10 @@ ABLATIONS: dict[str, tuple[MctsConfig, str]] = {
         "our later decisions by the rollout rule, values its average (before #33)",
     ),
     "noreuse": (MctsConfig(keep_tree=False), "no tree kept between decisions"),
-    "preflop": (MctsConfig(search_preflop=True), "preflop searched, not by the rules"),
+    "best": (
+        MctsConfig(search=SearchConfig(continuation=BEST)),
+        "values backed up as the best continuation at every later node",
+    ),
 }
 
 PROFILES: dict[str, MctsConfig] = {

@@ -9,7 +9,7 @@ from ai.bots.mcts import MctsBot
 from ai.bots.observation import Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
-from ai.search.mcts import HALVING, RULE, UCT, Search, SearchConfig
+from ai.search.mcts import HALVING, UCT, Search, SearchConfig
 from ai.search.opponents import build_tables
 from ai.search.profiles import DEFAULT
 from ai.sim.rules import CALL, CHECK, RAISE
@@ -94,17 +94,16 @@ def test_the_bot_honours_its_deadline_on_its_clock() -> None:
     assert decision.reason.endswith(f"Stopped at {done} of 10000 hands: busy.")
 
 
-def test_the_rule_ablation_leaves_our_later_decisions_to_the_rule() -> None:
-    """With `continuation=RULE` every node below the root plays our rule: the same deals
-    give the same values each time, and the tree still grows; the default searches them
-    and backs up the best continuation, which values the actions otherwise."""
-    config = SearchConfig(continuation=RULE)
-    first = search(config=config).run(iterations=200)
-    again = search(config=config).run(iterations=200)
+def test_by_default_our_later_decisions_follow_our_rule() -> None:
+    """Every node below the root plays our rule (warm-up NEVER): the same deals give the
+    same values each time, and the tree still grows; searched from a node's first visit
+    (warm-up 0) the later nodes explore, and the values differ."""
+    first = search().run(iterations=200)
+    again = search().run(iterations=200)
     assert first.actions == again.actions and first.root.size() > 1
     assert first.choice.kind in {a.kind for a in first.actions}
-    best = search(obs=FLOP2).run(iterations=2000).actions
-    assert best != search(config=config, obs=FLOP2).run(iterations=2000).actions
+    ruled = search(obs=FLOP2).run(iterations=2000).actions
+    assert ruled != search(config=SearchConfig(warmup=0), obs=FLOP2).run(iterations=2000).actions
 
 
 def test_a_bot_out_of_time_claims_no_searched_values() -> None:

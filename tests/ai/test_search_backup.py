@@ -1,5 +1,6 @@
-"""`kernel.best_values` on a hand-built tree: an action's value is the best continuation
-after it, not the average of what the search happened to play there."""
+"""`kernel.best_values` on a hand-built tree: an action's value is the continuation the
+search settled on after it (never below folding), not the average of what it happened
+to play there."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def values(tree: Tree, min_visits: int = 16) -> tuple[list[float], list[float]]:
     return [float(x) for x in q[:4]], [float(x) for x in v]
 
 
-def test_a_later_node_counts_at_its_best_action_not_its_average() -> None:
+def test_a_later_node_counts_at_its_settled_action_not_its_average() -> None:
     # Calling the bet loses 10 (70 times): the average after the check is -6.6, below
     # folding now (-2); the best continuation folds to the bet (-2 at node 1), so the
     # check is worth (20 * 3 + 80 * -2) / 100 = -1, above folding now.
@@ -62,12 +63,13 @@ def test_a_later_node_counts_at_its_best_action_not_its_average() -> None:
 
 
 def test_an_action_searched_too_little_is_not_taken_as_best() -> None:
-    # The call won 30 but was tried 5 times (< 16): node 1 counts at the best of its
-    # fold and, with no action searched enough, what was played there on average.
+    # The call won 30 but was tried 5 times: with no action searched 16 times, node 1
+    # counts at what was played there on average (never below its fold); with 5 enough,
+    # at its most visited action (the fold, 10 visits), not the call's lucky mean.
     _, v = values(tree_after_a_check(5, 30.0, 3.0))
     assert v[1] == (10 * -2 + 5 * 30) / 15
     _, v = values(tree_after_a_check(5, 30.0, 3.0), min_visits=5)
-    assert v[1] == 30.0
+    assert v[1] == -2.0
 
 
 def test_a_free_check_is_never_below_the_fold() -> None:

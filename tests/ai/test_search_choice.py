@@ -1,5 +1,5 @@
-"""The root's choice among the searched actions: the best value, except an overbet all-in,
-which must be clearly best; the reason names a close call when the two
+"""The root's choice among the searched actions: the best value, except an overbet (a
+No-Limit bet above the pot), which must be clearly best; the reason names a close call when the two
 best values' 95% intervals overlap, and the folds a bet's value assumes."""
 
 from __future__ import annotations
@@ -41,15 +41,17 @@ def shove(all_in_value: float, all_in_stderr: float) -> list[ActionStats]:
     ]
 
 
-def test_an_overbet_all_in_must_be_clearly_best() -> None:
+def test_an_overbet_must_be_clearly_best() -> None:
     assert NL_FLOP.legal.max_to == 398 and NL_FLOP.pot == 4 and NL_FLOP.legal.can_check
     # Valued highest, but its interval [-1, 3] overlaps the pot bet's [-0.1, 1.1].
     assert choose(shove(1.0, 1.0), 0.1, 0.3, NL_FLOP).to == 4
-    # A shove clear of every smaller action's interval (3.0 - 0.98 > 0.5 + 0.59) is made,
-    # and a bet of a pot is never held back.
+    # A shove clear of every smaller action's interval (3.0 - 0.98 > 0.5 + 0.59) is made;
+    # a bet of two pots is held to the same test; a bet of a pot never is.
     assert choose(shove(3.0, 0.5), 0.1, 0.3, NL_FLOP).to == 398
-    pot_bet = [*shove(1.0, 1.0)[:2], ActionStats("bet 8", BET, 8, 500, 1.0, 1.0, 0.2)]
-    assert choose(pot_bet, 0.1, 0.3, NL_FLOP).to == 8
+    two_pots = [*shove(1.0, 1.0)[:2], ActionStats("bet 8", BET, 8, 500, 1.0, 1.0, 0.2)]
+    assert choose(two_pots, 0.1, 0.3, NL_FLOP).to == 4
+    pot_bet = [shove(1.0, 1.0)[0], ActionStats("bet 4", BET, 4, 500, 1.0, 1.0, 0.2)]
+    assert choose(pot_bet, 0.1, 0.3, NL_FLOP).to == 4
     # The reason says the shove was passed over and how often the opponent folds to the
     # bet made; the shove's own reason shows the folds it assumes.
     held = reason(result(shove(1.0, 1.0), 0.3, NL_FLOP), NL_FLOP)

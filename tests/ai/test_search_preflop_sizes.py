@@ -1,6 +1,6 @@
 """No-Limit preflop in matches: Loki's rules decide whether to fold, call or raise; where
-they raise, the search picks the size among its raises (an all-in of more than two pots
-only when clearly better than every smaller raise)."""
+they raise, the search picks the size among its raises (any raise above a pot, all-in
+too, only when clearly better than every smaller raise)."""
 
 from __future__ import annotations
 
@@ -67,31 +67,31 @@ def test_the_best_searched_raise_is_chosen_whatever_folding_or_calling_is_worth(
     actions = [
         ActionStats("fold", FOLD, 0, 0, 0.0, 0.0, 0.0),
         ActionStats("call", CALL, 0, 900, 9.0, 0.5, 0.45),
-        ActionStats("raise 7", RAISE, 7, 600, 2.0, 0.5, 0.3),
-        ActionStats("raise 12", RAISE, 12, 450, 3.0, 0.5, 0.22),
+        ActionStats("raise 4", RAISE, 4, 600, 2.0, 0.5, 0.3),
+        ActionStats("raise 6", RAISE, 6, 450, 3.0, 0.5, 0.22),  # a pot-sized raise
         ActionStats("raise 200", RAISE, 200, 50, 8.0, 3.0, 0.03),  # searched too little
     ]
     result = SearchResult(actions, actions[1], 2000, 0.8, None)  # type: ignore[arg-type]
     chosen, passed_over = rule_raise_size(result, NINES, 0.1)
-    assert chosen is not None and chosen.to == 12 and passed_over is None
+    assert chosen is not None and chosen.to == 6 and passed_over is None
     unsearched = SearchResult(actions[:2], actions[1], 0, 0.8, None)  # type: ignore[arg-type]
     assert rule_raise_size(unsearched, NINES, 0.1) == (None, None)
 
 
-def all_in_against(value_12: float, value_all_in: float, stderr: float = 0.5) -> SearchResult:
+def all_in_against(value_6: float, value_all_in: float, stderr: float = 0.5) -> SearchResult:
     actions = [
         ActionStats("call", CALL, 0, 900, 9.0, 0.5, 0.45),
-        ActionStats("raise 12", RAISE, 12, 600, value_12, stderr, 0.22),
+        ActionStats("raise 6", RAISE, 6, 600, value_6, stderr, 0.22),
         ActionStats("raise 200", RAISE, 200, 600, value_all_in, stderr, 0.3),
     ]
     return SearchResult(actions, actions[0], 2000, 0.8, None)  # type: ignore[arg-type]
 
 
-def test_an_overbet_all_in_must_be_clearly_better_than_the_best_smaller_raise() -> None:
+def test_an_overbet_must_be_clearly_better_than_the_best_smaller_raise() -> None:
     assert NINES.legal.max_to == 200 and NINES.pot == 3
-    # Ahead by 2 bb with standard errors of 0.6: the intervals overlap, the raise to 12.
+    # Ahead by 2 bb with standard errors of 0.6: the intervals overlap, the pot raise.
     chosen, passed_over = rule_raise_size(all_in_against(5.0, 7.0, stderr=0.6), NINES, 0.1)
-    assert chosen is not None and chosen.to == 12
+    assert chosen is not None and chosen.to == 6
     assert passed_over is not None and passed_over.to == 200
     # Ahead by more than both intervals' half-widths (1.96 * 0.5 each): the all-in.
     assert rule_raise_size(all_in_against(5.0, 7.0, stderr=0.3), NINES, 0.1)[0].to == 200  # type: ignore[union-attr]
