@@ -33,6 +33,8 @@ def _gerund(stats: ActionStats) -> str:
 def _value(stats: ActionStats) -> str:
     if stats.kind == FOLD:
         return "fold 0"
+    if stats.floored:
+        return f"{stats.label} at least {stats.value_bb:+.1f} bb (we can fold to a bet later)"
     return f"{stats.label} {stats.value_bb:+.1f} bb (±{stats.stderr_bb:.1f})"
 
 
@@ -86,9 +88,13 @@ def reason(result: SearchResult, obs: Observation) -> str:
         else:
             tail = equity + (f", pot odds {100 * odds:.0f}%" if odds else "")
         return f"{head}. {tail}."[:MAX_CHARS]
+    value = (
+        f"at least {choice.value_bb:+.1f} bb (we can fold to a bet later)"
+        if getattr(choice, "floored", False)
+        else f"{choice.value_bb:+.1f} bb (±{choice.stderr_bb:.1f})"
+    )
     head = (
-        f"{_title(choice, obs.limit)}: {choice.value_bb:+.1f} bb (±{choice.stderr_bb:.1f}) "
-        f"{_over(result)}, {100 * choice.share:.0f}% of them"
+        f"{_title(choice, obs.limit)}: {value} {_over(result)}, {100 * choice.share:.0f}% of them"
     )
     close = getattr(result, "close", None)
     if others and others[0].value_bb > choice.value_bb:

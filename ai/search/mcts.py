@@ -93,6 +93,8 @@ class ActionStats:
     stderr_bb: float  # its standard error (0 for the exact fold)
     share: float  # of the root's visits
     folds: float = 0.0  # share of its simulated hands every opponent folded
+    # The value is a floor, not what the iterations made: a free check at folding's 0.
+    floored: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +357,7 @@ class Search:
                     root.stderr(a) / bb,
                     n / total,
                     folds[a] / n if n else 0.0,
+                    floored=bool(n) and act.kind == CHECK and values[a] > root.mean(a),
                 )
             )
         config = self.config

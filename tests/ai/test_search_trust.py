@@ -107,3 +107,19 @@ def test_advice_and_let_ai_decide_agree_on_the_same_spot(
         assert answer.advice is not None
         answers.add((answer.action, answer.amount, answer.advice.reason))
     assert len(answers) == 1, answers
+
+
+def test_a_floored_check_says_its_value_is_a_floor() -> None:
+    """K8 on A-A-Q: the iterations' average after the free check is below folding (as the
+    rule ablation shows it), so the check is shown at folding's 0 as a floor, and the
+    reason says so."""
+    obs = FREE_CHECKS["K8 on QsAsAh"]
+    unfloored = bot(iterations=2000, config=RULE_VALUES).decide(obs)
+    assert unfloored.values is not None and unfloored.values["check"] < 0.0
+    searcher = bot(iterations=2000, config=ADVISOR)
+    searcher.explain = True
+    decision = searcher.decide(obs)
+    assert searcher.last is not None
+    check = next(a for a in searcher.last.actions if a.label == "check")
+    assert check.floored and check.value_bb == 0.0
+    assert "at least +0.0 bb (we can fold to a bet later)" in decision.reason
