@@ -666,10 +666,11 @@ def best_values(
     played out by the rollout rule). A later node counts at v: its most visited action's
     value once that has `min_visits` visits (UCT visits the best action most; the most
     visited, not the highest mean, so that noise in a few visits is not taken as value;
-    before that, the average of what was played there), and never below folding there
-    (exact: our chips at the node), since that fold is always ours to make. A check is never below
-    the node's fold either: after it we can still fold to any bet, and otherwise the
-    hand goes on at no cost. Children are created after their parents, so one pass in
+    before that, the average of what was played there), replaced by folding there (exact:
+    our chips at the node, a fold always ours to make) where that estimate is clearly
+    below it, by two standard errors. A free check at the root is never below folding
+    there: after it we can still fold to any bet, and otherwise the hand goes on at no
+    cost. Children are created after their parents, so one pass in
     decreasing id order sees every child first; the root (a later row when a kept
     tree's child was made a root) goes last.
     """
@@ -703,17 +704,32 @@ def best_values(
                 c = children[c, C_NEXT]
             node_w += edge_f[e, EF_W]
             value = (rest_w + backed) / n
-            if edges[e, E_KIND] == CHECK and value < fold_here:
-                value = fold_here
+            if node == root and edges[e, E_KIND] == CHECK and value < fold_here:
+                value = fold_here  # a free check now: never below folding now
             q[e] = value
             if most < 0 or n > edges[first + most, E_N]:
                 most = a
-        best = fold_here
         total_n = nodes[node, NODE_TOTAL]
+        if total_n == 0:
+            v[node] = fold_here
+            continue
         if most >= 0 and edges[first + most, E_N] >= min_visits:
             # The action the search settled on there (UCT visits the best most).
-            best = max(best, q[first + most])
-        elif total_n > 0:
+            e = first + most
+            estimate = q[e]
+            n = edges[e, E_N]
+            w, w2 = edge_f[e, EF_W], edge_f[e, EF_W2]
+        else:
             # Too few visits to tell: what was played there, on average.
-            best = max(best, node_w / total_n)
-        v[node] = best
+            estimate = node_w / total_n
+            n = total_n
+            w = node_w
+            w2 = 0.0
+            for a in range(k):
+                w2 += edge_f[first + a, EF_W2]
+        mean = w / n
+        spread = math.sqrt(max(w2 / n - mean * mean, 0.0) / n) if n > 1 else math.inf
+        # Folding there replaces the estimate only when clearly better (by two standard
+        # errors): a floor under every noisy estimate would favour the lines with the
+        # most later decisions.
+        v[node] = fold_here if estimate + 2.0 * spread < fold_here else estimate

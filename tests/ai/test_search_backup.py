@@ -1,6 +1,6 @@
-"""`kernel.best_values` on a hand-built tree: an action's value is the continuation the
-search settled on after it (never below folding), not the average of what it happened
-to play there."""
+"""`kernel.best_values` on a hand-built tree (the `best` ablation): an action's value is
+the continuation the search settled on after it (folding where that is clearly better),
+not the average of what it happened to play there."""
 
 from __future__ import annotations
 
@@ -77,3 +77,13 @@ def test_a_free_check_is_never_below_the_fold() -> None:
     # anything, so the check is floored at the root's fold (-2, 0 relative to folding).
     q, _ = values(tree_after_a_check(70, -10.0, -20.0))
     assert q[0] == -2.0
+
+
+def test_a_later_fold_replaces_only_a_clearly_worse_estimate() -> None:
+    # The call loses 2.5 on average with a standard error of 1: not clearly below the
+    # fold's -2, so node 1 keeps the estimate (a floor under every noisy estimate would
+    # favour the lines with the most later decisions).
+    tree = tree_after_a_check(70, -2.5, 3.0)
+    tree.edge_f[3, K.EF_W2] = 70 * (70.0 + 2.5**2)  # variance 70 over 70 visits
+    _, v = values(tree)
+    assert v[1] == -2.5
