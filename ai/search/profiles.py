@@ -49,12 +49,13 @@ ABLATIONS: dict[str, tuple[MctsConfig, str]] = {
     "puct": (MctsConfig(search=SearchConfig(root=UCT, puct=True)), "PUCT with the model prior"),
     "rule": (
         MctsConfig(search=SearchConfig(continuation=RULE)),
-        "our later decisions by the rollout rule, values its average (before #33)",
+        "values the plain average, no floor under a free check (before #33)",
     ),
     "noreuse": (MctsConfig(keep_tree=False), "no tree kept between decisions"),
     "best": (
         MctsConfig(search=SearchConfig(continuation=BEST)),
-        "values backed up as the best continuation at every later node",
+        "values backed up through each later node: its settled action, or folding there "
+        "where clearly better (kernel.best_values)",
     ),
 }
 
