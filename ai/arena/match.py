@@ -58,7 +58,7 @@ class MatchConfig:
     shuffle_seats: bool = False
     # Keep every searched decision (Match.decisions): the values the search gave, the
     # action chosen and the chips it made to the end of the hand. What the search misses
-    # is measured from them (`showdown records correction`, `ai.search.correction`).
+    # is measured from them (`showdown records correction`, `ai.arena.misses`).
     decisions: bool = False
 
     @property
@@ -126,7 +126,6 @@ def decision_row(obs: Observation, result: SearchResult, made: int) -> dict[str,
         "in_hand": obs.n_in_hand,
         "seats": obs.n,
         "limit": obs.limit,
-        "corrected": result.corrected,
         "actions": [
             {"label": a.label, "kind": a.kind, "value_bb": a.value_bb, "stderr_bb": a.stderr_bb}
             for a in result.actions

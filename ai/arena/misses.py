@@ -1,7 +1,8 @@
 """What a bot's searched decisions made beyond their searched values, from the rows
 `showdown arena --decisions FILE` writes: per street, action and crowd, the mean of the
 chips the chosen action made to the end of the hand minus its value, with its 95% CI
-(`showdown records correction`; the offsets of `ai.search.correction` are these)."""
+(`showdown records correction`): how far the searched values are from what the actions
+went on to win, the values' calibration."""
 
 from __future__ import annotations
 
@@ -12,8 +13,15 @@ from typing import Any
 import numpy as np
 
 from ai.arena.stats import half_width95
-from ai.search.correction import Key, cell
-from ai.sim.rules import FOLD
+from ai.sim.rules import FOLD, RAISE
+
+Key = tuple[int, int, bool]  # (street, kind, three or more players in the hand)
+
+
+def cell(street: int, kind: int, in_hand: int) -> Key:
+    """The cell a decision falls in: a raise of any size is a raise, and the crowd is
+    whether three or more players are in the hand."""
+    return (street, min(kind, RAISE), in_hand > 2)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,11 +20,11 @@ from ai.bots.simple import (
 )
 
 
-def _mcts(variant: str) -> Callable[[int], Bot]:
+def _mcts(profile: str) -> Callable[[int], Bot]:
     def make(seed: int) -> Bot:
         from ai.bots.mcts import make_mcts
 
-        return make_mcts(seed, variant)
+        return make_mcts(seed, profile)
 
     return make
 
@@ -64,45 +64,13 @@ _FACTORIES: dict[str, Callable[[int], Bot]] = {
 STYLES: tuple[str, ...] = tuple(_FACTORIES)
 # The seven personalities that need no opponent model (the arena's fast set).
 SIMPLE_STYLES: tuple[str, ...] = STYLES[1:8]
-# The arena's ablations of mcts (not offered at tables), each described in
-# `ai.bots.mcts.make_mcts`.
+# The arena's mcts profiles other than the default (not offered at tables): the advisor
+# and the ablations (`ai.search.profiles`; their names are spelled out here so that the
+# registry does not import the search).
+MCTS_PROFILES = ("advisor", "generic", "frequency", "random", "uct", "puct", "rule", "best",
+                 "noreuse")  # fmt: skip
 ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
-    f"mcts-{variant}": _mcts(variant)
-    for variant in (
-        "generic",
-        "frequency",
-        "random",
-        "uct",
-        "puct",
-        "tree",
-        "believe",
-        "preflop",
-        "long",
-        "tree256",
-        "noversus",
-        "callmargin",
-        "limitpotential",
-        "rankplay",
-        "believeloose",
-        "nomargin",
-        "margin2",
-        "nopotential",
-        "sizes",
-        "networkranges",
-        "ownranges",
-        "ownmultiway",
-        "ownhutables",
-        "ownhupots",
-        "lokipreflop",
-        "potcap",
-        "rulesizes",
-        "sizes3",
-        "allinbest",
-        "uncorrected",
-        "corrected",
-        "learned",
-        "nodefend",
-    )
+    f"mcts-{name}": _mcts(name) for name in MCTS_PROFILES
 }
 
 ALIASES: dict[str, str] = {
@@ -123,8 +91,9 @@ ALIASES: dict[str, str] = {
     "search": "mcts",
 }
 
-# The style that answers advice queries and human seats ("Let AI decide").
-ADVISOR_STYLE = "mcts"
+# The style that answers advice queries and human seats ("Let AI decide"): the search on
+# its advisor profile.
+ADVISOR_STYLE = "mcts-advisor"
 
 
 def canonical_style(style: str) -> str:

@@ -260,20 +260,25 @@ class RangeTracker:
         return float(weights.mean()) if weights is not None else 1.0
 
     def grid(self, index: int, dead: tuple[int, ...]) -> list[list[float]]:
-        """The range as a 13x13 grid (row/column rank A..2; suited above the diagonal,
-        offsuit below, pairs on it): each cell the average weight of its holdings, 0..1."""
-        weights = self.range_of(index, dead)
-        total = np.zeros((13, 13))
-        count = np.zeros((13, 13))
-        r1 = 12 - (COMBO_FIRST >> 2)
-        r2 = 12 - (COMBO_SECOND >> 2)
-        suited = (COMBO_FIRST & 3) == (COMBO_SECOND & 3)
-        high = np.minimum(r1, r2)
-        low = np.maximum(r1, r2)
-        row = np.where(suited, high, low)
-        col = np.where(suited, low, high)
-        alive = weights > 0
-        np.add.at(total, (row[alive], col[alive]), weights[alive])
-        np.add.at(count, (row[alive], col[alive]), 1)
-        cells = np.divide(total, count, out=np.zeros((13, 13)), where=count > 0)
-        return [[round(float(v), 3) for v in r] for r in cells]
+        """The range as a 13x13 grid (`grid_of`)."""
+        return grid_of(self.range_of(index, dead))
+
+
+def grid_of(weights: FloatArray) -> list[list[float]]:
+    """Weights over the 1326 holdings as a 13x13 grid (row/column rank A..2; suited above
+    the diagonal, offsuit below, pairs on it): each cell the average weight of its live
+    holdings, 0..1."""
+    total = np.zeros((13, 13))
+    count = np.zeros((13, 13))
+    r1 = 12 - (COMBO_FIRST >> 2)
+    r2 = 12 - (COMBO_SECOND >> 2)
+    suited = (COMBO_FIRST & 3) == (COMBO_SECOND & 3)
+    high = np.minimum(r1, r2)
+    low = np.maximum(r1, r2)
+    row = np.where(suited, high, low)
+    col = np.where(suited, low, high)
+    alive = weights > 0
+    np.add.at(total, (row[alive], col[alive]), weights[alive])
+    np.add.at(count, (row[alive], col[alive]), 1)
+    cells = np.divide(total, count, out=np.zeros((13, 13)), where=count > 0)
+    return [[round(float(v), 3) for v in r] for r in cells]

@@ -1,9 +1,7 @@
 """Our action abstraction, and opponents' bet sizes as tree keys.
 
 No-Limit: fold, check/call, the minimum raise, half pot, pot, two pots, all-in
-(amounts deduplicated and always within the legal range); with more players in
-the hand than `SearchConfig.overbet_players` (by default never), nothing above a
-pot-sized raise. Limit: fold,
+(amounts deduplicated and always within the legal range). Limit: fold,
 check/call, bet/raise. An opponent's bet is keyed by its size bucket (the
 opponent model's buckets, `ai.models.features.SIZE_LABELS`): a size off those
 buckets is translated to the nearest one on a log scale.
@@ -40,15 +38,12 @@ def raise_to(pot: int, legal: SimLegal, fraction: float) -> int:
     return min(max(wanted, legal.min_to), legal.max_to)
 
 
-def our_actions(pot: int, legal: SimLegal, limit: bool, overbets: bool = True) -> list[TreeAction]:
+def our_actions(pot: int, legal: SimLegal, limit: bool) -> list[TreeAction]:
     """Our abstract actions at a spot: passive first, then raises by size (tie order).
-    Without `overbets`, no No-Limit amount above a pot-sized raise.
 
     >>> legal = SimLegal(0, 1, True, False, 2, True, 4, 4, 200, 0, 200, (0, 2, 4))
     >>> [a.label for a in our_actions(3, legal, False)]
     ['fold', 'call', 'raise 4', 'raise 7', 'raise 12', 'raise 200']
-    >>> [a.label for a in our_actions(3, legal, False, overbets=False)]
-    ['fold', 'call', 'raise 4', 'raise 7']
     """
     out: list[TreeAction] = []
     if legal.can_fold:
@@ -62,9 +57,6 @@ def our_actions(pot: int, legal: SimLegal, limit: bool, overbets: bool = True) -
         else:
             amounts = {legal.min_to, legal.max_to}
             amounts.update(raise_to(pot, legal, f) for f in OUR_FRACTIONS)
-            if not overbets:
-                cap = raise_to(pot, legal, 1.0)
-                amounts = {min(to, cap) for to in amounts}
             out.extend(TreeAction(kind, to, f"{word} {to}") for to in sorted(amounts))
     return out
 

@@ -1,10 +1,12 @@
 """One sentence of reasoning built only from the search's numbers, never against them.
 
-The chosen action has the best value (or, under the search's margins, is the fold,
-check or call a bet or call did not clearly beat, which the sentence then says), so the
-sentence leads with it and its margin over the next best; equity and pot odds come
-after, and when they point the other way the sentence says why the values differ (what
-the later streets win or cost), instead of citing them as the reason.
+The chosen action has the best value (or is the best smaller action an overbet all-in
+did not clearly beat, which the sentence then says), so the sentence
+leads with it and its margin over the next best, or names the close call when the two
+values' 95% intervals overlap; a bet or raise says how often the opponents folded to it
+in the simulated hands (the folds its value assumes); equity (against the ranges the
+reads show) and pot odds come after, and when they point the other way the sentence
+says why the values differ (what the later streets win or cost).
 """
 
 from __future__ import annotations
@@ -31,12 +33,13 @@ def _gerund(stats: ActionStats) -> str:
 def _value(stats: ActionStats) -> str:
     if stats.kind == FOLD:
         return "fold 0"
+    if stats.floored:
+        return f"{stats.label} at least {stats.value_bb:+.1f} bb (we can fold to a bet later)"
     return f"{stats.label} {stats.value_bb:+.1f} bb (±{stats.stderr_bb:.1f})"
 
 
 def _over(result: SearchResult) -> str:
-    hands = f"over {result.iterations} simulated hands"
-    return hands + (", plus what such actions made in play" if result.corrected else "")
+    return f"over {result.iterations} simulated hands"
 
 
 def reason(result: SearchResult, obs: Observation) -> str:
@@ -47,7 +50,7 @@ def reason(result: SearchResult, obs: Observation) -> str:
     >>> fold = ActionStats("fold", 0, 0, 0, 0.0, 0.0, 0.0)
     >>> a = [fold, ActionStats("call", 2, 0, 90, -1.2, 0.3, 1.0)]
     >>> from types import SimpleNamespace as NS
-    >>> r = NS(actions=a, choice=a[0], iterations=90, equity=0.3, corrected=False)
+    >>> r = NS(actions=a, choice=a[0], iterations=90, equity=0.3, close=None)
     >>> o = NS(limit=True, pot_odds=0.25, n_opponents=1)
     >>> print(reason(r, o))  # doctest: +NORMALIZE_WHITESPACE
     Fold: calling loses 1.2 bb (±0.3) over 90 simulated hands. 30% equity against the
@@ -76,6 +79,8 @@ def reason(result: SearchResult, obs: Observation) -> str:
                 f"Fold: {_gerund(best)} loses {-best.value_bb:.1f} bb "
                 f"(±{best.stderr_bb:.1f}) {_over(result)}"
             )
+        if getattr(result, "close", None) is not None and best is not None and best.value_bb <= 0:
+            head += ", a close call: their 95% intervals overlap"
         if odds and result.equity >= odds:
             tail = (
                 f"{equity} beats the pot odds of {100 * odds:.0f}%, but the later streets cost more"
@@ -83,19 +88,24 @@ def reason(result: SearchResult, obs: Observation) -> str:
         else:
             tail = equity + (f", pot odds {100 * odds:.0f}%" if odds else "")
         return f"{head}. {tail}."[:MAX_CHARS]
-    head = (
-        f"{_title(choice, obs.limit)}: {choice.value_bb:+.1f} bb (±{choice.stderr_bb:.1f}) "
-        f"{_over(result)}, {100 * choice.share:.0f}% of them"
+    value = (
+        f"at least {choice.value_bb:+.1f} bb (we can fold to a bet later)"
+        if getattr(choice, "floored", False)
+        else f"{choice.value_bb:+.1f} bb (±{choice.stderr_bb:.1f})"
     )
+    head = (
+        f"{_title(choice, obs.limit)}: {value} {_over(result)}, {100 * choice.share:.0f}% of them"
+    )
+    close = getattr(result, "close", None)
     if others and others[0].value_bb > choice.value_bb:
-        # Chosen under the aggression margin: the bet's lead is within its uncertainty.
-        best = others[0]
-        head += (
-            f"; {_gerund(best)} {best.value_bb:+.1f} bb (±{best.stderr_bb:.1f}) "
-            "is not clearly better"
-        )
+        # An overbet all-in whose lead is within its uncertainty.
+        head += f"; {_value(others[0])} is not clearly better"
+    elif close is not None:
+        head += f"; a close call with {_value(close)}: their 95% intervals overlap"
     elif others:
         head += "; ahead of " + ", ".join(_value(s) for s in others[:2])
+    if choice.kind >= BET:
+        head += f"; they all fold in {100 * choice.folds:.0f}% of those hands"
     if odds and result.equity < odds:
         tail = f"{equity} is below the pot odds of {100 * odds:.0f}%, but the later streets pay"
     else:

@@ -58,7 +58,6 @@ F64 = npt.NDArray[np.float64]
 # Literal copies (numba's disk cache does not see constants imported from elsewhere).
 FOLD, CHECK, CALL, BET = 0, 1, 2, 3
 SIGMA = 0.12  # ai.search.policy.SIGMA
-BLUFF_TRUST = 0.25  # ai.search.policy.BLUFF_TRUST
 ALL_IN = 5  # ai.models.features.ALL_IN_BUCKET
 FRACTIONS = np.array([0.33, 0.5, 0.75, 1.0, 2.0])  # the model's size buckets
 LOG_FRACTIONS = np.log(FRACTIONS)
@@ -73,9 +72,12 @@ T_RAISE_ABOVE, T_CONTINUE_ABOVE, T_RAISE_SHARE, T_CONTINUE_SHARE = 0, 1, 2, 3
 T_SHARES, T_SIZES, T_CDF, T_KAPPA, T_OVERBET, T_FIELDS = 4, 7, 13, 19, 20, 21
 # Tree layout: node rows, edge rows (one per action of a node), child rows (a list per
 # edge of the lines that led to a child node, keyed by a slice of `keys`).
-NODE_FIRST, NODE_K, NODE_TOTAL, NODE_RULE, NODE_FIELDS = 0, 1, 2, 3, 6
+# NODE_FOLD: our chips since the hand began at the node, what folding there leaves us.
+NODE_FIRST, NODE_K, NODE_TOTAL, NODE_RULE, NODE_FOLD, NODE_FIELDS = 0, 1, 2, 3, 6, 7
 E_KIND, E_TO, E_N, E_HEAD, E_FIELDS = 0, 1, 2, 3, 4
-EF_W, EF_W2, EF_PRIOR, EF_FIELDS = 0, 1, 2, 3
+# EF_FOLDS: the iterations through the edge in which every opponent folded (the folds an
+# action's value assumes, shown with a big bet's advice).
+EF_W, EF_W2, EF_PRIOR, EF_FOLDS, EF_FIELDS = 0, 1, 2, 3, 4
 C_NODE, C_NEXT, C_KEY, C_LEN, C_HASH, C_FIELDS = 0, 1, 2, 3, 4, 5
 COUNT_NODES, COUNT_EDGES, COUNT_CHILDREN, COUNT_KEYS = 0, 1, 2, 3
 MAX_ACTIONS = 7  # fold, check/call and five raise sizes
@@ -83,9 +85,9 @@ MAX_KEY = 64  # a line between two of our decisions is at most ~2 (n - 1) action
 MAX_DEPTH = 256
 CARD_CLASSES = 1000  # keys of strength classes start here (cards are 0..51)
 # Integer settings (`settings` array).
-S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS, S_OVERBETS = 0, 1, 2, 3, 4, 5
+S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS = 0, 1, 2, 3, 4
 # Float settings (`params` array).
-P_EXPLORATION, P_SCALE, P_FOLD_PENALTY, P_BASE = 0, 1, 2, 3
+P_EXPLORATION, P_SCALE = 0, 1
 
 
 def table_array(tables: OpponentTables) -> F64:
@@ -186,32 +188,9 @@ def trust_of(st: I64, tab: F64, me: int) -> float:
 
 
 @jit
-def fold_equity_gain(s: float, call: int, pot: int, bet: int, fold: float, called: float,
-                     raised: float) -> float:  # fmt: skip
-    """policy.fold_equity_gain: a bet's worth beyond checking or calling, heads-up."""
-    return fold * (pot + call) * (1.0 - s) + bet * (2.0 * s - 1.0) * (called + 2.0 * raised)
-
-
-@jit
-def rollout_choice(st: I64, rules: I64, tab: F64, me: int, s: float, call: int, pot: int) -> int:
-    """policy.rollout_choice: our_choice, and heads-up Limit against a card-blind bettor a bet
-    or raise wherever its folds make it pay."""
-    trust = trust_of(st, tab, me)
-    choice = our_choice(s, call, pot, trust)
-    if choice == 2 or trust >= BLUFF_TRUST or st[N_IN_HAND] != 2 or rules[IS_LIMIT] == 0:
-        return choice
-    other = 0
-    for i in range(st[N]):
-        if i != me and st[IN_HAND + i]:
-            other = i
-            break
-    street = st[STREET]
-    bet = rules[MIN_INC + street]
-    row = tab[other, street, 1]
-    gain = fold_equity_gain(s, call, pot, bet, row[T_SHARES], row[T_SHARES + 1], row[T_SHARES + 2])
-    if gain > 0.0:
-        return 2
-    return choice
+def rollout_choice(st: I64, tab: F64, me: int, s: float, call: int, pot: int) -> int:
+    """policy.rollout_choice: our_choice at the trust of the opponents still in."""
+    return our_choice(s, call, pot, trust_of(st, tab, me))
 
 
 @jit
@@ -325,7 +304,7 @@ def play_out(
         s = strength[i, street]
         cost = 0
         if i == me:
-            choice = rollout_choice(st, rules, tab, me, s, call, pot)
+            choice = rollout_choice(st, tab, me, s, call, pot)
         else:
             cost = cost_of(call, pot, rules[MIN_INC + street], limit)
             scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
@@ -385,12 +364,10 @@ def new_node(
     me: int,
     puct: bool,
     root: bool,
-    overbet_players: int,
 ) -> int:
     """A node for our decision at `st` (Search.new_node): our abstract actions
-    (abstraction.our_actions, with overbets while at most `overbet_players` are in the
-    hand; no fold at the root, valued exactly), their prior and our rule's give-up,
-    passive and pot-sized actions. Returns its id."""
+    (abstraction.our_actions; no fold at the root, valued exactly), their prior and our
+    rule's give-up, passive and pot-sized actions. Returns its id."""
     limit = rules[IS_LIMIT] != 0
     street = st[STREET]
     call = to_call(st, me)
@@ -418,10 +395,6 @@ def new_node(
             amounts[1] = high
             for f in range(3):
                 amounts[2 + f] = raise_to(pot, committed, call, low, high, OUR_FRACTIONS[f])
-            if st[N_IN_HAND] > overbet_players:
-                cap = raise_to(pot, committed, call, low, high, 1.0)
-                for m in range(5):
-                    amounts[m] = min(amounts[m], cap)
             sort(amounts)
             for m in range(5):
                 if m and amounts[m] == amounts[m - 1]:
@@ -475,6 +448,7 @@ def new_node(
     nodes[node, NODE_RULE] = give_up
     nodes[node, NODE_RULE + 1] = passive
     nodes[node, NODE_RULE + 2] = aggressive
+    nodes[node, NODE_FOLD] = st[STACKS + me] + st[BETS + me] - st[START + me]
     for a in range(k):
         e = first + a
         edges[e, E_KIND] = kinds[a]
@@ -484,6 +458,7 @@ def new_node(
         edge_f[e, EF_W] = 0.0
         edge_f[e, EF_W2] = 0.0
         edge_f[e, EF_PRIOR] = prior[a]
+        edge_f[e, EF_FOLDS] = 0.0
     return int(node)
 
 
@@ -590,11 +565,8 @@ def run_schedule(
     warmup = settings[S_WARMUP]
     random_rollout = settings[S_RANDOM] != 0
     buckets = settings[S_BUCKETS]
-    overbet_players = settings[S_OVERBETS]
     exploration = params[P_EXPLORATION]
     scale = params[P_SCALE]
-    fold_penalty = params[P_FOLD_PENALTY]
-    base = params[P_BASE]
     st = np.empty(STATE_SIZE, dtype=np.int64)
     key = np.empty(MAX_KEY + 8, dtype=np.int64)
     path_nodes = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -616,7 +588,7 @@ def run_schedule(
             if a < 0:
                 if nodes[node, NODE_TOTAL] < warmup and node != root:
                     s = strength[me, st[STREET]]
-                    rule = rollout_choice(st, rules, tab, me, s, to_call(st, me), pot_of(st))
+                    rule = rollout_choice(st, tab, me, s, to_call(st, me), pot_of(st))
                     a = nodes[node, NODE_RULE + rule]
                 else:
                     a = select(nodes, edges, edge_f, node, exploration, scale, puct)
@@ -626,7 +598,7 @@ def run_schedule(
             depth += 1
             kind = edges[e, E_KIND]
             if kind == FOLD:
-                value = st[STACKS + me] + st[BETS + me] - st[START + me] - fold_penalty
+                value = st[STACKS + me] + st[BETS + me] - st[START + me]
                 break
             seen = st[BOARD_LEN]
             step(st, rules, kind, edges[e, E_TO], hole, runout, pack, bits, plain, flush)
@@ -655,7 +627,7 @@ def run_schedule(
                 child = _find_child(edges, children, keys, e, key, length, h)
                 if child < 0:  # expand one node per iteration, then play out
                     child = new_node(nodes, edges, edge_f, counts, st, rules, tab, me, puct,
-                                     False, overbet_players)  # fmt: skip
+                                     False)  # fmt: skip
                     _add_child(edges, children, keys, counts, e, child, key, length, h)
                     child = -1
             if child < 0:
@@ -667,7 +639,9 @@ def run_schedule(
                 break
             node = child
             a = -1
-        value -= base
+        # Values are our chips since the hand began (a constant apart from the root's
+        # fold, so a tree kept from an earlier decision of the hand stays comparable).
+        folded_out = 1.0 if st[OVER] and st[N_IN_HAND] == 1 and st[IN_HAND + me] else 0.0
         out[0] += value
         out[1] += value * value
         for m in range(depth):
@@ -675,4 +649,87 @@ def run_schedule(
             edges[e, E_N] += 1
             edge_f[e, EF_W] += value
             edge_f[e, EF_W2] += value * value
+            edge_f[e, EF_FOLDS] += folded_out
             nodes[path_nodes[m], NODE_TOTAL] += 1
+
+
+@jit
+def best_values(
+    nodes: I64, edges: I64, edge_f: F64, children: I64, counts: I64, root: int,
+    min_visits: int, q: F64, v: F64,
+) -> None:  # fmt: skip
+    """Every action's value as the best continuation we could play after it (q, per edge),
+    and every node's value as its best action's (v), in chips since the hand began.
+
+    The iterations through an edge split into those that reached one of our later nodes
+    and those that did not (the hand ended first, or the line was just expanded and
+    played out by the rollout rule). A later node counts at v: its most visited action's
+    value once that has `min_visits` visits (UCT visits the best action most; the most
+    visited, not the highest mean, so that noise in a few visits is not taken as value;
+    before that, the average of what was played there), replaced by folding there (exact:
+    our chips at the node, a fold always ours to make) where that estimate is clearly
+    below it, by two standard errors. A free check at the root is never below folding
+    there: after it we can still fold to any bet, and otherwise the hand goes on at no
+    cost. Children are created after their parents, so one pass in
+    decreasing id order sees every child first; the root (a later row when a kept
+    tree's child was made a root) goes last.
+    """
+    total = counts[COUNT_NODES]
+    for step_ in range(total + 1):
+        node = root if step_ == total else total - 1 - step_
+        if node == root and step_ < total:
+            continue
+        first = nodes[node, NODE_FIRST]
+        k = nodes[node, NODE_K]
+        fold_here = float(nodes[node, NODE_FOLD])
+        node_w = 0.0
+        most = -1
+        for a in range(k):
+            e = first + a
+            n = edges[e, E_N]
+            if n == 0:
+                q[e] = fold_here
+                continue
+            rest_w = edge_f[e, EF_W]
+            backed = 0.0
+            c = edges[e, E_HEAD]
+            while c >= 0:
+                child = children[c, C_NODE]
+                nc = nodes[child, NODE_TOTAL]
+                if nc > 0:
+                    cf = nodes[child, NODE_FIRST]
+                    for b in range(nodes[child, NODE_K]):
+                        rest_w -= edge_f[cf + b, EF_W]
+                    backed += nc * v[child]
+                c = children[c, C_NEXT]
+            node_w += edge_f[e, EF_W]
+            value = (rest_w + backed) / n
+            if node == root and edges[e, E_KIND] == CHECK and value < fold_here:
+                value = fold_here  # a free check now: never below folding now
+            q[e] = value
+            if most < 0 or n > edges[first + most, E_N]:
+                most = a
+        total_n = nodes[node, NODE_TOTAL]
+        if total_n == 0:
+            v[node] = fold_here
+            continue
+        if most >= 0 and edges[first + most, E_N] >= min_visits:
+            # The action the search settled on there (UCT visits the best most).
+            e = first + most
+            estimate = q[e]
+            n = edges[e, E_N]
+            w, w2 = edge_f[e, EF_W], edge_f[e, EF_W2]
+        else:
+            # Too few visits to tell: what was played there, on average.
+            estimate = node_w / total_n
+            n = total_n
+            w = node_w
+            w2 = 0.0
+            for a in range(k):
+                w2 += edge_f[first + a, EF_W2]
+        mean = w / n
+        spread = math.sqrt(max(w2 / n - mean * mean, 0.0) / n) if n > 1 else math.inf
+        # Folding there replaces the estimate only when clearly better (by two standard
+        # errors): a floor under every noisy estimate would favour the lines with the
+        # most later decisions.
+        v[node] = fold_here if estimate + 2.0 * spread < fold_here else estimate

@@ -4,8 +4,8 @@ Anytime: it stops at an iteration budget or a deadline read from an injectable
 clock (checked every `check_every` iterations), whichever comes first. For a
 seed and an iteration budget it is deterministic. Values are chips relative to
 folding now; our fold is valued exactly, never simulated (at the root it is not
-even in the tree). Below the root a fold costs `fold_penalty_bb` more, the
-thesis' cure for a search that folds too much, tuned rather than fixed.
+even in the tree). An action's value is the best continuation we could play after
+it (`kernel.best_values`), never what a rollout rule's later mistakes make of it.
 """
 
 from __future__ import annotations
@@ -22,76 +22,65 @@ from ai.bots.observation import Observation
 from ai.math.rollout_strength import showdown_equity
 from ai.models.ranges import RangeTracker
 from ai.search import kernel
-from ai.search.correction import Offsets, corrected
 from ai.search.deals import RangeTables, deal_from_ranges, range_tables, street_strengths
 from ai.search.opponents import OpponentTables
 from ai.search.tree import Node, Tree
 from ai.sim.arrays import evaluator_tables, rules_array, state_array
-from ai.sim.rules import CALL, CHECK, FOLD
+from ai.sim.rules import BET, CALL, CHECK, FOLD
 from ai.sim.state import SimState
 
 Clock = Callable[[], float]
 MODEL, RANDOM = "model", "random"
 HALVING, UCT = "halving", "uct"
-
+BEST, FLOOR, RULE = "best", "floor", "rule"
 
 NEVER = 1 << 40  # a visit count no node reaches
+# Standard errors on either side of a value: its 95% confidence interval.
+Z95 = 1.96
+# A No-Limit bet or raise of more than this many pots after calling is an overbet: made
+# only when its whole 95% interval is above every smaller action's. Its value rests on
+# the model's guess of how often such a bet is called, where the model has the least
+# data (the simulated opponents fold K-high's shove of 100 bb into 6 on A-A-Q nearly as
+# often as to a pot bet), so a tie is not enough.
+OVERBET_POTS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
+    """The search's settings (the bot's are `ai.search.profiles.MctsConfig`)."""
+
     iterations: int = 2000  # the budget when the caller gives neither iterations nor deadline
     exploration: float = 0.7  # UCT/PUCT c, on values divided by their standard deviation
     puct: bool = False  # PUCT with the model's prediction for our seat as the prior
     # The root's choice: HALVING (sequential halving on common deals, comparing actions
     # on the same cards and opponents' draws), or UCT: the tree's own rule (UCT/PUCT).
     root: str = HALVING
-    # Extra loss counted for our folds below the root (the thesis' fold penalty). From 0
-    # to 1 bb no trend showed, in Limit or No-Limit (docs/search.md, 2026-11-24): our
-    # folds there are our rollout rule's.
-    fold_penalty_bb: float = 0.1
     rollout: str = MODEL  # MODEL, or RANDOM: everyone at random (an ablation)
+    # How an action's value counts our later decisions. FLOOR: the iterations' average
+    # (our later decisions by the rollout rule), but a free check never below folding
+    # now (after it we can still fold to any bet). BEST: the best continuation the tree
+    # knows (`kernel.best_values`): at each later decision of ours, the action the search
+    # settled on there, never below folding there; heads-up Limit against loki, 1,000
+    # duplicate hands, seed 11: FLOOR +25.7 [0.1, 51.3] bb/100, BEST -29.5 [-57.4, -1.6]
+    # (the fold floors of noisy later nodes favour lines that meet bets: an ablation to
+    # work on). RULE: the plain average (the values before #33): a rule that calls too
+    # much made checking look worse than folding.
+    continuation: str = FLOOR
+    # Visits a node below the root plays our rollout rule (poki's) before UCT/PUCT take
+    # over (NEVER: always the rule, then only the fold can beat it there). Searched from
+    # the first visit, the later nodes' few visits each mostly explore: heads-up Limit
+    # against loki, 1,000 duplicate hands, seed 11: -38.0 [-63.8, -12.2] bb/100.
+    warmup: int = NEVER
+    # Visits an action below the root needs before its value can be a node's best.
+    min_visits: int = 16
     batch: int = 256  # deals per vectorised batch
     strength_samples: int = 16  # random holdings per strength estimate
     check_every: int = 16  # iterations between clock reads
     min_share: float = 0.1  # visits, relative to the most visited, an action needs to be chosen
-    # Standard errors by which a bet or raise must beat the best of folding, checking and
-    # calling to be chosen.
-    # The simulated opponents do not adapt to how often we bet; real ones do (pokis
-    # raise and call our flop bets more once they have seen us bet often). Limit 5-max,
-    # 10,000 duplicate hands, seed 5: against four pokis 0 -18.3 bb/100, 1 +23.8,
-    # 2 +27.1; against four lokis 1 +28.9, 2 +27.9, and +16.0 before this margin and
-    # the answers to our bets (`ai.search.versus`) came (CIs about +-5.5).
-    aggression_margin: float = 1.0
-    # Standard errors by which a call must beat the exact fold to be made (0: whenever
-    # it is valued higher). Close flop calls realised less than searched where a loki
-    # folded, but a margin of 2 did worse: 6-max No-Limit -2.8 bb/100 over four seeds,
-    # Limit against four lokis -5.8 (docs/search.md, 2026-11-24 afternoon).
-    call_margin: float = 0.0
-    # Visits a node below the root plays our rollout rule (poki's) before UCT/PUCT take
-    # over; by default never: exploring our later actions fills the values above with
-    # exploration's blunders. Against four lokis (Limit, 10,000 duplicate hands, seeds 5
-    # and 6): never +16.0 and +12.2 bb/100, after 256 visits +6.2 and +2.6.
-    warmup: int = NEVER
     # Below our action, the board cards dealt key the children as our strength class on
     # the new street (this many equal classes of the percentile), or, with 0, as the
     # cards themselves (47 turn cards: a turn node is rarely visited twice).
     chance_buckets: int = 5
-    # With ranges that count draws (`RangeTracker.potential`), the simulated opponents
-    # act by that strength too (their river strength averaged over random runouts), not
-    # by their strength on the board now.
-    potential_play: bool = True
-    # No-Limit: our bets and raises above a pot-sized raise (two pots, all-in) are
-    # searched only while at most this many players are in the hand. Against a loki in
-    # our seat (6-max, seed 9) the flop and turn overbets made with three or more in
-    # the hand cost -1,726 bb over about 100 hands, but leaving them out there (2, the
-    # arena style `mcts-potcap`) made only +7.0 [-9.2, 23.3] bb/100 over the eight
-    # seeds, paired (docs/search.md, "Arena (2026-11-25, later …)"): kept everywhere.
-    overbet_players: int = 10
-    # Added to the searched values before the choice, per street, action and crowd: what
-    # each kind of action made in play beyond its searched value (`ai.search.correction`).
-    # None: the searched values as they are.
-    offsets: Offsets | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +89,12 @@ class ActionStats:
     kind: int
     to: int
     visits: int
-    value_bb: float  # mean chips won relative to folding now, in big blinds
+    value_bb: float  # chips won relative to folding now, in big blinds (best continuation)
     stderr_bb: float  # its standard error (0 for the exact fold)
     share: float  # of the root's visits
+    folds: float = 0.0  # share of its simulated hands every opponent folded
+    # The value is a floor, not what the iterations made: a free check at folding's 0.
+    floored: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +107,11 @@ class SearchResult:
     # CPU seconds dealing (holdings, boards, strengths) and in the compiled iterations.
     deal_seconds: float = 0.0
     iteration_seconds: float = 0.0
-    corrected: bool = False  # the values include `SearchConfig.offsets`
+    # The opponents' weight tables the deals (and so the equity) came from: what the
+    # advice's reads show (`ai.search.deals.range_tables`).
+    ranges: RangeTables | None = None
+    # The runner-up when its confidence interval overlaps the choice's (a close call).
+    close: ActionStats | None = None
 
     @property
     def values(self) -> dict[str, float]:
@@ -141,6 +137,8 @@ class Search:
         self.config = config or SearchConfig()
         self.me = obs.index
         self.root_state = obs.sim.clone()
+        # Our chips since the hand began if we fold now: the tree's values are chips since
+        # the hand began (`ai.search.kernel`), reported relative to this.
         self.base = (
             self.root_state.stacks[self.me]
             + self.root_state.bets[self.me]
@@ -151,7 +149,6 @@ class Search:
         self.scale = float(max(obs.pot + obs.legal.call_amount, obs.big_blind))
         self._floor = float(obs.big_blind)
         self._sum = self._sum2 = 0.0
-        self.fold_penalty = self.config.fold_penalty_bb * obs.big_blind
         self._rng = random.Random(seed)
         self._seed_base = seed * 1_000_003
         self._np_rng = np.random.default_rng(seed)
@@ -177,11 +174,10 @@ class Search:
                 config.warmup,
                 config.rollout == RANDOM,
                 config.chance_buckets,
-                config.overbet_players,
             ],
             dtype=np.int64,
         )
-        self._params = np.array([config.exploration, self.scale, self.fold_penalty, self.base])
+        self._params = np.array([config.exploration, self.scale])
         self._sums = np.zeros(2)
         self._pending: list[tuple[int, int, int]] = []
         # CPU seconds spent dealing and in the compiled iterations (`showdown bench ai`).
@@ -195,7 +191,7 @@ class Search:
         tree.reserve(1)
         node = kernel.new_node(tree.nodes, tree.edges, tree.edge_f, tree.counts,
                                state_array(state), self._rules, self._tab, self.me,
-                               self.config.puct, root, self.config.overbet_players)  # fmt: skip
+                               self.config.puct, root)  # fmt: skip
         return Node(tree, node)
 
     def _deal(self) -> None:
@@ -213,7 +209,7 @@ class Search:
             self.config.strength_samples,
             self._rng.getrandbits(31),
             self.obs.n_opponents,
-            self.ranges.potential and self.config.potential_play,
+            self.ranges.potential,
         )
         if not len(self._holes):
             self.equity = showdown_equity(holes, runouts, self.me, self.obs.opponents)
@@ -304,7 +300,8 @@ class Search:
                     used += 1
                 if len(alive) > 1 and used >= round_budget:
                     self._flush(tree)
-                    alive.sort(key=lambda a: -tree.mean(a))
+                    values = self._values(tree)
+                    alive.sort(key=lambda a: -values[a])
                     alive = sorted(alive[: (len(alive) + 1) // 2])
                     used = 0
             else:
@@ -318,6 +315,27 @@ class Search:
             iteration_seconds=self.iteration_seconds,
         )
 
+    def _values(self, root: Node) -> list[float]:
+        """Per root action, its value in chips since the hand began: the best
+        continuation (BEST) or the mean of its iterations (RULE)."""
+        if self.config.continuation != BEST:
+            means = [root.mean(a) for a in range(len(root.actions))]
+            if self.config.continuation == FLOOR:
+                # After a free check we can still fold to any bet: never below folding.
+                means = [
+                    max(m, float(self.base)) if act.kind == CHECK else m
+                    for m, act in zip(means, root.actions, strict=True)
+                ]
+            return means
+        tree = self.tree
+        count = int(tree.counts[kernel.COUNT_NODES])
+        q = np.zeros(tree.edges.shape[0])
+        v = np.zeros(max(count, root.id + 1))
+        kernel.best_values(tree.nodes, tree.edges, tree.edge_f, tree.children, tree.counts,
+                           root.id, self.config.min_visits, q, v)  # fmt: skip
+        first = int(tree.nodes[root.id, kernel.NODE_FIRST])
+        return [float(q[first + a]) for a in range(len(root.actions))]
+
     def _result(self, root: Node, iterations: int) -> SearchResult:
         bb = self.obs.big_blind
         total = max(root.total, 1)
@@ -325,65 +343,104 @@ class Search:
         legal = self.obs.legal
         if legal.can_fold:
             stats.append(ActionStats("fold", FOLD, 0, 0, 0.0, 0.0, 0.0))
+        values = self._values(root)
+        folds = root.folds
         for a, act in enumerate(root.actions):
+            n = root.n[a]
             stats.append(
                 ActionStats(
                     act.label,
                     act.kind,
                     act.to,
-                    root.n[a],
-                    root.mean(a) / bb,
+                    n,
+                    (values[a] - self.base) / bb if n else 0.0,
                     root.stderr(a) / bb,
-                    root.n[a] / total,
+                    n / total,
+                    folds[a] / n if n else 0.0,
+                    floored=bool(n) and act.kind == CHECK and values[a] > root.mean(a),
                 )
             )
         config = self.config
         obs = self.obs
-        if config.offsets is not None:
-            stats = corrected(stats, obs.street, obs.n_in_hand, config.offsets)
-        choice = choose(
-            stats, config.min_share, self.equity, obs, config.aggression_margin, config.call_margin
-        )
+        choice = choose(stats, config.min_share, self.equity, obs)
         return SearchResult(
-            stats, choice, iterations, self.equity, root, corrected=config.offsets is not None
+            stats,
+            choice,
+            iterations,
+            self.equity,
+            root,
+            ranges=self._ranges,
+            close=close_call(stats, choice, config.min_share),
         )
 
 
 def choose(
-    stats: list[ActionStats],
-    min_share: float,
-    equity: float,
-    obs: Observation,
-    aggression_margin: float = 0.0,
-    call_margin: float = 0.0,
+    stats: list[ActionStats], min_share: float, equity: float, obs: Observation
 ) -> ActionStats:
     """The best value among the actions searched enough (the fold exact); ties go to the
-    more aggressive, unless `aggression_margin` > 0: then a bet or raise must beat the
-    best of folding, checking and calling by that many standard errors of the
-    difference (a bluff raise that calling loses to must beat the fold, not the call).
-    With `call_margin` > 0, a call so chosen must beat the fold by that many standard
-    errors, or we fold. Without any search: check if free, else call on equity vs pot
-    odds."""
+    more aggressive. A No-Limit bet or raise of more than OVERBET_POTS pots must be
+    clearly best (`clearly_best`). Without any search: check if free, else call on
+    equity vs pot odds."""
     most = max((s.visits for s in stats), default=0)
     if most == 0:
         passive = next(s for s in stats if s.kind in (CHECK, CALL))
         fold = next((s for s in stats if s.kind == FOLD), None)
         return fold if fold is not None and equity < obs.pot_odds else passive
     eligible = [s for s in stats if s.kind == FOLD or s.visits >= max(1.0, min_share * most)]
-    best = eligible[0]
-    for s in eligible[1:]:
+    return clearly_best(eligible, obs)
+
+
+def clearly_best(actions: list[ActionStats], obs: Observation) -> ActionStats:
+    """The best-valued action, but an overbet (`is_overbet`) only when the bottom of its
+    95% interval is above the top of every smaller action's; otherwise the best of the
+    smaller ones, held to the same test."""
+    while True:
+        best = _best(actions)
+        if not is_overbet(best, obs):
+            return best
+        smaller = [s for s in actions if s.kind < BET or s.to < best.to]
+        if not smaller:
+            return best
+        top = max(s.value_bb + Z95 * s.stderr_bb for s in smaller)
+        if best.value_bb - Z95 * best.stderr_bb > top:
+            return best
+        actions = smaller
+
+
+def _best(stats: list[ActionStats]) -> ActionStats:
+    best = stats[0]
+    for s in stats[1:]:
         if s.value_bb >= best.value_bb:
             best = s
-    if aggression_margin > 0 and best.kind not in (FOLD, CHECK, CALL):
-        calm_options = [s for s in eligible if s.kind in (FOLD, CHECK, CALL)]
-        calm = max(calm_options, key=lambda s: s.value_bb, default=None)
-        if calm is not None:
-            spread = math.hypot(best.stderr_bb, calm.stderr_bb)
-            if best.value_bb - calm.value_bb < aggression_margin * spread:
-                best = calm
-    fold = next((s for s in eligible if s.kind == FOLD), None)
-    if call_margin > 0 and best.kind == CALL and fold is not None:
-        spread = math.hypot(best.stderr_bb, fold.stderr_bb)
-        if best.value_bb - fold.value_bb < call_margin * spread:
-            return fold
     return best
+
+
+def is_overbet(action: ActionStats, obs: Observation) -> bool:
+    """Whether `action` is a No-Limit bet or raise of more than OVERBET_POTS pots after
+    calling (an all-in of 100 big blinds into 6 is one)."""
+    legal = obs.legal
+    if action.kind < BET or obs.limit:
+        return False
+    call = legal.call_amount
+    raised = action.to - legal.committed - call
+    return raised > OVERBET_POTS * (obs.pot + call)
+
+
+def close_call(
+    stats: list[ActionStats], choice: ActionStats, min_share: float
+) -> ActionStats | None:
+    """The best other action searched enough whose 95% interval overlaps the choice's:
+    the two are a close call, which the advice shows (None: the choice is clear)."""
+    most = max((s.visits for s in stats), default=0)
+    if most == 0:
+        return None
+    others = [
+        s
+        for s in stats
+        if s is not choice and (s.kind == FOLD or s.visits >= max(1.0, min_share * most))
+    ]
+    if not others:
+        return None
+    runner = max(others, key=lambda s: s.value_bb)
+    gap = Z95 * (choice.stderr_bb + runner.stderr_bb)
+    return runner if abs(choice.value_bb - runner.value_bb) <= gap else None

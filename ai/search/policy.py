@@ -17,11 +17,6 @@ from ai.sim.rules import BET, CALL, CHECK, FOLD
 from ai.sim.state import SimState
 
 SIGMA = 0.12  # half-width of the mu-sigma ramp (as ai.models.ranges)
-# Heads-up Limit, our rollouts bet on fold equity against an opponent read below this
-# kappa (`rollout_choice`): random reads about 0.06, an always-raiser 0; at 0.5 a loki's
-# read at 5-max Limit dipped below it at times and play there changed (docs/search.md,
-# "eighth session"). No-Limit keeps our_choice: against always-raise -58.1 [-113.5, -2.8].
-BLUFF_TRUST = 0.25
 Random = Callable[[], float]
 
 
@@ -107,46 +102,13 @@ def trust_of(state: SimState, tables: OpponentTables, me: int) -> float:
     return min([1.0, *kappas])
 
 
-def fold_equity_gain(s: float, call: int, pot: int, bet: int, shares: Sequence[float]) -> float:
-    """What betting or raising `bet` more makes beyond checking or calling, heads-up
-    against a player who answers it by `shares` (fold, call, raise) whatever it holds,
-    with our showdown share s: its folds win the whole pot we would otherwise share,
-    its calls (one bet each) and raises (two, called) pay when s > 1/2 and cost below.
-
-    Against a random player (a third each) a 20% hand still bets a pot of four bets;
-    against one who never folds (an always-raiser) only a hand above the middle does.
-
-    >>> round(fold_equity_gain(0.2, 0, 8, 2, (1 / 3, 1 / 3, 1 / 3)), 2)
-    0.93
-    >>> fold_equity_gain(0.4, 0, 8, 2, (0.0, 0.0, 1.0)) < 0 < fold_equity_gain(
-    ...     0.6, 0, 8, 2, (0.0, 0.0, 1.0))
-    True
-    """
-    fold, called, raised = shares
-    return fold * (pot + call) * (1.0 - s) + bet * (2.0 * s - 1.0) * (called + 2.0 * raised)
-
-
 def rollout_choice(
     state: SimState, tables: OpponentTables, me: int, s: float, call: int, pot: int
 ) -> int:
-    """Our action in a rollout: `our_choice`, and in a heads-up Limit pot against an
-    opponent whose bets follow its cards less than BLUFF_TRUST, a bet or raise wherever
-    its folds make it pay (`fold_equity_gain`, its shares facing one bet on this street).
-    Our later play is what the search improves on; checking a weak hand to a player who
-    folds a third of the time whatever it holds undervalued every line that goes on
-    (docs/search.md, "Players whose bets mean nothing")."""
-    trust = trust_of(state, tables, me)
-    choice = our_choice(s, call, pot, trust)
-    rules = state.rules
-    if choice == 2 or trust >= BLUFF_TRUST or state.n_in_hand != 2 or not rules.is_limit:
-        return choice
-    other = next(i for i, live in enumerate(state.in_hand) if live and i != me)
-    street = state.street
-    bet = rules.min_increment[street]
-    shares = tables.shares[other][street][1]
-    if fold_equity_gain(s, call, pot, bet, shares) > 0.0:
-        return 2
-    return choice
+    """Our action in a rollout: `our_choice` at the trust of the opponents still in. Our
+    later play is what the search improves on (the tree's later nodes, backed up as the
+    best continuation), so the rule only needs to be fast and sane."""
+    return our_choice(s, call, pot, trust_of(state, tables, me))
 
 
 def opponent_bucket(tables: OpponentTables, i: int, street: int, cost: int, u: float) -> int:
@@ -219,11 +181,9 @@ def random_play_out(state: SimState, rand: Random) -> None:
 
 
 __all__ = [
-    "BLUFF_TRUST",
     "SIGMA",
     "continue_scale",
     "cost_of",
-    "fold_equity_gain",
     "opponent_choice",
     "our_choice",
     "play_out",

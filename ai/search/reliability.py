@@ -11,13 +11,9 @@ The read = (mean shown strength - 0.5) / (that - 0.5), clipped to 0..1 and shrun
 towards 1 by PRIOR_SHOWS imaginary shows, so an unknown player is believed.
 
 The search mixes each opponent's strength-driven play and range with card-blind
-ones by reliability kappa (`ai.search.policy`, `ai.search.deals`): by default the
+ones by reliability kappa (`ai.search.policy`, `ai.search.deals`): the
 read itself. A loose player whose bets follow its cards reads below 1 too
-(aggressive about 0.8 heads-up, 0.63 six-handed; loki 0.87 heads-up No-Limit), and
-believing every read from 0.6 up (`believed`, `card_blind`: the arena style
-`mcts-believeloose`, the default at dca0907) gained heads-up No-Limit against
-aggressive (+122 bb/100, CI including zero) but lost 351.6 [-463.6, -239.5] against
-loki over the same 4,000 duplicate hands (docs/search.md).
+(aggressive about 0.8 heads-up, 0.63 six-handed; loki 0.87 heads-up No-Limit).
 
 Only shown cards are read (HandSummary.shown: what a showdown revealed).
 
@@ -32,10 +28,6 @@ Only shown cards are read (HandSummary.shown: what a showdown revealed).
 ...     r.add("loose", 0.7)
 >>> round(r.kappa("loose"), 2)
 0.7
->>> loose = Reliability(believed=0.6, card_blind=0.2)
->>> loose.sums, loose.counts = r.sums, r.counts
->>> loose.kappa("loose"), loose.kappa("maniac")
-(1.0, 0.0)
 """
 
 from __future__ import annotations
@@ -53,16 +45,8 @@ _BOARD_BY_STREET = (0, 3, 4, 5)
 class Reliability:
     """Per player: the strengths shown after their bets and raises."""
 
-    def __init__(
-        self, potential: bool = False, believed: float = 1.0, card_blind: float = 0.0
-    ) -> None:
+    def __init__(self, potential: bool = False) -> None:
         self.potential = potential  # strength as the ranges measure it (holding_strengths)
-        # kappa: reads from `believed` up are believed fully, reads from `card_blind`
-        # down played card-blind, linear between (by default kappa is the read).
-        if not 0.0 <= card_blind < believed <= 1.0:
-            raise ValueError(f"need 0 <= card_blind < believed <= 1, got {card_blind}, {believed}")
-        self.believed = believed
-        self.card_blind = card_blind
         self.sums: dict[str, float] = {}
         self.counts: dict[str, int] = {}
 
@@ -101,7 +85,5 @@ class Reliability:
         return min(1.0, max(0.0, (mean - 0.5) / (reference - 0.5)))
 
     def kappa(self, player: str, raise_share: float | None = None) -> float:
-        """The share of the player's play the search takes to follow its cards: the
-        read, rescaled from `card_blind` (0) to `believed` (1)."""
-        read = self.read(player, raise_share)
-        return min(1.0, max(0.0, (read - self.card_blind) / (self.believed - self.card_blind)))
+        """The share of the player's play the search takes to follow its cards: the read."""
+        return self.read(player, raise_share)

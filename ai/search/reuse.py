@@ -35,7 +35,6 @@ class Kept:
     root: Node
     chosen: int  # index into root.actions (-1: a fold or an action off the tree)
     buckets: int = 0  # SearchConfig.chance_buckets of the search that built the tree
-    overbet_players: int = 10  # and its SearchConfig.overbet_players
 
 
 def action_code(state: SimState, kind: int, to: int) -> int:
@@ -83,8 +82,7 @@ def follow(kept: Kept, obs: Observation) -> Node | None:
     child = kept.root.children[kept.chosen].get(tuple(key))
     if child is None:
         return None
-    overbets = obs.n_in_hand <= kept.overbet_players
-    current = [a for a in our_actions(obs.pot, obs.legal, obs.limit, overbets) if a.kind != FOLD]
+    current = [a for a in our_actions(obs.pot, obs.legal, obs.limit) if a.kind != FOLD]
     root = child.without_fold()
     if [a.kind for a in current] != [a.kind for a in root.actions]:
         return None

@@ -33,6 +33,7 @@ from ai.search.kernel import (
     E_N,
     E_TO,
     EF_FIELDS,
+    EF_FOLDS,
     EF_PRIOR,
     EF_W,
     EF_W2,
@@ -40,6 +41,7 @@ from ai.search.kernel import (
     MAX_KEY,
     NODE_FIELDS,
     NODE_FIRST,
+    NODE_FOLD,
     NODE_K,
     NODE_RULE,
     NODE_TOTAL,
@@ -128,6 +130,11 @@ class Node:
         return [float(v) for v in self.tree.edge_f[self._edges(), EF_W2]]
 
     @property
+    def folds(self) -> list[float]:
+        """Per action, its iterations in which every opponent folded."""
+        return [float(v) for v in self.tree.edge_f[self._edges(), EF_FOLDS]]
+
+    @property
     def prior(self) -> list[float]:
         return [float(v) for v in self.tree.edge_f[self._edges(), EF_PRIOR]]
 
@@ -194,6 +201,7 @@ class Node:
         tree.nodes[node, NODE_TOTAL] = int(tree.edges[first : first + k, E_N].sum())
         rule = [max(int(r) - 1, 0) for r in row[NODE_RULE : NODE_RULE + 3]]
         tree.nodes[node, NODE_RULE : NODE_RULE + 3] = rule
+        tree.nodes[node, NODE_FOLD] = row[NODE_FOLD]
         return Node(tree, node)
 
 

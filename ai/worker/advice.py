@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from ai.bots.base import Bot
 from ai.bots.loki import LokiBot
+from ai.bots.mcts import MctsBot
 from ai.bots.observation import KIND_NAMES, Decision, Observation
 from ai.bots.sizing import raise_to_amount
 from ai.models.model import OpponentModel
-from ai.models.ranges import RangeTracker
+from ai.models.ranges import RangeTracker, grid_of
+from ai.search.deals import FloatArray
 from ai.sim.rules import BET, KIND_TO_ACTION_KIND, RAISE
 from holdem.protocol import ActionValue, Advice, OpponentRead
 
@@ -60,9 +62,19 @@ def _value_entries(
     return entries
 
 
+# Hands of a player below which its statistics are mostly the prior: the advice says
+# "no read yet" instead of showing the prior's VPIP, PFR and aggression as if measured.
+READ_HANDS = 20
+
+
 def opponent_reads(obs: Observation, bot: Bot, model: OpponentModel) -> list[OpponentRead]:
-    """Per opponent still in the hand: statistics over every stored hand of theirs, the
-    model's prediction for them in this spot, and their range as a 13x13 grid."""
+    """Per opponent still in the hand: statistics over every stored hand of theirs (once
+    there are READ_HANDS of them), the model's prediction for them in this spot, and
+    their range as a 13x13 grid: the weights the search dealt them from when it ran (so
+    the equity shown is against the range shown), else the bot's Bayes-updated range."""
+    dealt: dict[int, FloatArray] = {}
+    if isinstance(bot, MctsBot) and bot.last is not None and bot.last.ranges is not None:
+        dealt = {i: weights for i, weights, _ in bot.last.ranges}
     if isinstance(bot, LokiBot):
         ranges = bot.ranges
     else:
@@ -74,21 +86,26 @@ def opponent_reads(obs: Observation, bot: Bot, model: OpponentModel) -> list[Opp
         player = obs.player_id(i)
         stats = model.stats(player)
         predicted = model.predict_for(obs, i)
-        note = f"{stats.hands} hand{'s' if stats.hands != 1 else ''} seen"
-        if i in ranges.weights:
-            note = f"range ~{100 * ranges.width(i):.0f}% of hands; {note}"
+        hands = f"{stats.hands} hand{'s' if stats.hands != 1 else ''}"
+        known = stats.hands >= READ_HANDS
+        note = f"{hands} seen" if known else f"{hands}: no read yet; assuming the population"
+        weights = dealt.get(i)
+        if weights is None and i in ranges.weights:
+            weights = ranges.range_of(i, dead)
+        if weights is not None:
+            note = f"range ~{100 * float(weights.mean()):.0f}% of hands; {note}"
         reads.append(
             OpponentRead(
                 seat=obs.seats[i],
-                label=stats.label(),
-                vpip=round(stats.vpip, 3),
-                pfr=round(stats.pfr, 3),
-                aggression=round(stats.aggression, 3),
-                fold_to_bet=round(stats.fold_to_bet, 3),
+                label=stats.label() if known else "no read yet",
+                vpip=round(stats.vpip, 3) if known else None,
+                pfr=round(stats.pfr, 3) if known else None,
+                aggression=round(stats.aggression, 3) if known else None,
+                fold_to_bet=round(stats.fold_to_bet, 3) if known else None,
                 note=note[:200],
                 hands=stats.hands,
                 predicted=[round(float(p), 3) for p in predicted.actions],
-                range_grid=ranges.grid(i, dead) if i in ranges.weights else None,
+                range_grid=None if weights is None else grid_of(weights),
             )
         )
     return reads

@@ -15,12 +15,13 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Protocol
 
 from ai.bots import ADVISOR_STYLE, Bot, canonical_style, make_bot
 from ai.bots.from_view import ReplayError, observation_from_view
 from ai.bots.loki import LokiBot
-from ai.bots.mcts import NO_LIMIT_ITERATIONS, MctsBot
+from ai.bots.mcts import MctsBot
 from ai.bots.observation import Decision
 from ai.bots.poki import PokiBot
 from ai.models.model import OpponentModel
@@ -45,10 +46,9 @@ log = logging.getLogger("showdown.worker")
 
 MAX_BOTS = 512
 FALLBACK_STYLE = "rational"
-# Advice searches this many iterations in Limit (enough to settle) and the bots' budget in
-# No-Limit, cut short by its time budget, which is at most ADVICE_SECONDS: a person is
-# waiting (the issue's p95 of 500 ms end to end).
-ADVICE_ITERATIONS = 3000
+# Advice and "Let AI decide" run the advisor profile's iteration budget (the same for
+# both, so the same spot gets the same answer), cut short only by a time budget of at
+# most ADVICE_SECONDS: a person is waiting (the issue's p95 of 500 ms end to end).
 ADVICE_SECONDS = 0.3
 # A review (a finished hand's decision, graded afterwards) thinks as long as advice: the
 # gateway sends it only to an idle worker, and a live query that arrives meanwhile waits
@@ -92,11 +92,6 @@ class Decider:
             seed = zlib.crc32(f"{table_id}:{seat}:{style}".encode())
             bot = self._bots[key] = make_bot(style, seed)
             bot.explain = True
-            if isinstance(bot, PokiBot) and style == ADVISOR_STYLE:
-                bot.simulate_preflop = True
-            if isinstance(bot, MctsBot) and style == ADVISOR_STYLE:
-                bot.search_preflop = True  # advice searches every street
-                bot.budgets = (ADVICE_ITERATIONS, NO_LIMIT_ITERATIONS)
             while len(self._bots) > MAX_BOTS:
                 self._bots.popitem(last=False)
         self._bots.move_to_end(key)
@@ -192,7 +187,8 @@ class Decider:
             bot = self._review_bots[style] = self.bot_for("review", 0, style)
             self._bots.pop(("review", 0, style), None)  # never evicted, never shared
         if isinstance(bot, MctsBot):
-            bot.keep_tree = False  # decisions arrive in any order, from any hand
+            # Decisions arrive in any order, from any hand: no tree is kept between them.
+            bot.config = replace(bot.config, keep_tree=False)
             bot.clock = self._review_clock  # stops the search when a live query waits
         if isinstance(bot, LokiBot):
             book = StatsBook()
@@ -280,6 +276,5 @@ def warm_up() -> None:
     state = SimState.new_hand(config, {1: 200, 2: 200}, button=2, seed=1)
     advisor = make_bot(ADVISOR_STYLE, 1)
     if isinstance(advisor, MctsBot):
-        advisor.search_preflop = True
         advisor.iterations = 64
     advisor.decide(observe(state, [], "warm-up"))

@@ -8,7 +8,7 @@ it comes from, each hand filed under the first event where the two differ. `flow
 pooled over the recordings (seeds): "is X ahead of every other style?".
 `correction FILE... --player X`: from decisions written by `showdown arena --decisions
 FILE`, what X's chosen actions made beyond their searched values, per street, action and
-crowd (the table `ai.search.correction` adds back).
+crowd (how well the searched values are calibrated).
 """
 
 from __future__ import annotations

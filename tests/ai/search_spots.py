@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ai.bots.mcts import MctsBot
 from ai.bots.observation import ActionRecord, Decision, Observation
 from ai.bots.observe import apply, observe
 from ai.models.model import ModelSet
+from ai.search.profiles import DEFAULT, MctsConfig
 from ai.sim.state import SimState
 from holdem.cards import parse_cards
 from holdem.config import TableConfig, Variant
@@ -37,8 +40,9 @@ def spot(
     return observe(state, history, hand_key="spot")
 
 
-def bot(iterations: int = 300, seed: int = 1, **options: object) -> MctsBot:
+def bot(
+    iterations: int = 300, seed: int = 1, search_preflop: bool = True, config: MctsConfig = DEFAULT
+) -> MctsBot:
     """An mcts bot on the frequency tables (the tests do not depend on a trained network)."""
-    made = MctsBot(seed, iterations=iterations, models=ModelSet.frequency_only())
-    made.search_preflop = bool(options.get("search_preflop", True))
-    return made
+    settings = replace(config, search_preflop=search_preflop)
+    return MctsBot(seed, settings, iterations=iterations, models=ModelSet.frequency_only())

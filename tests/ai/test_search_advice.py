@@ -1,9 +1,8 @@
-"""The advisor is the search: its advice's numbers and its sentence agree with its choice
-(the best value, or a check or call a bet did not clearly beat)."""
+"""The advisor is the search on its profile: its advice's numbers and its sentence agree
+with its choice (the best value, or the best smaller action an overbet all-in with a
+did not clearly beat)."""
 
 from __future__ import annotations
-
-import math
 
 import pytest
 from test_worker_decider import query_for, seated_table
@@ -11,6 +10,7 @@ from test_worker_decider import query_for, seated_table
 import ai.worker.decider as decider_module
 from ai.bots import ADVISOR_STYLE
 from ai.bots.mcts import MctsBot
+from ai.search.profiles import ADVISOR
 from ai.worker.decider import Decider
 from holdem.actions import Action, ActionKind
 from holdem.config import Variant
@@ -20,7 +20,7 @@ from holdem.protocol import QueryPurpose
 def test_advice_comes_from_the_search_and_its_reason_follows_the_numbers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert ADVISOR_STYLE == "mcts"
+    assert ADVISOR_STYLE == "mcts-advisor"
     # The iteration budget, not the machine's load, ends these searches.
     monkeypatch.setattr(decider_module, "ADVICE_SECONDS", 60.0)
     for variant in (Variant.LIMIT, Variant.NO_LIMIT):
@@ -32,7 +32,7 @@ def test_advice_comes_from_the_search_and_its_reason_follows_the_numbers(
             query = query_for(table, None, QueryPurpose.ADVICE, advised)
             answer = decider.answer(query, budget=5.0)
             bot = decider.bot_for(query.table_id, query.seat, ADVISOR_STYLE)
-            assert isinstance(bot, MctsBot) and bot.search_preflop
+            assert isinstance(bot, MctsBot) and bot.config == ADVISOR
             advice = answer.advice
             assert advice is not None and advice.values
             best = max(advice.values, key=lambda v: v.value_bb)
@@ -44,14 +44,12 @@ def test_advice_comes_from_the_search_and_its_reason_follows_the_numbers(
             ]
             assert len(chosen) == 1, (advice.reason, advice.values)
             if chosen[0].value_bb != best.value_bb:
-                # The aggression margin: a bet or raise valued higher, but by less than
-                # the standard error of the difference, is not made, and the reason says so.
-                calm = chosen[0]
-                passive = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL)
-                assert calm.action in passive, advice.reason
+                # An overbet all-in valued higher, but not clearly (the 95% intervals
+                # overlap), is not made, and the reason says so.
+                taken = chosen[0]
                 assert best.action in (ActionKind.BET, ActionKind.RAISE), advice.reason
-                spread = math.hypot(best.stderr_bb or 0.0, calm.stderr_bb or 0.0)
-                assert best.value_bb - calm.value_bb < spread, (advice.reason, advice.values)
+                top = taken.value_bb + 1.96 * (taken.stderr_bb or 0.0)
+                assert best.value_bb - 1.96 * (best.stderr_bb or 0.0) <= top, advice.reason
                 assert "is not clearly better" in advice.reason
             assert advice.reason.lower().startswith(advice.action.value)
             assert "simulated hands" in advice.reason

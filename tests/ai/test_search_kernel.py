@@ -103,14 +103,12 @@ def test_the_compiled_rollouts_play_as_the_python_ones(
     players=st.integers(2, 8),
     limit=st.booleans(),
     actions=st.integers(0, 8),
-    overbet_players=st.sampled_from((2, 10)),
 )
 def test_a_compiled_node_offers_our_abstract_actions(
-    seed: int, players: int, limit: bool, actions: int, overbet_players: int
+    seed: int, players: int, limit: bool, actions: int
 ) -> None:
     """Our actions at a node are ai.search.abstraction's (always legal amounts), with
-    our rule's give-up, passive and nearest-to-pot-sized actions; with more players in
-    the hand than `overbet_players`, none above a pot-sized raise."""
+    our rule's give-up, passive and nearest-to-pot-sized actions."""
     state = advanced(random_hand(seed, players, limit, 0), random.Random(seed), actions)
     legal = state.legal_actions()
     if legal is None:
@@ -119,12 +117,9 @@ def test_a_compiled_node_offers_our_abstract_actions(
     tables = random_tables(np.random.default_rng(seed), state.n)
     node = K.new_node(tree.nodes, tree.edges, tree.edge_f, tree.counts, A.state_array(state),
                       A.rules_array(state.rules), K.table_array(tables), legal.player, False,
-                      False, overbet_players)  # fmt: skip
+                      False)  # fmt: skip
     view = Node(tree, node)
-    overbets = state.n_in_hand <= overbet_players
-    expected = our_actions(state.pot, legal, state.rules.is_limit, overbets)
-    if not overbets:
-        assert all(act.to <= raise_to(state.pot, legal, 1.0) for act in expected)
+    expected = our_actions(state.pot, legal, state.rules.is_limit)
     assert view.actions == expected
     for act in expected:
         assert act.kind in legal.kinds

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from search_spots import bot
 
 from ai.bots import STYLES, canonical_style, make_bot
-from ai.bots.mcts import LIMIT_ITERATIONS, NO_LIMIT_ITERATIONS, MctsBot
+from ai.bots.mcts import MctsBot
 from ai.bots.observation import ActionRecord, Observation
 from ai.bots.observe import observe, step_and_record
 from ai.bots.registry import ARENA_STYLES
 from ai.models.features import ALL_IN_BUCKET, SIZE_FRACTIONS
 from ai.search.abstraction import bucket_amount, our_actions, size_bucket
+from ai.search.mcts import RANDOM
+from ai.search.profiles import DEFAULT, PROFILES, profile
 from ai.sim.rules import BET, CALL, CHECK, FOLD
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
@@ -104,36 +107,24 @@ def random_spot_obs() -> Observation:
     return observe(state, [], hand_key=4)
 
 
-def test_mcts_is_offered_first_and_the_arena_knows_its_ablations() -> None:
+def test_mcts_is_offered_first_and_the_arena_knows_its_profiles() -> None:
     assert STYLES[0] == "mcts"
-    assert isinstance(make_bot("mcts", 1), MctsBot)
-    assert {"mcts-generic", "mcts-frequency", "mcts-random", "mcts-preflop"} <= set(ARENA_STYLES)
+    default = make_bot("mcts", 1)
+    assert isinstance(default, MctsBot) and default.config == DEFAULT
+    assert set(ARENA_STYLES) == {f"mcts-{name}" for name in PROFILES if name != "default"}
+    assert len(ARENA_STYLES) <= 9  # the advisor and at most eight ablations
     for name in ARENA_STYLES:
         assert canonical_style(name) == name
         assert name not in STYLES  # arena only, never seated at a table
-        assert isinstance(make_bot(name, 1), MctsBot)
+        made = make_bot(name, 1)
+        assert isinstance(made, MctsBot) and made.config == PROFILES[name[len("mcts-") :]]
     frequency = make_bot("mcts-frequency", 1)
     assert isinstance(frequency, MctsBot) and frequency.model.learned is False
     generic = make_bot("mcts-generic", 1)
     assert isinstance(generic, MctsBot)
     generic.decide(random_spot_obs())
     assert not generic.book.players  # learns nothing about the players
-    preflop = make_bot("mcts-preflop", 1)
-    assert isinstance(preflop, MctsBot) and preflop.search_preflop
-    long_search = make_bot("mcts-long", 1)
-    assert isinstance(long_search, MctsBot)
-    assert long_search.budget(limit=True) == 4 * LIMIT_ITERATIONS
-    assert long_search.budget(limit=False) == 4 * NO_LIMIT_ITERATIONS
     random_rollouts = make_bot("mcts-random", 1)
-    assert isinstance(random_rollouts, MctsBot) and random_rollouts.config.rollout == "random"
-    call_margin = make_bot("mcts-callmargin", 1)
-    assert isinstance(call_margin, MctsBot) and call_margin.config.call_margin == 2.0
-    rank_play = make_bot("mcts-rankplay", 1)
-    assert isinstance(rank_play, MctsBot) and not rank_play.config.potential_play
-    believe_loose = make_bot("mcts-believeloose", 1)
-    assert isinstance(believe_loose, MctsBot)
-    assert (believe_loose.reliability.believed, believe_loose.reliability.card_blind) == (0.6, 0.2)
-    default = make_bot("mcts", 1)
-    assert isinstance(default, MctsBot)
-    assert (default.reliability.believed, default.reliability.card_blind) == (1.0, 0.0)
-    assert isinstance(make_bot("mcts", 1), MctsBot) and make_bot("mcts", 1).config.potential_play
+    assert isinstance(random_rollouts, MctsBot) and random_rollouts.config.search.rollout == RANDOM
+    with pytest.raises(KeyError, match="unknown mcts profile"):
+        profile("margin2")

@@ -8,7 +8,7 @@ import random
 import numpy as np
 from search_spots import LIMIT2, LIMIT6, NL2, NL6, bot, spot
 
-from ai.bots.mcts import MctsBot, make_mcts
+from ai.bots.mcts import make_mcts
 from ai.models.features import N_FEATURES, N_SIZES
 from ai.models.inference import NumpyNet
 from ai.models.model import BLEND_DECISIONS, ModelSet, OpponentModel, PlayerNet
@@ -133,14 +133,7 @@ def test_the_bots_ranges_read_own_play_in_two_player_limit_pots_only() -> None:
     assert six_seats.versus is not None  # counted over the decisions made with us in
     assert six_seats.ranges.own_stats == six_seats.versus.with_us
     assert made.ranges.own_stats is None  # heads-up: the model's statistics
-    every_pot = make_mcts(1, "ownmultiway")
-    every_pot.update_model(spot(LIMIT6, {2: "7c2d"}, [(CALL, 0)] * 5))
-    assert every_pot.ranges.own_play and every_pot.ranges.own_play_in_hand == 10
-    assert every_pot.ranges.own_stats is None
-    heads_up_tables = make_mcts(1, "ownhutables")
-    heads_up_tables.update_model(spot(LIMIT6, {2: "7c2d"}, [(CALL, 0)] * 5))
-    assert not heads_up_tables.ranges.own_play
-    generic = MctsBot(1, generic_only=True, models=ModelSet.frequency_only())
+    generic = make_mcts(1, "generic")
     generic.update_model(limit)
     assert not generic.ranges.own_play
 
@@ -157,7 +150,8 @@ def test_with_ranges_that_count_draws_the_simulated_opponents_play_their_draws()
     opponent = 1 - obs.index
     flops = []
     for play in (True, False):
-        config = SearchConfig(batch=4096, potential_play=play)
+        config = SearchConfig(batch=4096)
+        ranges.potential = play  # the weights stay as read: only the strengths differ
         search = Search(obs, ranges, build_tables(obs, model), config)
         search.run(iterations=256)
         # The deals the iterations were played on (the same for both: one seed).

@@ -1,6 +1,6 @@
 """No-Limit preflop in matches: Loki's rules decide whether to fold, call or raise; where
-they raise, the search picks the size among its raises (heads-up, an all-in only if worth
-`all_in_ratio` times the best smaller raise)."""
+they raise, the search picks the size among its raises (any raise above a pot, all-in
+too, only when clearly better than every smaller raise)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from dataclasses import replace
 
 from search_spots import LIMIT6, NL2, NL6, bot, spot
 
-from ai.bots.mcts import HEADS_UP_ALL_IN_RATIO, make_mcts, rule_raise_size
+from ai.bots.mcts import rule_raise_size
 from ai.search.mcts import ActionStats, SearchResult
+from ai.search.profiles import DEFAULT
 from ai.sim.rules import CALL, FOLD, RAISE
 
 # Under the gun at six seats, 100 big blinds deep: the rules raise aces (pot) and fold 72.
@@ -18,8 +19,9 @@ JUNK = spot(NL6, {3: "7c2d"}, [], stacks=200)
 
 
 def test_the_search_sizes_the_raise_the_rules_chose() -> None:
-    rules_only = bot(iterations=400, search_preflop=False)
-    rules_only.preflop_sizes = False
+    rules_only = bot(
+        iterations=400, search_preflop=False, config=replace(DEFAULT, preflop_sizes=False)
+    )
     pot_raise = rules_only.decide(ACES)
     assert pot_raise.kind == RAISE and rules_only.last is None
 
@@ -47,30 +49,6 @@ def test_limit_keeps_the_rules_raise() -> None:
     assert decision.kind == RAISE and rules.last is None
 
 
-def test_heads_up_sizes_too_with_the_all_in_ratio() -> None:
-    # The button's nines: the search values all-in highest, but not 1.5 times the
-    # minimum raise, so the minimum raise is made and the reason says why.
-    nines = spot(NL2, {2: "9s9h"}, [], stacks=200)
-    sized = bot(iterations=400, search_preflop=False)
-    sized.explain = True
-    decision = sized.decide(nines)
-    result = sized.last
-    assert result is not None and decision.kind == RAISE
-    values = {a.to: a.value_bb for a in result.actions if a.kind == RAISE}
-    assert max(values, key=values.__getitem__) == 200  # all-in valued highest
-    assert values[200] < HEADS_UP_ALL_IN_RATIO * values[4]
-    assert decision.to == result.choice.to == 4
-    assert f"all-in, whose {values[200]:+.1f} bb is not 1.5 times as much" in decision.reason
-    # Whichever is valued highest without the ratio (the allinbest ablation).
-    greedy = bot(iterations=400, search_preflop=False)
-    greedy.all_in_ratio = 1.0
-    assert greedy.decide(nines).to == 200
-    # As at 00b1500 (the sizes3 ablation): heads-up the rules' pot raise, nothing searched.
-    old = bot(iterations=400, search_preflop=False)
-    old.preflop_sizes_from = 3
-    assert old.decide(nines).kind == RAISE and old.last is None
-
-
 def test_the_reason_gives_the_rule_and_the_size_value() -> None:
     sized = bot(iterations=400, search_preflop=False)
     sized.explain = True
@@ -81,48 +59,43 @@ def test_the_reason_gives_the_rule_and_the_size_value() -> None:
     assert f"{choice.label} by the search: {choice.value_bb:+.1f} bb" in decision.reason
 
 
+# The button heads-up, 100 big blinds: raising all-in is 198 more into a pot of 4.
+NINES = spot(NL2, {2: "9s9h"}, [], stacks=200)
+
+
 def test_the_best_searched_raise_is_chosen_whatever_folding_or_calling_is_worth() -> None:
     actions = [
         ActionStats("fold", FOLD, 0, 0, 0.0, 0.0, 0.0),
         ActionStats("call", CALL, 0, 900, 9.0, 0.5, 0.45),
-        ActionStats("raise 7", RAISE, 7, 600, 2.0, 0.5, 0.3),
-        ActionStats("raise 12", RAISE, 12, 450, 3.0, 0.5, 0.22),
+        ActionStats("raise 4", RAISE, 4, 600, 2.0, 0.5, 0.3),
+        ActionStats("raise 6", RAISE, 6, 450, 3.0, 0.5, 0.22),  # a pot-sized raise
         ActionStats("raise 200", RAISE, 200, 50, 8.0, 3.0, 0.03),  # searched too little
     ]
     result = SearchResult(actions, actions[1], 2000, 0.8, None)  # type: ignore[arg-type]
-    chosen, passed_over = rule_raise_size(result, 0.1, 200)
-    assert chosen is not None and chosen.to == 12 and passed_over is None
+    chosen, passed_over = rule_raise_size(result, NINES, 0.1)
+    assert chosen is not None and chosen.to == 6 and passed_over is None
     unsearched = SearchResult(actions[:2], actions[1], 0, 0.8, None)  # type: ignore[arg-type]
-    assert rule_raise_size(unsearched, 0.1, 200) == (None, None)
+    assert rule_raise_size(unsearched, NINES, 0.1) == (None, None)
 
 
-def all_in_against(value_12: float, value_all_in: float) -> SearchResult:
+def all_in_against(value_6: float, value_all_in: float, stderr: float = 0.5) -> SearchResult:
     actions = [
         ActionStats("call", CALL, 0, 900, 9.0, 0.5, 0.45),
-        ActionStats("raise 12", RAISE, 12, 600, value_12, 0.5, 0.22),
-        ActionStats("raise 200", RAISE, 200, 600, value_all_in, 0.5, 0.3),
+        ActionStats("raise 6", RAISE, 6, 600, value_6, stderr, 0.22),
+        ActionStats("raise 200", RAISE, 200, 600, value_all_in, stderr, 0.3),
     ]
     return SearchResult(actions, actions[0], 2000, 0.8, None)  # type: ignore[arg-type]
 
 
-def test_an_all_in_must_be_worth_the_ratio_times_the_best_smaller_raise() -> None:
-    # Worth 1.4 times raising to 12: the raise, and the all-in is named as passed over.
-    chosen, passed_over = rule_raise_size(all_in_against(5.0, 7.0), 0.1, 200, 1.5)
-    assert chosen is not None and chosen.to == 12
+def test_an_overbet_must_be_clearly_better_than_the_best_smaller_raise() -> None:
+    assert NINES.legal.max_to == 200 and NINES.pot == 3
+    # Ahead by 2 bb with standard errors of 0.6: the intervals overlap, the pot raise.
+    chosen, passed_over = rule_raise_size(all_in_against(5.0, 7.0, stderr=0.6), NINES, 0.1)
+    assert chosen is not None and chosen.to == 6
     assert passed_over is not None and passed_over.to == 200
-    # 1.6 times: the all-in. Without the ratio (6-max), whichever is worth more.
-    assert rule_raise_size(all_in_against(5.0, 8.0), 0.1, 200, 1.5)[0].to == 200  # type: ignore[union-attr]
-    assert rule_raise_size(all_in_against(5.0, 7.0), 0.1, 200)[0].to == 200  # type: ignore[union-attr]
-    # The smaller raises worth nothing: the ratio cannot hold the all-in back.
-    assert rule_raise_size(all_in_against(-1.0, 0.5), 0.1, 200, 1.5)[0].to == 200  # type: ignore[union-attr]
+    # Ahead by more than both intervals' half-widths (1.96 * 0.5 each): the all-in.
+    assert rule_raise_size(all_in_against(5.0, 7.0, stderr=0.3), NINES, 0.1)[0].to == 200  # type: ignore[union-attr]
     # A short stack whose only raise is all-in: nothing smaller to prefer.
     short = all_in_against(5.0, 7.0)
     short = replace(short, actions=short.actions[:2])
-    assert rule_raise_size(short, 0.1, 12, 1.5) == (short.actions[1], None)
-
-
-def test_the_arena_keeps_the_earlier_sizes_as_ablations() -> None:
-    default = make_mcts(1)
-    assert default.preflop_sizes and not make_mcts(1, "rulesizes").preflop_sizes
-    assert default.preflop_sizes_from == 2 and make_mcts(1, "sizes3").preflop_sizes_from == 3
-    assert default.all_in_ratio == HEADS_UP_ALL_IN_RATIO > make_mcts(1, "allinbest").all_in_ratio
+    assert rule_raise_size(short, NINES, 0.1) == (short.actions[1], None)

@@ -22,7 +22,8 @@ def test_the_next_decision_starts_from_the_kept_subtree() -> None:
         for buckets in (0, 5):  # the turn keyed by its card, or by our strength class
             obs = spot(config, {1: hole}, [(CALL, 0), (CHECK, 0)], board="Ks7c2h")
             searcher = bot(iterations=800, seed=2)
-            searcher.config = replace(searcher.config, chance_buckets=buckets)
+            search = replace(searcher.config.search, chance_buckets=buckets)
+            searcher.config = replace(searcher.config, search=search)
             state = obs.sim
             assert state is not None
             history: list[ActionRecord] = list(obs.history)

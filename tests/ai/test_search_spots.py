@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from search_spots import LIMIT2, LIMIT6, NL2, NL6, bot, spot
+import pytest
+from search_spots import LIMIT2, LIMIT6, NL2, bot, spot
 
 from ai.bots.observation import Observation
-from ai.search.mcts import SearchConfig
+from ai.search.profiles import ADVISOR
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
+from holdem.config import TableConfig, Variant
 
 CHECK_TO_RIVER = [(CALL, 0), (CHECK, 0)] + [(CHECK, 0)] * 4 + [(CHECK, 0)]
 
@@ -63,7 +63,6 @@ def test_the_search_modules_docstring_examples() -> None:
 
     for name in (
         "ai.search.abstraction",
-        "ai.search.correction",
         "ai.search.explain",
         "ai.search.policy",
         "ai.search.versus",
@@ -72,24 +71,78 @@ def test_the_search_modules_docstring_examples() -> None:
         assert result.attempted and not result.failed, name
 
 
-def test_no_limit_overbets_can_be_left_to_heads_up_pots() -> None:
-    # A checked flop, the bot last to act. By default two pots and all-in are searched
-    # whoever is in the hand; `mcts-potcap` (overbet_players 2) leaves them out with two
-    # others still in, and searches them heads-up.
-    limp = [(CALL, 0), (FOLD, 0), (FOLD, 0), (FOLD, 0), (CALL, 0), (CHECK, 0)]
-    three = spot(NL6, {4: "AhKd"}, [*limp, (CHECK, 0), (CHECK, 0)], board="Ks7c2d")
-    heads_up = spot(NL2, {2: "AhKd"}, [(CALL, 0), (CHECK, 0), (CHECK, 0)], board="Ks7c2d")
+# -- The advice spots of #33 -----------------------------------------------------------
+# Heads-up No-Limit, blinds 50/100, 100 big blinds: a raise to 325 called, 6.5 bb in the
+# pot. Each spot with the actions any strong player would find sound; the advisor (on
+# the frequency tables, 2,000 iterations, its seed) must pick one, and a free check must
+# never be valued below the fold.
+NL_100 = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=50, big_blind=100)
+CALLED = [(RAISE, 325), (CALL, 0)]
+DEEP = 10_000
+SMALL = {"check", "bet 100", "bet 325", "bet 650"}  # checking, or betting at most the pot
+NOT_ALL_IN = SMALL | {"bet 1300"}
+ADVICE_SPOTS: dict[str, tuple[Observation, set[str]]] = {
+    # The weak-hand shoves into small pots ("Bet 30,050" over "Check -6.34 bb").
+    "bottom pair 3h6d on 4d3cJs, first": (
+        spot(NL_100, {1: "3h6d"}, CALLED, board="4d3cJs", stacks=DEEP),
+        SMALL,
+    ),
+    "bottom pair 3h6d on 4d3cJs, checked to": (
+        spot(NL_100, {2: "3h6d"}, [*CALLED, (CHECK, 0)], board="4d3cJs", stacks=DEEP),
+        SMALL,
+    ),
+    "ace-high A2 on 4c6h7h": (
+        spot(NL_100, {1: "Ah2c"}, CALLED, board="4c6h7h", stacks=DEEP),
+        SMALL,
+    ),
+    "king-high K8 on QsAsAh, first": (
+        spot(NL_100, {1: "Kd8c"}, CALLED, board="QsAsAh", stacks=DEEP),
+        SMALL,
+    ),
+    "king-high K8 on QsAsAh, checked to": (
+        spot(NL_100, {2: "Kd8c"}, [*CALLED, (CHECK, 0)], board="QsAsAh", stacks=DEEP),
+        NOT_ALL_IN,
+    ),
+    # Top pair on a four-straight river, raised all in over our bet by a range the reads
+    # narrowed to straights and sets.
+    "river call facing an all-in raise": (
+        spot(
+            NL_100,
+            {1: "AhTd"},
+            [*CALLED, (BET, 650), (CALL, 0), (CHECK, 0), (CHECK, 0), (BET, 1300), (RAISE, 9025)],
+            board="Ts9h8c2d7s",
+            stacks=DEEP,
+        ),
+        {"fold"},
+    ),
+    # Free checks: the big blind's junk after limps, and on a flop it missed.
+    "free check preflop": (spot(LIMIT6, {2: "7c2d"}, [(CALL, 0)] * 5), {"check", "raise"}),
+    "free check on a missed flop": (
+        spot(LIMIT2, {1: "7c2d"}, [(CALL, 0), (CHECK, 0)], board="AhKhQs"),
+        {"check", "bet"},
+    ),
+    # The nuts (a royal flush) facing a river bet.
+    "the nuts facing a bet": (
+        spot(LIMIT2, {1: "AsKs"}, [*CHECK_TO_RIVER, (BET, 0)], board="QsJsTs2h3d"),
+        {"call", "raise"},
+    ),
+}
 
-    def bets(obs: Observation, overbet_players: int) -> list[int]:
-        searcher = bot(iterations=200)
-        searcher.config = replace(searcher.config, overbet_players=overbet_players)
-        decision = searcher.decide(obs)
-        assert decision.values is not None and decision.is_legal(obs.legal)
-        return [int(label.split()[1]) for label in decision.values if label.startswith("bet ")]
 
-    for obs, players in ((three, 3), (heads_up, 2)):
-        assert obs.n_in_hand == players and obs.legal.can_check and obs.legal.max_to == 398
-        assert {2 * obs.pot, 398} <= set(bets(obs, SearchConfig().overbet_players))
-    capped = bets(three, 2)
-    assert max(capped) == three.pot and 2 * three.pot not in capped  # a pot bet at most
-    assert {2 * heads_up.pot, 398} <= set(bets(heads_up, 2))
+@pytest.mark.parametrize("name", sorted(ADVICE_SPOTS))
+def test_the_advisor_is_sound_on_the_advice_spots(name: str) -> None:
+    obs, sound = ADVICE_SPOTS[name]
+    advisor = bot(iterations=2000, config=ADVISOR)
+    advisor.explain = True
+    decision = advisor.decide(obs)
+    result = advisor.last
+    assert result is not None and decision.values is not None
+    assert result.choice.label in sound, (name, decision.reason)
+    if obs.legal.can_check:
+        assert decision.values["check"] >= 0.0, (name, decision.values)  # the fold's value
+    if obs.legal.can_fold:
+        assert decision.values["fold"] == 0.0
+    assert decision.reason.lower().startswith(decision.name)
+    if name.startswith("river call"):
+        # The equity shown is against the narrowed range, far below the price.
+        assert result.equity < obs.pot_odds

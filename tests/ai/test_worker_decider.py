@@ -11,9 +11,9 @@ import pytest
 from ai.bots.from_view import ReplayError, observation_from_view
 from ai.bots.mcts import NO_LIMIT_ITERATIONS, MctsBot
 from ai.bots.registry import ADVISOR_STYLE
+from ai.search.profiles import ADVISOR, DEFAULT
 from ai.worker import Decider, ai_socket_url
 from ai.worker.client import Backoff
-from ai.worker.decider import ADVICE_ITERATIONS
 from holdem.actions import Action, EventKind
 from holdem.config import TableConfig, Variant
 from holdem.protocol import DecisionQuery, HandEnded, QueryPurpose
@@ -169,11 +169,14 @@ async def test_an_answer_that_would_miss_its_deadline_becomes_a_decline() -> Non
     await asyncio.sleep(0)
 
 
-def test_the_advisor_searches_longer_in_limit_and_as_long_as_the_bots_in_no_limit() -> None:
+def test_the_worker_builds_the_advisor_from_its_profile() -> None:
     advisor = Decider().bot_for("t1", 1, ADVISOR_STYLE)
-    assert isinstance(advisor, MctsBot)
-    assert advisor.budget(limit=True) == ADVICE_ITERATIONS
+    assert isinstance(advisor, MctsBot) and advisor.config == ADVISOR
+    assert advisor.budget(limit=True) == ADVISOR.limit_iterations > DEFAULT.limit_iterations
     assert advisor.budget(limit=False) == NO_LIMIT_ITERATIONS
+    assert ADVISOR.search_preflop and not ADVISOR.keep_tree
+    bot = Decider().bot_for("t1", 2, "mcts")
+    assert isinstance(bot, MctsBot) and bot.config == DEFAULT
 
 
 def test_a_finished_hand_teaches_the_table_s_bots_from_its_shown_cards_only() -> None:
