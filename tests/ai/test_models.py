@@ -32,7 +32,7 @@ from ai.worker.model_sync import ModelSync
 from backend.db.embedded import EmbeddedMongo
 from holdem.cards import card_index
 from holdem.config import TableConfig, Variant
-from holdem.history import parse_phh
+from holdem.phh import parse_phh
 
 DATA = Path(__file__).resolve().parents[1] / "holdem" / "data"
 F = {name: k for k, name in enumerate(FEATURES)}
@@ -136,7 +136,7 @@ def test_phh_hands_replay_into_public_decisions() -> None:
 
 
 def test_a_synthetic_player_with_a_known_policy_is_recovered() -> None:
-    docs = _records(("calling-station", "always-raise", "random"), 240, 7, Variant.LIMIT)
+    docs = _records(("calling-station", "always-raise", "random"), 100, 7, Variant.LIMIT)
     data, book = build_dataset([from_record_doc(d) for d in docs])
     net = NumpyNet(train(data, TrainConfig(epochs=25, seed=1)))
     probs = net.actions(data.x)
