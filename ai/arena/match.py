@@ -261,20 +261,3 @@ class Match:
         for index, k in enumerate(bot_of_index):
             if self._wants_summary[k]:
                 self.bots[k].hand_over(summary, index)
-
-
-def play_match(config: MatchConfig, progress: Progress | None = None, jobs: int = 1) -> MatchResult:
-    """Play the match; `jobs` > 1 splits the deals over that many processes.
-
-    Results depend on (config, jobs): each process has its own bots (seeded the same),
-    so learning bots learn within their share of the deals only.
-    """
-    match = Match(config)
-    if jobs <= 1 or match.deals < 2 * jobs:
-        return match.play(progress)
-    from ai.arena.parallel import play_in_processes
-
-    net, records, decisions = play_in_processes(
-        config, match.deals, match.rotations, jobs, progress
-    )
-    return MatchResult(match.names, net, match.rotations, config, records, decisions)
