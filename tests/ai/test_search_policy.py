@@ -1,4 +1,4 @@
-"""Our rollout rule (`ai.search.policy.rollout_choice`, compiled as `ai.search.kernel`'s):
+"""Our rollout rule (`search_policy.rollout_choice`, compiled as `ai.search.kernel`'s):
 heads-up against a card-blind bettor it bets wherever the opponent's folds pay, and
 nowhere else: not against one who never folds, not against a believed player, not
 with two opponents in the hand, not in No-Limit."""
@@ -6,10 +6,10 @@ with two opponents in the hand, not in No-Limit."""
 from __future__ import annotations
 
 import numpy as np
+from search_policy import BLUFF_TRUST, our_choice, rollout_choice, trust_of
 
 from ai.search import kernel as K
 from ai.search.opponents import OpponentTables
-from ai.search.policy import BLUFF_TRUST, our_choice, rollout_choice, trust_of
 from ai.sim import arrays as A
 from ai.sim.rules import CALL, CHECK
 from ai.sim.state import SimState

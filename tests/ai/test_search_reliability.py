@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from search_policy import opponent_choice
 from search_spots import LIMIT2, bot, spot
 
 from ai.bots.base import HandSummary
@@ -14,7 +15,6 @@ from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
 from ai.search.deals import deal_from_ranges
 from ai.search.opponents import build_tables
-from ai.search.policy import opponent_choice
 from ai.search.reliability import Reliability
 from ai.sim.rules import BET, CALL, CHECK, RAISE
 from ai.sim.state import to_indices

@@ -65,7 +65,7 @@ def test_the_search_modules_docstring_examples() -> None:
         "ai.search.abstraction",
         "ai.search.correction",
         "ai.search.explain",
-        "ai.search.policy",
+        "search_policy",
         "ai.search.versus",
     ):
         result = doctest.testmod(importlib.import_module(name))
