@@ -154,6 +154,16 @@ def test_no_module_imports_itself_through_others() -> None:
     assert not found, "import cycles:\n" + "\n".join(cycle_path(graph, c) for c in found)
 
 
+def test_the_ai_packages_are_layered() -> None:
+    """ai.game, ai.math and ai.sim below ai.models and ai.search below ai.bots: no package of
+    ai imports one that imports it back (ai.bots <-> ai.models was one through Observation)."""
+    graph = import_graph(module_files())
+    ai = {m: {t for t in targets if t.startswith("ai.")} for m, targets in graph.items()}
+    packages = package_graph({m: t for m, t in ai.items() if m.startswith("ai.")})
+    found = cycles(packages)
+    assert not found, "package cycles:\n" + "\n".join(cycle_path(packages, c) for c in found)
+
+
 def test_allowed_cycles_still_exist() -> None:
     """An allowed cycle that is gone leaves the list, so it cannot come back unnoticed."""
     present = set(cycles(import_graph(module_files())))

@@ -23,8 +23,8 @@ import numpy.typing as npt
 
 from ai.bots import Bot, HandSummary, make_bot
 from ai.bots.mcts import MctsBot
-from ai.bots.observation import ActionRecord, Observation
-from ai.bots.observe import apply, observe
+from ai.game.observation import ActionRecord, Observation
+from ai.game.observe import apply, observe
 from ai.search.mcts import SearchResult
 from ai.sim.rules import Rules
 from ai.sim.state import SimState

@@ -14,9 +14,9 @@ import time
 import zlib
 from dataclasses import replace
 
-from ai.bots.base import HandSummary
 from ai.bots.loki import RAISE_RATIO, LokiBot
-from ai.bots.observation import Decision, Observation
+from ai.game.observation import Decision, Observation
+from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
 from ai.models.stats import crowd_of

@@ -9,7 +9,7 @@ the later streets win or cost), instead of citing them as the reason.
 
 from __future__ import annotations
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.search.mcts import ActionStats, SearchResult
 from ai.sim.rules import BET, FOLD
 

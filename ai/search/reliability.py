@@ -40,7 +40,7 @@ Only shown cards are read (HandSummary.shown: what a showdown revealed).
 
 from __future__ import annotations
 
-from ai.bots.base import HandSummary
+from ai.game.summary import HandSummary
 from ai.math.range_strength import LEX_INDEX
 from ai.models.ranges import holding_strengths
 from ai.sim.rules import BET, PREFLOP

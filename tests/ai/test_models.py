@@ -16,7 +16,7 @@ import pytest
 from pymongo import AsyncMongoClient
 
 from ai.arena import MatchConfig, play_match
-from ai.bots.observe import observe, step_and_record
+from ai.game.observe import observe, step_and_record
 from ai.models.dataset import build_dataset
 from ai.models.features import FEATURES, features
 from ai.models.inference import NumpyNet
@@ -326,7 +326,7 @@ async def test_online_training_never_holds_up_the_workers_answers(mongo_url: str
 
 
 def test_statistics_over_a_few_hands() -> None:
-    from ai.bots.observation import ActionRecord
+    from ai.game.observation import ActionRecord
 
     book = StatsBook()
     units = (2, 2, 4, 4)
@@ -357,7 +357,7 @@ def test_statistics_over_a_few_hands() -> None:
 
 
 def test_statistics_are_split_by_how_many_players_are_in_the_hand() -> None:
-    from ai.bots.observation import ActionRecord
+    from ai.game.observation import ActionRecord
 
     book = StatsBook()
     units = (2, 2, 4, 4)
@@ -546,7 +546,7 @@ def test_no_limit_ranges_learn_how_a_player_sizes_its_bets() -> None:
 
 
 def test_ranges_with_potential_count_a_draw_for_what_it_will_become() -> None:
-    from ai.bots.base import HandSummary
+    from ai.game.summary import HandSummary
     from ai.math.range_strength import LEX_INDEX
     from ai.models.ranges import RangeTracker
     from ai.search.reliability import Reliability

@@ -8,8 +8,8 @@ import pytest
 from search_policy import opponent_choice
 from search_spots import LIMIT2, bot, spot
 
-from ai.bots.base import HandSummary
-from ai.bots.observation import ActionRecord
+from ai.game.observation import ActionRecord
+from ai.game.summary import HandSummary
 from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND, LEX_INDEX
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker

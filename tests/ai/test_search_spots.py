@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from search_spots import LIMIT2, LIMIT6, NL2, NL6, bot, spot
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.search.mcts import SearchConfig
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
 
