@@ -9,9 +9,9 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 DATA   ?= .data
 
-# pytest over both cores (pytest-xdist); a test file stays on one worker, so its module
-# fixtures start once. The slowest tests are listed at the end of every run.
-PYTEST_ARGS ?= -n 2 --dist loadfile --durations=25
+# pytest over both cores (pytest-xdist); an idle worker takes tests queued for the other,
+# so a file of slow tests does not keep one worker busy alone. The slowest tests are listed.
+PYTEST_ARGS ?= -n 2 --dist worksteal --durations=25
 
 .PHONY: run test test-unit test-integration test-e2e test-full bench lint typecheck pytest \
 	frontend-test e2e install frontend-build clean

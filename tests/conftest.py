@@ -16,12 +16,18 @@ test is shown by `pytest --collect-only -q -m unit`.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import types
 from pathlib import Path
 
 import pytest
+
+if "PYTEST_XDIST_WORKER" in os.environ:
+    # Each xdist worker already has a core: PyTorch (and OpenMP code) on one thread each,
+    # not two workers with two threads fighting over two cores. Set before torch loads.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -148,8 +149,14 @@ def package_graph(graph: Graph, depth: int = 2) -> Graph:
     return packages
 
 
+@cache
+def our_graph() -> Graph:
+    """The graph of this checkout, read once per process (the tests only read it)."""
+    return import_graph(module_files())
+
+
 def test_no_module_imports_itself_through_others() -> None:
-    graph = import_graph(module_files())
+    graph = our_graph()
     found = [c for c in cycles(graph) if c not in ALLOWED_CYCLES]
     assert not found, "import cycles:\n" + "\n".join(cycle_path(graph, c) for c in found)
 
@@ -157,7 +164,7 @@ def test_no_module_imports_itself_through_others() -> None:
 def test_the_ai_packages_are_layered() -> None:
     """ai.game, ai.math and ai.sim below ai.models and ai.search below ai.bots: no package of
     ai imports one that imports it back (ai.bots <-> ai.models was one through Observation)."""
-    graph = import_graph(module_files())
+    graph = our_graph()
     ai = {m: {t for t in targets if t.startswith("ai.")} for m, targets in graph.items()}
     packages = package_graph({m: t for m, t in ai.items() if m.startswith("ai.")})
     found = cycles(packages)
@@ -166,7 +173,7 @@ def test_the_ai_packages_are_layered() -> None:
 
 def test_allowed_cycles_still_exist() -> None:
     """An allowed cycle that is gone leaves the list, so it cannot come back unnoticed."""
-    present = set(cycles(import_graph(module_files())))
+    present = set(cycles(our_graph()))
     assert present >= ALLOWED_CYCLES, f"gone, drop from ALLOWED_CYCLES: {ALLOWED_CYCLES - present}"
 
 
