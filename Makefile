@@ -52,7 +52,7 @@ lint: $(STAMPS)/python
 typecheck: $(STAMPS)/python
 	$(BIN)/mypy
 
-# Every Python test, both tiers (tests/conftest.py gives each test its tier).
+# Every Python test, both tiers (conftest.py gives each test its tier).
 pytest: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
 	$(BIN)/pytest $(PYTEST_ARGS)
 

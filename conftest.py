@@ -1,5 +1,8 @@
 """Test tiers, given automatically so a new test gets one without anyone remembering.
 
+(At the checkout's root, not in tests/: pytest puts a conftest's folder on sys.path, and
+tests/ holds folders named ai, backend and holdem that would shadow the packages.)
+
 - `integration`: the test touches the outside of a process: the embedded database, a
   real server or socket, a subprocess: it uses a fixture of tests/backend/conftest.py, or
   its code (its own, its fixtures' and that of the helpers of its module it calls) names
@@ -29,8 +32,8 @@ if "PYTEST_XDIST_WORKER" in os.environ:
     # not two workers with two threads fighting over two cores. Set before torch loads.
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-TESTS = Path(__file__).resolve().parent
-ROOT = TESTS.parent
+ROOT = Path(__file__).resolve().parent
+TESTS = ROOT / "tests"
 TIERS = ("e2e", "integration", "unit")
 
 # Fixtures that start a database or a server (tests/backend/conftest.py and test modules).
@@ -151,4 +154,4 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return  # an xdist worker, or a run without workers
     warm = "from ai.search.warm import warm; warm()"
-    subprocess.run([sys.executable, "-c", warm], cwd=ROOT, check=True)
+    subprocess.run([sys.executable, "-c", warm], cwd=ROOT, check=True)  # noqa: S603
