@@ -9,7 +9,12 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 DATA   ?= .data
 
-.PHONY: run test bench lint typecheck pytest frontend-test e2e install frontend-build clean
+# pytest over both cores (pytest-xdist); an idle worker takes tests queued for the other,
+# so a file of slow tests does not keep one worker busy alone. The slowest tests are listed.
+PYTEST_ARGS ?= -n 2 --dist worksteal --durations=25
+
+.PHONY: run test test-unit test-integration test-e2e test-full bench lint typecheck pytest \
+	frontend-test e2e install frontend-build clean
 
 $(STAMPS):
 	mkdir -p $(STAMPS)
@@ -48,8 +53,17 @@ lint: $(STAMPS)/python
 typecheck: $(STAMPS)/python
 	$(BIN)/mypy
 
+# Every Python test, both tiers (conftest.py gives each test its tier).
 pytest: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+# Pure code in one process: the quick loop while working (under a minute).
+test-unit: $(STAMPS)/python
+	$(BIN)/pytest -m unit $(PYTEST_ARGS)
+
+# The embedded database, real servers and sockets, subprocesses, and the slow tests.
+test-integration: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
+	$(BIN)/pytest -m integration $(PYTEST_ARGS)
 
 # Frontend: strict type-check (app and e2e code), then Vitest once (components, protocol client).
 frontend-test: $(STAMPS)/npm
@@ -57,11 +71,19 @@ frontend-test: $(STAMPS)/npm
 
 # Browser end-to-end tests (frontend/e2e): Playwright drives Debian's Chromium against a
 # `showdown serve` that the runner starts on a free port with a temporary data dir and
-# stops afterwards. Screenshots land in frontend/test-results/screenshots.
-e2e: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/chromium
-	cd frontend && CHROMIUM_PATH=$$(command -v chromium) SHOWDOWN_BIN=$(CURDIR)/$(BIN)/showdown npm run e2e
+# stops afterwards. Screenshots land in frontend/test-results/screenshots. The layout
+# matrix (every seat count at both sizes) is sampled; LAYOUT_FULL=1 measures all of it.
+LAYOUT_FULL ?= 0
+e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
+	cd frontend && CHROMIUM_PATH=$$(command -v chromium) SHOWDOWN_BIN=$(CURDIR)/$(BIN)/showdown \
+		LAYOUT_FULL=$(LAYOUT_FULL) npx playwright test
 
+# Every tier: lint, types, Python (unit and integration), frontend, browser.
 test: lint typecheck pytest frontend-test e2e
+
+# `make test` with the whole browser layout matrix.
+test-full:
+	$(MAKE) test LAYOUT_FULL=1
 
 bench: install
 	$(BIN)/showdown bench all

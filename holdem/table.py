@@ -37,7 +37,7 @@ from holdem.cards import Deck, make_rng
 from holdem.config import TableConfig
 from holdem.errors import BuyInError, IllegalActionError, SeatError
 from holdem.hand import Hand, HandResult
-from holdem.history import HandRecord, record_hand
+from holdem.history import HandRecord, SeatRecord
 
 
 @dataclass
@@ -358,3 +358,33 @@ class Table:
         table.button = snapshot.button
         table.hand_no = snapshot.hand_no
         return table
+
+
+def record_hand(table: Table, hand: Hand) -> HandRecord:
+    """The record of `table`'s finished `hand`, hole cards included."""
+    result = hand.result
+    if result is None:
+        raise ValueError("the hand is not over")
+    seats = []
+    for number in hand.seats:
+        seat = table.seats[number]
+        seats.append(
+            SeatRecord(
+                seat=number,
+                player_id=seat.player_id,
+                name=seat.name,
+                is_bot=seat.is_bot,
+                starting_stack=hand.starting_stacks[number],
+                final_stack=result.final_stacks[number],
+                hole_cards=hand.hole_cards[number],
+            )
+        )
+    return HandRecord(
+        table_id=table.table_id,
+        hand_no=table.hand_no,
+        config=table.config,
+        button=hand.button,
+        seats=seats,
+        events=list(hand.events),
+        board=tuple(hand.board),
+    )

@@ -21,15 +21,20 @@ from showdown.cli import main
 
 COLLECTIONS = ("player_stats", "player_results", "table_stats", "player_hand_stats")
 
+# Every test here starts an embedded database, most of them inside `showdown bench stats`.
+pytestmark = pytest.mark.integration
+
 
 def test_bench_stats_prints_the_profile_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "stats", "--stats-hands", "450", "--stats-rounds", "2"]) == 0
+    # A target no machine misses: the figures are printed whatever this machine's speed.
+    args = ["bench", "stats", "--stats-hands", "450", "--stats-rounds", "2"]
+    assert main([*args, "--stats-target-ms", "100000"]) == 0
     out = capsys.readouterr().out
     # The server answered with every hand filled in, in points of 100 hands.
     assert "profile of 450 hands, graph of" in out, out
     for name in ("stats", "results", "profile", "leaderboard"):
         assert re.search(rf"{name} +p50 +[0-9.]+ ms +p95 +[0-9.]+ ms +\(2 requests\)", out), out
-    assert re.search(r"profile page load p95 [0-9.]+ ms .*: within the 200 ms target", out), out
+    assert re.search(r"profile page load p95 [0-9.]+ ms .*: within the 100000 ms target", out), out
 
 
 def test_bench_stats_exits_1_over_the_target(capsys: pytest.CaptureFixture[str]) -> None:

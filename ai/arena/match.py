@@ -23,8 +23,8 @@ import numpy.typing as npt
 
 from ai.bots import Bot, HandSummary, make_bot
 from ai.bots.mcts import MctsBot
-from ai.bots.observation import ActionRecord, Observation
-from ai.bots.observe import apply, observe
+from ai.game.observation import ActionRecord, Observation
+from ai.game.observe import apply, observe
 from ai.search.mcts import SearchResult
 from ai.sim.rules import Rules
 from ai.sim.state import SimState
@@ -263,26 +263,3 @@ class Match:
         for index, k in enumerate(bot_of_index):
             if self._wants_summary[k]:
                 self.bots[k].hand_over(summary, index)
-
-
-def play_match(
-    config: MatchConfig,
-    progress: Progress | None = None,
-    jobs: int = 1,
-    make: BotMaker = make_bot,
-) -> MatchResult:
-    """Play the match; `jobs` > 1 splits the deals over that many processes.
-
-    Results depend on (config, jobs): each process has its own bots (seeded the same),
-    so learning bots learn within their share of the deals only. `make` must be a
-    module-level function when jobs > 1 (the processes get it by name).
-    """
-    match = Match(config, make)
-    if jobs <= 1 or match.deals < 2 * jobs:
-        return match.play(progress)
-    from ai.arena.parallel import play_in_processes
-
-    net, records, decisions = play_in_processes(
-        config, match.deals, match.rotations, jobs, progress, make
-    )
-    return MatchResult(match.names, net, match.rotations, config, records, decisions)

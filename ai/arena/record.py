@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ai.bots.observation import ActionRecord
+from ai.game.observation import ActionRecord
 from ai.sim.rules import KIND_TO_ACTION_KIND
 from holdem.actions import Action
 from holdem.cards import FULL_DECK, ScriptedDeck

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ai.arena.match import MatchConfig, MatchResult, Progress, display_names, play_match
+from ai.arena.match import MatchConfig, MatchResult, Progress, display_names
+from ai.arena.play import play_match
 from ai.arena.stats import Z95, WinRate, win_rates
 
 

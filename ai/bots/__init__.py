@@ -8,11 +8,12 @@
 (`observe`) or from a seat's TableView (`observation_from_view`).
 """
 
-from ai.bots.base import Bot, HandSummary
+from ai.bots.base import Bot
 from ai.bots.from_view import ReplayError, observation_from_view
-from ai.bots.observation import ActionRecord, Decision, Observation
-from ai.bots.observe import apply, observe
 from ai.bots.registry import ADVISOR_STYLE, SIMPLE_STYLES, STYLES, canonical_style, make_bot
+from ai.game.observation import ActionRecord, Decision, Observation
+from ai.game.observe import apply, observe
+from ai.game.summary import HandSummary
 
 __all__ = [
     "ADVISOR_STYLE",

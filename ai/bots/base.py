@@ -3,23 +3,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ai.bots.observation import ActionRecord, Decision, Observation
-
-
-@dataclass(frozen=True, slots=True)
-class HandSummary:
-    """A finished hand as every player at the table saw it (for opponent statistics)."""
-
-    hand_key: object
-    players: Sequence[str]  # player id per index
-    history: Sequence[ActionRecord]
-    shown: dict[int, tuple[int, int]]  # index -> hole cards revealed at showdown
-    board: tuple[int, ...]
-    # Net chips per index (who won what, public at the table); empty where not known.
-    payoffs: Sequence[int] = ()
+from ai.game.observation import Decision, Observation
+from ai.game.summary import HandSummary
 
 
 class Bot(ABC):

@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 
 from ai.bots.base import Bot
-from ai.bots.observation import KIND_NAMES, Decision, Observation
 from ai.bots.simple import EquityBot
+from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.policy.blueprint import Blueprint, NotCovered, default_blueprint
 from ai.sim.rules import BET, RAISE
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
-from ai.bots.observation import ActionRecord, Observation
-from ai.bots.observe import observe, step_and_record
+from ai.game.observation import ActionRecord, Observation
+from ai.game.observe import observe, step_and_record
 from ai.sim import from_view, starting_stacks
 from ai.sim.from_view import SIM_ACTIONS
 from ai.sim.rules import Rules

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ai.bots.base import Bot, HandSummary
-from ai.bots.observation import Decision, Observation
+from ai.bots.base import Bot
 from ai.bots.sizing import ALL_IN, HALF_POT, POT, aggressive, fold, passive
+from ai.game.observation import Decision, Observation
+from ai.game.summary import HandSummary
 from ai.math.evaluator import strength_of
 from ai.math.preflop_rank import hand_percentile
 from ai.math.range_strength import FloatArray, combo_values, hand_strength, potential

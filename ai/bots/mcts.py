@@ -15,9 +15,9 @@ import time
 import zlib
 from dataclasses import replace
 
-from ai.bots.base import HandSummary
 from ai.bots.loki import LokiBot
-from ai.bots.observation import Decision, Observation
+from ai.game.observation import Decision, Observation
+from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.stats import crowd_of
 from ai.search.explain import MAX_CHARS, reason

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai.bots.loki import LokiBot, Read
-from ai.bots.observation import KIND_NAMES, Decision, Observation
 from ai.bots.sizing import HALF_POT, NL_SIZES, POT, raise_to_amount
+from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.math.combos import class_of_pair
 from ai.math.preflop_rank import income_rate_percentile, preflop_equity
 from ai.math.range_strength import FloatArray

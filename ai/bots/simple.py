@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 
 from ai.bots.base import Bot
-from ai.bots.observation import Decision, Observation
 from ai.bots.sizing import ALL_IN, HALF_POT, NL_SIZES, POT, aggressive, fold, passive
+from ai.game.observation import Decision, Observation
 from ai.math.random_equity import WinProbability
 
 

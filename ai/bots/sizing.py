@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from ai.bots.observation import Decision, Observation
+from ai.game.observation import Decision, Observation
 from ai.sim.rules import CALL, CHECK, FOLD, SimLegal
 
 HALF_POT = 0.5

@@ -23,7 +23,7 @@ from abc import abstractmethod
 from enum import Enum
 
 from ai.bots.base import Bot
-from ai.bots.observation import Decision, Observation
+from ai.game.observation import Decision, Observation
 from ai.sim.rules import CALL, CHECK, FOLD
 
 

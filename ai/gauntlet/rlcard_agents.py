@@ -23,7 +23,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.gauntlet.answer import ExternalAgent, Intent
 from ai.gauntlet.cards import rlcard_text
 from ai.gauntlet.randomness import OwnRandom

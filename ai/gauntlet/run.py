@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ai.arena.match import DEFAULT_STACK_BB, MatchConfig, MatchResult, play_match
+from ai.arena.match import DEFAULT_STACK_BB, MatchConfig, MatchResult
+from ai.arena.play import play_match
 from ai.arena.stats import half_width95
 from ai.gauntlet.opponents import make_player
 from holdem.config import Variant

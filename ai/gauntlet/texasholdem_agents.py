@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.gauntlet.answer import ExternalAgent, Intent
 from ai.gauntlet.cards import card_text
 from ai.gauntlet.randomness import OwnRandom

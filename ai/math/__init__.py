@@ -6,8 +6,8 @@ Modules: `evaluator` (single hands via pkrbot, batched via numba tables; the sim
 showdown ranks), `tables`, `combos` (1326 holdings, 169 classes), `potential` (HS, PPot,
 NPot by exact enumeration), `range_strength` (the same against the bots' range tables:
 cached board values, Monte Carlo potential), `rollout_strength` (strengths and equity
-over dealt rollouts), `odds`, `multiway`, `postflop_rank`, `preflop_rank` (equity against
-random hands per class, Income Rate percentiles), `income_rate`, `random_equity`,
-`fastrng`, `ranges`, `equity`, `bench`. Opponent statistics and weight tables are the
-opponent model's (`ai.models.stats`, `ai.models.ranges`).
+over dealt rollouts), `odds`, `preflop_rank` (equity against random hands per class,
+Income Rate percentiles; `preflop_table` rebuilds its data), `income_rate`,
+`random_equity`, `fastrng`, `ranges`, `equity`, `bench`. Opponent statistics and weight
+tables are the opponent model's (`ai.models.stats`, `ai.models.ranges`).
 """

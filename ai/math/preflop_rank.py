@@ -1,7 +1,7 @@
 """Preflop ranking of the 169 classes: equity against random hands and Income Rate percentiles.
 
 `ai/data/preflop_equity.json` holds, per class, the win probability (ties shared)
-against 1..9 random hands that all go to showdown; `python -m ai.math.preflop_rank`
+against 1..9 random hands that all go to showdown; `python -m ai.math.preflop_table`
 rebuilds it (seeded, ~1 min on 2 cores). From it:
 - the bots' preflop p in O(1);
 - the preflop ranking by Income Rate (DOMAIN.md §2): the simulated table of
@@ -20,18 +20,14 @@ True
 from __future__ import annotations
 
 import json
-import sys
 from functools import cache
 from importlib import resources
-from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ai.math.combos import N_CLASSES, class_combos, class_index, class_of_pair
-from ai.math.evaluator import CARD_BITS, CARD_PACK
 from ai.math.income_rate import load_income_rates
-from ai.math.tables import build_tables
 from holdem.cards import RANKS
 
 MAX_OPPONENTS = 9
@@ -104,39 +100,3 @@ def income_rate_percentile(opponents: int) -> NDArray[np.float64]:
 def hand_percentile(a: int, b: int, opponents: int) -> float:
     """Rank of a holding by Income Rate: 0.99+ for AA, ~0 for 72o."""
     return float(income_rate_percentile(opponents)[class_of_pair()[a, b]])
-
-
-def build(samples: int, seed: int) -> dict[str, object]:
-    """Simulate the table: one representative holding per class (suits don't matter preflop)."""
-    from ai.math.random_equity import equity_vs_random  # a cycle: it reads this table
-
-    tables = build_tables()
-    board = np.zeros(5, dtype=np.int64)
-    equity: dict[str, list[float]] = {}
-    for i, label in enumerate(table_order()):
-        hi, lo = RANKS.index(label[0]), RANKS.index(label[1])
-        suited = len(label) == 3 and label[2] == "s"
-        hole = np.array([hi * 4, lo * 4 + (0 if suited else 1)], dtype=np.int64)
-        equity[label] = [
-            round(
-                equity_vs_random(
-                    hole, board, 0, n, samples, seed + 1000 * i + n,
-                    CARD_PACK, CARD_BITS, tables.plain, tables.flush,
-                ),
-                5,
-            )
-            for n in range(1, MAX_OPPONENTS + 1)
-        ]  # fmt: skip
-    return {"samples": samples, "seed": seed, "equity": equity}
-
-
-def main(argv: list[str]) -> int:
-    samples = int(argv[0]) if argv else 40_000
-    path = Path(__file__).parent.parent / "data" / DATA_FILE
-    path.write_text(json.dumps(build(samples, seed=2024), indent=0) + "\n")
-    print(f"wrote {path} ({samples} samples per cell)")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ai.bots.observation import ActionRecord
+from ai.game.observation import ActionRecord
 from ai.models.features import N_FEATURES, feature_list, size_bucket
 from ai.models.public import PublicHand
 from ai.models.replay import decisions

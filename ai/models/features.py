@@ -21,7 +21,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.models.stats import PlayerStats, cost_bucket
 from ai.sim.rules import BET, CALL, CHECK, PREFLOP
 
@@ -220,7 +220,7 @@ def size_bucket(obs: Observation, to: int) -> int:
     """The bucket of a bet/raise to street total `to` at `obs` (all-in is its own).
 
     >>> from ai.sim.state import SimState
-    >>> from ai.bots.observe import observe
+    >>> from ai.game.observe import observe
     >>> from holdem.config import TableConfig, Variant
     >>> cfg = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
     >>> obs = observe(SimState.new_hand(cfg, {1: 200, 2: 200}, button=1, seed=1), [])

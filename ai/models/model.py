@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.models.features import N_SIZES, features
 from ai.models.inference import NumpyNet
 from ai.models.stats import PlayerStats, StatsBook, cost_bucket

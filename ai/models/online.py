@@ -65,7 +65,7 @@ class OnlineTrainer:
         return len(new)
 
     def _count(self, hand: PublicHand) -> None:
-        from ai.bots.observation import ActionRecord
+        from ai.game.observation import ActionRecord
         from ai.models.replay import decisions
 
         history: list[ActionRecord] = []

@@ -27,7 +27,7 @@ from ai.sim.from_view import SIM_ACTIONS
 from holdem.actions import EventKind, HandEvent
 from holdem.cards import card_index
 from holdem.config import TableConfig
-from holdem.history import PhhHand, replay_phh
+from holdem.phh import PhhHand, replay_phh
 
 
 class PublicAction(NamedTuple):

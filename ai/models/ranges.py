@@ -33,8 +33,8 @@ from collections.abc import Callable, Hashable
 
 import numpy as np
 
-from ai.bots.observation import ActionRecord, Observation
-from ai.bots.observe import observe, step_and_record
+from ai.game.observation import ActionRecord, Observation
+from ai.game.observe import observe, step_and_record
 from ai.math.combos import N_COMBOS, class_of_pair
 from ai.math.preflop_rank import income_rate_percentile
 from ai.math.range_strength import (

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Sequence
 from typing import NamedTuple
 
-from ai.bots.base import HandSummary
-from ai.bots.observation import ActionRecord, Observation
-from ai.bots.observe import observe, step_and_record
+from ai.game.observation import ActionRecord, Observation
+from ai.game.observe import observe, step_and_record
+from ai.game.summary import HandSummary
 from ai.models.public import PublicHand
 from ai.sim.rules import Rules
 from ai.sim.state import Cards, SimState

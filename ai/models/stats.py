@@ -11,7 +11,7 @@ tendencies) and its fallback when no trained network exists yet.
 action records, and feeding the same hand again only adds what is new.
 
 >>> book = StatsBook()
->>> from ai.bots.observation import ActionRecord
+>>> from ai.game.observation import ActionRecord
 >>> book.ingest("h1", ["a", "b"], [ActionRecord(1, 0, 4, 6, 1, 3)], (2, 2, 4, 4))
 >>> book.get("b").pfr_hands, book.get("a").hands
 (1, 1)
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ai.bots.observation import ActionRecord
+from ai.game.observation import ActionRecord
 from ai.sim.rules import BET, CALL, CHECK, FOLD, PREFLOP
 
 FOLD_I, CALL_I, RAISE_I = 0, 1, 2

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.policy.limit.game import CALL, DECISION, FOLD, HOLDEM_HU, RAISE, BettingTree, build_tree
 from ai.policy.limit.holdem import HoldemAbstraction
 from ai.policy.limit.mccfr import Layout, layout

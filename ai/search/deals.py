@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.math.combos import class_of_pair
 from ai.math.preflop_rank import income_rate_percentile
 from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND

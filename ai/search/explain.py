@@ -11,7 +11,7 @@ says why the values differ (what the later streets win or cost).
 
 from __future__ import annotations
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.search.mcts import ActionStats, SearchResult
 from ai.sim.rules import BET, FOLD
 

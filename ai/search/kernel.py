@@ -7,7 +7,7 @@ one node, play out to the end, back the chips up. Python keeps what happens betw
 schedules: the deals, the clock, the root's sequential halving (`ai.search.mcts`).
 
 The rules are `ai.sim.arrays` (SimState's machine, tested against it); the policies are
-`ai.search.policy`'s, line for line (tests/ai/test_search_kernel.py plays both on the
+tests/ai/search_policy.py's, line for line (tests/ai/test_search_kernel.py plays both on the
 same random numbers). Random numbers are xorshift64 (`ai.math.fastrng`): a schedule
 entry with a seed restarts the stream there (the root's common random numbers),
 otherwise the stream continues from `rng[0]`.
@@ -57,7 +57,7 @@ F64 = npt.NDArray[np.float64]
 
 # Literal copies (numba's disk cache does not see constants imported from elsewhere).
 FOLD, CHECK, CALL, BET = 0, 1, 2, 3
-SIGMA = 0.12  # ai.search.policy.SIGMA
+SIGMA = 0.12  # tests/ai/search_policy.py SIGMA
 ALL_IN = 5  # ai.models.features.ALL_IN_BUCKET
 FRACTIONS = np.array([0.33, 0.5, 0.75, 1.0, 2.0])  # the model's size buckets
 LOG_FRACTIONS = np.log(FRACTIONS)
@@ -122,7 +122,7 @@ def reseed(rng: I64, seed: int) -> None:
     rng[0] = seed_state(seed)
 
 
-# -- the policies (ai.search.policy, ai.search.abstraction) ---------------------------
+# -- the policies (tests/ai/search_policy.py, ai.search.abstraction) -----------------
 
 
 @jit

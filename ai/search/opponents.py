@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.models.features import FEATURES, N_SIZES, feature_list
 from ai.models.model import BLEND_DECISIONS, PRIOR_SIZES, OpponentModel
 from ai.models.stats import PlayerStats, crowd_of, with_own_play

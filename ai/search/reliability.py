@@ -11,7 +11,7 @@ The read = (mean shown strength - 0.5) / (that - 0.5), clipped to 0..1 and shrun
 towards 1 by PRIOR_SHOWS imaginary shows, so an unknown player is believed.
 
 The search mixes each opponent's strength-driven play and range with card-blind
-ones by reliability kappa (`ai.search.policy`, `ai.search.deals`): the
+ones by reliability kappa (`ai.search.kernel`, `ai.search.deals`): the
 read itself. A loose player whose bets follow its cards reads below 1 too
 (aggressive about 0.8 heads-up, 0.63 six-handed; loki 0.87 heads-up No-Limit).
 
@@ -32,7 +32,7 @@ Only shown cards are read (HandSummary.shown: what a showdown revealed).
 
 from __future__ import annotations
 
-from ai.bots.base import HandSummary
+from ai.game.summary import HandSummary
 from ai.math.range_strength import LEX_INDEX
 from ai.models.ranges import holding_strengths
 from ai.sim.rules import BET, PREFLOP

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.math.range_strength import LEX_INDEX
 from ai.models.ranges import holding_strengths
 from ai.search.abstraction import our_actions, size_bucket

@@ -18,7 +18,7 @@ search meets such a bet with a player's continuing share scaled by
 the player did (a poki calls our flop all-ins into six big blinds 43% of the time,
 where the exponent 1, pot odds' minimum defence, expects 6%).
 
->>> from ai.bots.observation import ActionRecord
+>>> from ai.game.observation import ActionRecord
 >>> from ai.sim.rules import BET, CALL, FOLD, RAISE
 >>> book = VersusBook()
 >>> history = [ActionRecord(0, 1, BET, 2, 0, 10), ActionRecord(1, 1, RAISE, 4, 2, 12),
@@ -37,7 +37,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ai.bots.observation import ActionRecord
+from ai.game.observation import ActionRecord
 from ai.models.stats import CROWDS, PlayerStats, action_class, cost_bucket, crowd_of
 from ai.sim.rules import BET, FOLD, RAISE
 

@@ -11,8 +11,8 @@ def warm() -> None:
     global _warm
     if _warm:
         return
-    from ai.bots.observation import ActionRecord
-    from ai.bots.observe import observe
+    from ai.game.observation import ActionRecord
+    from ai.game.observe import observe
     from ai.models.model import ModelSet, OpponentModel
     from ai.models.ranges import RangeTracker
     from ai.search.mcts import Search, SearchConfig

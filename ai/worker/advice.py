@@ -5,8 +5,8 @@ from __future__ import annotations
 from ai.bots.base import Bot
 from ai.bots.loki import LokiBot
 from ai.bots.mcts import MctsBot
-from ai.bots.observation import KIND_NAMES, Decision, Observation
 from ai.bots.sizing import raise_to_amount
+from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.models.model import OpponentModel
 from ai.models.ranges import RangeTracker, grid_of
 from ai.search.deals import FloatArray

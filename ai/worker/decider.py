@@ -22,8 +22,8 @@ from ai.bots import ADVISOR_STYLE, Bot, canonical_style, make_bot
 from ai.bots.from_view import ReplayError, observation_from_view
 from ai.bots.loki import LokiBot
 from ai.bots.mcts import MctsBot
-from ai.bots.observation import Decision
 from ai.bots.poki import PokiBot
+from ai.game.observation import Decision
 from ai.models.model import OpponentModel
 from ai.models.public import from_record_doc
 from ai.models.replay import summary_of
@@ -253,8 +253,8 @@ def hand_ended_json(message_json: str) -> int:
 
 def warm_up() -> None:
     """One quick decision per code path (preflop table, Monte Carlo, ranges, rollouts)."""
-    from ai.bots.observation import ActionRecord
-    from ai.bots.observe import apply, observe
+    from ai.game.observation import ActionRecord
+    from ai.game.observe import apply, observe
     from ai.sim.state import SimState
     from holdem.config import TableConfig, Variant
 

@@ -1,5 +1,5 @@
 /**
- * Layout: at every table size (2 to 10 seats) and at desktop (1440x900) and
+ * Layout: at every table size (2 to 10 seats; `make test` samples 2, 7 and 10) and at desktop (1440x900) and
  * phone (390x844) size, nothing on the table covers what a player must read.
  * Measured on a real table with bots, twice per size:
  *  - while the decision bar is up: no two seats, their cards, their labels, the
@@ -24,8 +24,13 @@ type SizeName = keyof typeof SIZES;
 const PARTS = [".seat__pod", ".seat__cards", ".seat__action", ".seat__badge", ".seat__style", ".seat__hand-name", ".seat__bet", ".seat__name", ".turn-clock"];
 // A seat's own parts stack on purpose (its cards tuck under its pod), except these pairs.
 const OWN_CLASHES: [string, string][] = [[".turn-clock", ".seat__name"]];
-// `LAYOUT_SEATS=4,9` measures only those table sizes (while working on one).
-const TABLE_SIZES = (process.env.LAYOUT_SEATS ?? "2,3,4,5,6,7,8,9,10").split(",").map(Number);
+// Every table size is measured by `make test-full` (LAYOUT_FULL=1); `make test` measures a
+// fixed sample: the smallest and largest table and an odd one between (the chips fly at
+// phone size for even sizes, at desktop size for odd ones). `LAYOUT_SEATS=4,9` measures
+// only those sizes (while working on one).
+const ALL_SIZES = "2,3,4,5,6,7,8,9,10";
+const SAMPLED_SIZES = "2,7,10";
+const TABLE_SIZES = (process.env.LAYOUT_SEATS ?? (process.env.LAYOUT_FULL === "1" ? ALL_SIZES : SAMPLED_SIZES)).split(",").map(Number);
 
 interface Box {
   owner: string;

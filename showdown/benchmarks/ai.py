@@ -178,9 +178,9 @@ def bench_strength(seconds: float, rng: random.Random) -> None:
 
 
 def bench_poki(seconds: float, seed: int) -> None:
-    from ai.bots.observation import ActionRecord
-    from ai.bots.observe import apply, observe
     from ai.bots.poki import PokiBot
+    from ai.game.observation import ActionRecord
+    from ai.game.observe import apply, observe
     from ai.sim.rules import CALL, CHECK
     from ai.sim.state import SimState
 
@@ -197,7 +197,7 @@ def bench_poki(seconds: float, seed: int) -> None:
             while state.street == 0:  # everyone calls preflop
                 obs = observe(state, history, hand)
                 kind = CALL if obs.legal.can_call else CHECK
-                from ai.bots.observation import Decision
+                from ai.game.observation import Decision
 
                 apply(state, Decision(kind), history, obs)
             obs = observe(state, history, hand)

@@ -31,7 +31,7 @@ def bench_models(seconds: float, seed: int) -> None:
     import torch
 
     from ai.arena import MatchConfig, play_match
-    from ai.bots.observe import observe
+    from ai.game.observe import observe
     from ai.models.dataset import build_dataset
     from ai.models.inference import NumpyNet
     from ai.models.model import OpponentModel, packaged_model

@@ -20,7 +20,7 @@ import numpy as np
 from holdem.config import TableConfig, Variant
 
 if TYPE_CHECKING:
-    from ai.bots.observation import Observation
+    from ai.game.observation import Observation
     from ai.models.model import ModelSet
 
 ITERATIONS = 2000
@@ -33,8 +33,8 @@ def _line(label: str, value: str, reference: str = "") -> None:
 
 def flop_spot(variant: Variant, hand: int) -> Observation:
     """The first flop decision of a 6-max hand where everyone called preflop."""
-    from ai.bots.observation import ActionRecord, Decision
-    from ai.bots.observe import apply, observe
+    from ai.game.observation import ActionRecord, Decision
+    from ai.game.observe import apply, observe
     from ai.sim.rules import CALL, CHECK
     from ai.sim.state import SimState
 

@@ -23,7 +23,7 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from holdem.history import PhhError, replay_text
+    from holdem.phh import PhhError, replay_text
 
     failed = 0
     for name in args.files:

@@ -188,7 +188,7 @@ def _load(args: argparse.Namespace) -> tuple[list[PublicHand], str]:
 
     from ai.arena.record import read_records
     from ai.models.public import from_phh, from_record_doc
-    from holdem.history import PhhError, parse_phh
+    from holdem.phh import PhhError, parse_phh
 
     if args.phh is not None:
         files = sorted(args.phh.rglob("*.phh"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ai.bots.mcts import MctsBot
-from ai.bots.observation import ActionRecord, Decision, Observation
-from ai.bots.observe import apply, observe
+from ai.game.observation import ActionRecord, Decision, Observation
+from ai.game.observe import apply, observe
 from ai.models.model import ModelSet
 from ai.search.profiles import DEFAULT, MctsConfig
 from ai.sim.state import SimState

@@ -198,9 +198,7 @@ def test_a_player_against_each_other_one_deal_one_sample() -> None:
 def test_all_in_hands_count_at_their_equity_with_allin_ev() -> None:
     # Two maniacs: every hand goes all in preflop and is shown down. (Not duplicate:
     # heads-up, each deal's two rotations would cancel out.)
-    config = MatchConfig(
-        Variant.NO_LIMIT, ("always-raise", "always-raise"), 40, seed=5, record=True
-    )
+    config = MatchConfig(Variant.NO_LIMIT, ("always-raise", "always-raise"), 8, seed=5, record=True)
     records = play_match(config).records
     players = [
         {p.player_id: p for p in player_hands(HandRecord.model_validate(d))} for d in records

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ai.bots import STYLES, Bot, make_bot
-from ai.bots.observation import ActionRecord, Decision
-from ai.bots.observe import apply, observe
 from ai.bots.poki import PokiBot
+from ai.game.observation import ActionRecord, Decision
+from ai.game.observe import apply, observe
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
 

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ai.bots.observation import ActionRecord, Decision, Observation
-from ai.bots.observe import apply, observe
+from ai.game.observation import ActionRecord, Decision, Observation
+from ai.game.observe import apply, observe
 from ai.gauntlet.answer import ExternalAgent, Intent, legal_decision
 from ai.gauntlet.cards import card_text, rlcard_text
 from ai.gauntlet.rlcard_agents import RlcardLimitRuleAgent, RlcardRandomAgent

@@ -10,9 +10,7 @@ import pytest
 
 from ai.math.combos import N_COMBOS, combo_index
 from ai.math.evaluator import pkrbot_value
-from ai.math.multiway import field_strength, field_weights, normalised, product_strength
 from ai.math.odds import multiway_strength, pot_odds, showdown_odds
-from ai.math.postflop_rank import postflop_strengths
 from ai.math.potential import analyse, hand_potential, hand_strength
 from holdem.cards import FULL_DECK
 
@@ -123,42 +121,8 @@ def test_weights_change_strength() -> None:
 
 def test_multiway_strength() -> None:
     hole, board = ["As", "Kd"], ["Ac", "7h", "2s"]
-    table = sparse_weights(300, seed=1) + 0.01
-    hs = hand_strength(hole, board, table)
-    assert product_strength(hole, board, [table, table]) == pytest.approx(hs**2)
+    hs = hand_strength(hole, board, sparse_weights(300, seed=1) + 0.01)
     assert multiway_strength(hs, 3) == pytest.approx(hs**3)
-    # With identical tables the field array is that table, so field = product.
-    assert field_strength(hole, board, [table, table]) == pytest.approx(hs**2)
-    other = np.ones(N_COMBOS)
-    field = field_weights([table, other], dead=hole + board)
-    assert field.sum() == pytest.approx(1.0)
-    assert field[combo_index("As", "Qs")] == 0.0  # holds our ace: dead
-    expected = (normalised(table, hole + board) + normalised(other, hole + board)) / 2
-    assert np.allclose(field, expected)
-
-
-def test_postflop_strengths_match_single_analyses() -> None:
-    board = ["Kh", "9s", "4d", "4c"]
-    strengths = postflop_strengths(board)
-    for hole in (["Ah", "Kd"], ["9h", "9d"], ["5h", "6h"], ["2s", "3s"]):
-        expected = analyse(hole, board, lookahead=1).ehs_optimistic
-        assert strengths[combo_index(*hole)] == pytest.approx(expected, rel=1e-9)
-    assert strengths[combo_index("Kh", "2c")] == 0.0
-    river_board = [*board, "Qh"]
-    river = postflop_strengths(river_board, dead=["As"])
-    assert river[combo_index("Ah", "Ad")] == pytest.approx(
-        analyse(["Ah", "Ad"], river_board, _without("As")).hs, rel=1e-9
-    )
-    assert river[combo_index("As", "Ad")] == 0.0  # dead card
-
-
-def _without(card: str) -> np.ndarray:
-    """A uniform table with the holdings that use `card` removed."""
-    weights = np.ones(N_COMBOS)
-    for other in FULL_DECK:
-        if other != card:
-            weights[combo_index(card, other)] = 0.0
-    return weights
 
 
 def test_pot_and_showdown_odds() -> None:

@@ -24,13 +24,13 @@ from ai.math.combos import (
 )
 from ai.math.income_rate import OPPONENTS, load_income_rates, main, simulate_class
 from ai.math.preflop_rank import (
-    build,
     equity_table,
     hand_percentile,
     income_rate_percentile,
     preflop_equity,
     table_order,
 )
+from ai.math.preflop_table import build
 from holdem.cards import FULL_DECK, CardError, card_index
 
 

@@ -16,7 +16,7 @@ import pytest
 from pymongo import AsyncMongoClient
 
 from ai.arena import MatchConfig, play_match
-from ai.bots.observe import observe, step_and_record
+from ai.game.observe import observe, step_and_record
 from ai.models.dataset import build_dataset
 from ai.models.features import FEATURES, features
 from ai.models.inference import NumpyNet
@@ -32,7 +32,7 @@ from ai.worker.model_sync import ModelSync
 from backend.db.embedded import EmbeddedMongo
 from holdem.cards import card_index
 from holdem.config import TableConfig, Variant
-from holdem.history import parse_phh
+from holdem.phh import parse_phh
 
 DATA = Path(__file__).resolve().parents[1] / "holdem" / "data"
 F = {name: k for k, name in enumerate(FEATURES)}
@@ -136,7 +136,7 @@ def test_phh_hands_replay_into_public_decisions() -> None:
 
 
 def test_a_synthetic_player_with_a_known_policy_is_recovered() -> None:
-    docs = _records(("calling-station", "always-raise", "random"), 240, 7, Variant.LIMIT)
+    docs = _records(("calling-station", "always-raise", "random"), 100, 7, Variant.LIMIT)
     data, book = build_dataset([from_record_doc(d) for d in docs])
     net = NumpyNet(train(data, TrainConfig(epochs=25, seed=1)))
     probs = net.actions(data.x)
@@ -326,7 +326,7 @@ async def test_online_training_never_holds_up_the_workers_answers(mongo_url: str
 
 
 def test_statistics_over_a_few_hands() -> None:
-    from ai.bots.observation import ActionRecord
+    from ai.game.observation import ActionRecord
 
     book = StatsBook()
     units = (2, 2, 4, 4)
@@ -357,7 +357,7 @@ def test_statistics_over_a_few_hands() -> None:
 
 
 def test_statistics_are_split_by_how_many_players_are_in_the_hand() -> None:
-    from ai.bots.observation import ActionRecord
+    from ai.game.observation import ActionRecord
 
     book = StatsBook()
     units = (2, 2, 4, 4)
@@ -546,7 +546,7 @@ def test_no_limit_ranges_learn_how_a_player_sizes_its_bets() -> None:
 
 
 def test_ranges_with_potential_count_a_draw_for_what_it_will_become() -> None:
-    from ai.bots.base import HandSummary
+    from ai.game.summary import HandSummary
     from ai.math.range_strength import LEX_INDEX
     from ai.models.ranges import RangeTracker
     from ai.search.reliability import Reliability

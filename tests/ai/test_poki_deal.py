@@ -6,9 +6,9 @@ import random
 
 import numpy as np
 
-from ai.bots.observation import ActionRecord
-from ai.bots.observe import observe, step_and_record
 from ai.bots.poki import PokiBot
+from ai.game.observation import ActionRecord
+from ai.game.observe import observe, step_and_record
 from ai.sim.rules import CALL, CHECK
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant

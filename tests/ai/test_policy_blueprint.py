@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ai.bots.observation import ActionRecord, Decision, Observation
-from ai.bots.observe import apply, observe
+from ai.game.observation import ActionRecord, Decision, Observation
+from ai.game.observe import apply, observe
 from ai.policy.blueprint import Blueprint, NotCovered, quantise, write_artefact
 from ai.policy.limit.game import CALL, HOLDEM_HU, RAISE
 from ai.policy.limit.holdem import HoldemAbstraction

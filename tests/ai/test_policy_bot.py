@@ -9,8 +9,8 @@ import pytest
 from ai.arena import MatchConfig, play_match, win_rates
 from ai.bots import make_bot
 from ai.bots.blueprint import BlueprintBot
-from ai.bots.observation import ActionRecord, Decision
-from ai.bots.observe import apply, observe
+from ai.game.observation import ActionRecord, Decision
+from ai.game.observe import apply, observe
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
 

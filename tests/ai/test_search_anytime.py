@@ -6,7 +6,7 @@ from __future__ import annotations
 from search_spots import LIMIT2, LIMIT6, NL6, bot, spot
 
 from ai.bots.mcts import MctsBot
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
 from ai.search.mcts import HALVING, UCT, Search, SearchConfig

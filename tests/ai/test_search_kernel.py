@@ -1,5 +1,5 @@
-"""The compiled rollouts (ai.search.kernel) play as ai.search.policy's Python ones: on the
-same random numbers, the same chips for every player, from random seeded states with
+"""The compiled rollouts (ai.search.kernel) play as tests/ai/search_policy.py's Python
+ones: on the same random numbers, the same chips for every player, from random seeded states with
 random opponent tables (card-blind players included), Limit and No-Limit. And a compiled
 node offers our abstract actions, always legal, and the tree walk plays the opponents
 until our turn as the Python search did, keying the line the same way."""
@@ -11,12 +11,7 @@ import random
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_sim_arrays import EV, random_hand
-
-from ai.search import kernel as K
-from ai.search.abstraction import bucket_amount, our_actions, raise_to
-from ai.search.opponents import OpponentTables
-from ai.search.policy import (
+from search_policy import (
     Random,
     continue_scale,
     cost_of,
@@ -25,6 +20,11 @@ from ai.search.policy import (
     play_out,
     random_play_out,
 )
+from test_sim_arrays import EV, random_hand
+
+from ai.search import kernel as K
+from ai.search.abstraction import bucket_amount, our_actions, raise_to
+from ai.search.opponents import OpponentTables
 from ai.search.tree import Node, Tree
 from ai.sim import arrays as A
 from ai.sim.rules import BET, CALL, CHECK, FOLD

@@ -11,9 +11,9 @@ from search_spots import bot
 
 from ai.bots import STYLES, canonical_style, make_bot
 from ai.bots.mcts import MctsBot
-from ai.bots.observation import ActionRecord, Observation
-from ai.bots.observe import observe, step_and_record
 from ai.bots.registry import ARENA_STYLES
+from ai.game.observation import ActionRecord, Observation
+from ai.game.observe import observe, step_and_record
 from ai.models.features import ALL_IN_BUCKET, SIZE_FRACTIONS
 from ai.search.abstraction import bucket_amount, our_actions, size_bucket
 from ai.search.mcts import RANDOM

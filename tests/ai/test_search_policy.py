@@ -1,13 +1,13 @@
-"""Our rollout rule (`ai.search.policy.rollout_choice`, compiled as `ai.search.kernel`'s):
+"""Our rollout rule (`search_policy.rollout_choice`, compiled as `ai.search.kernel`'s):
 poki's rule at the trust of the opponents still in, the same in both."""
 
 from __future__ import annotations
 
 import numpy as np
+from search_policy import our_choice, rollout_choice
 
 from ai.search import kernel as K
 from ai.search.opponents import OpponentTables
-from ai.search.policy import our_choice, rollout_choice
 from ai.sim import arrays as A
 from ai.sim.rules import CALL, CHECK
 from ai.sim.state import SimState

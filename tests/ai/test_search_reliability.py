@@ -4,16 +4,16 @@ mean nothing, and it then plays and deals them card-blind."""
 from __future__ import annotations
 
 import numpy as np
+from search_policy import opponent_choice
 from search_spots import LIMIT2, bot, spot
 
-from ai.bots.base import HandSummary
-from ai.bots.observation import ActionRecord
+from ai.game.observation import ActionRecord
+from ai.game.summary import HandSummary
 from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND, LEX_INDEX
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
 from ai.search.deals import deal_from_ranges
 from ai.search.opponents import build_tables
-from ai.search.policy import opponent_choice
 from ai.search.reliability import Reliability
 from ai.sim.rules import BET, CALL, CHECK, RAISE
 from ai.sim.state import to_indices

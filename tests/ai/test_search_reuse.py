@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from search_spots import LIMIT2, NL2, bot, spot
 
-from ai.bots.observation import ActionRecord, Decision
-from ai.bots.observe import apply, observe
+from ai.game.observation import ActionRecord, Decision
+from ai.game.observe import apply, observe
 from ai.math.range_strength import LEX_INDEX
 from ai.models.ranges import holding_strengths
 from ai.search.kernel import CARD_CLASSES

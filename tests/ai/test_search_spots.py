@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from search_spots import LIMIT2, LIMIT6, NL2, bot, spot
 
-from ai.bots.observation import Observation
+from ai.game.observation import Observation
 from ai.search.profiles import ADVISOR
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
 from holdem.config import TableConfig, Variant
@@ -64,7 +64,7 @@ def test_the_search_modules_docstring_examples() -> None:
     for name in (
         "ai.search.abstraction",
         "ai.search.explain",
-        "ai.search.policy",
+        "search_policy",
         "ai.search.versus",
     ):
         result = doctest.testmod(importlib.import_module(name))

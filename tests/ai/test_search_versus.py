@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from search_spots import LIMIT2, NL2, bot, spot
 
-from ai.bots.base import HandSummary
-from ai.bots.observation import ActionRecord
+from ai.game.observation import ActionRecord
+from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.ranges import RangeTracker
 from ai.search import kernel

@@ -47,15 +47,20 @@ async def query_for(worker: TestWorker, alice: WsClient, other: TestWorker) -> d
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
-        first = next(iter(done))
-        message = first.result()
-        if tasks[first] == "worker":
-            return message
-        if tasks[first] == "other":
-            await other.answer(message, passive_action(message["legal"]))
-        else:
-            legal = message["view"]["legal_actions"]
-            await alice.send({"type": "act", "action": passive_action(legal)})
+        # Every finished task took its message off its queue: answer each (taking only the
+        # first lost Alice's turn whenever two finished together, and she timed out).
+        found: dict[str, Any] | None = None
+        for task in done:
+            message = task.result()
+            if tasks[task] == "worker":
+                found = message
+            elif tasks[task] == "other":
+                await other.answer(message, passive_action(message["legal"]))
+            else:
+                legal = message["view"]["legal_actions"]
+                await alice.send({"type": "act", "action": passive_action(legal)})
+        if found is not None:
+            return found
 
 
 async def misbehave(worker: TestWorker, query: dict[str, Any], how: str) -> None:

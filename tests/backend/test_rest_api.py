@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 from backend_testlib import RunningServer, create_table, guest, join, play_until_hand_over
 
-from holdem.history import parse_phh
+from holdem.phh import parse_phh
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -17,7 +17,7 @@ from holdem_testlib import deck, nl, play, random_action, seated_table
 
 from holdem.actions import Action, EventKind
 from holdem.config import AnteMode, TableConfig, Variant
-from holdem.history import PhhError, parse_phh, replay_phh, replay_text, to_phh
+from holdem.phh import PhhError, parse_phh, replay_phh, replay_text, to_phh
 from holdem.table import Table
 from showdown.cli import main
 

@@ -7,7 +7,7 @@ import pytest
 from holdem.actions import Action, EventKind
 from holdem.config import TableConfig, Variant
 from holdem.errors import SeatError
-from holdem.history import phh_actions, replay_text, to_phh
+from holdem.phh import phh_actions, replay_text, to_phh
 from holdem.table import Table
 from holdem.views import observe, observe_record
 

@@ -15,7 +15,8 @@ from backend.api.deps import Player, State
 from backend.api.strict_json import StrictJsonRoute
 from backend.db.codec import record_from_doc
 from backend.schemas import HandDetail, HandPage, HandSummary
-from holdem.history import HandRecord, to_phh
+from holdem.history import HandRecord
+from holdem.phh import to_phh
 from holdem.views import observe_record
 
 router = APIRouter(prefix="/api/hands", tags=["hands"], route_class=StrictJsonRoute)

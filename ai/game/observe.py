@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from ai.bots.observation import ActionRecord, Decision, Observation
+from ai.game.observation import ActionRecord, Decision, Observation
 from ai.sim.rules import BET, CALL
 from ai.sim.state import SimState
 

@@ -2,9 +2,9 @@
 holding's strength, ourselves by a fast fixed rule; or everyone at random (an ablation).
 
 The search runs the compiled copies of these (`ai.search.kernel`, on
-`ai.sim.arrays`); this module is their readable reference on SimState, and
-tests/ai/test_search_kernel.py requires both to play the same hands on the same
-random numbers. A change of policy goes in both.
+`ai.sim.arrays`); this module is their readable reference on SimState, kept with the
+tests (nothing else runs it), and tests/ai/test_search_kernel.py requires both to play
+the same hands on the same random numbers. A change of policy goes in both.
 """
 
 from __future__ import annotations
