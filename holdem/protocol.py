@@ -107,6 +107,12 @@ class AuthMessage(_Message):
     type: Literal["auth"] = "auth"
     token: str = Field(max_length=4096)
     last_seq: int | None = Field(default=None, description="Last seq seen, when reconnecting")
+    invite: str | None = Field(
+        default=None,
+        max_length=64,
+        description="A private table's invite token (from its link): needed to open it "
+        "unless you are one of its players",
+    )
 
 
 class SitCommand(_Message):

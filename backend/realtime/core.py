@@ -47,6 +47,7 @@ class RuntimeCore:
         self.seq = seq
         self._settings = settings
         self._gateway = gateway
+        self._repos = repos
         self._persist = Persister(table.table_id, repos)
         self._banks = TimeBanks(options.time_bank, settings.time_bank_refill)
         self._inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
@@ -77,6 +78,7 @@ class RuntimeCore:
         self._show_uncalled: set[str] = set()  # players who show whenever they win uncalled
         self._rebuys_for_hand = -1  # bots rebuy after the result was shown for this long
         self._rebuy_failed: set[str] = set()  # bots whose rebuy the rules refused
+        self._members: set[str] = set()  # admitted to a private table by its invite
 
     @property
     def table_id(self) -> str:

@@ -22,6 +22,7 @@ import logging
 
 from backend.logging import log_context
 from backend.realtime import table_commands
+from backend.realtime.access import Access
 from backend.realtime.ai_turns import AITurns
 from backend.realtime.hand_cycle import HandCycle
 from backend.realtime.inbox import (
@@ -75,7 +76,7 @@ __all__ = ["AIDone", "Client", "Command", "Join", "Leave", "StatsCounted", "Tabl
 log = logging.getLogger(__name__)
 
 
-class TableRuntime(Presence, Publishing, StorageGate, AITurns, HandCycle):
+class TableRuntime(Access, Presence, Publishing, StorageGate, AITurns, HandCycle):
     @property
     def persister(self) -> Persister:
         return self._persist
@@ -125,10 +126,16 @@ class TableRuntime(Presence, Publishing, StorageGate, AITurns, HandCycle):
             advice_allowed=self.options.advice_allowed,
             hand_no=self.table.hand_no,
             hand_in_progress=hand is not None and not hand.is_over,
+            private=self.options.private,
+            host_id=self.host_id,
         )
 
-    def detail(self) -> TableDetail:
-        return TableDetail(**self.summary().model_dump(), view=observe(self.table, None))
+    def detail(self, viewer: str | None = None) -> TableDetail:
+        """As a spectator sees it; the host of a private table also gets the invite."""
+        invite = self.options.invite if viewer is not None and viewer == self.host_id else None
+        return TableDetail(
+            **self.summary().model_dump(), view=observe(self.table, None), invite=invite
+        )
 
     # -- the loop ------------------------------------------------------------------
 
