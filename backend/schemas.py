@@ -49,6 +49,8 @@ class TableOptions(BaseModel):
     private: bool = False
     invite: str | None = None  # the invite link's token; None: revoked (no link admits)
     host: str | None = None  # who runs the table; None: the creator
+    approve_seats: bool = False  # seat requests wait for the host's approval
+    host_paused: bool = False  # the host paused the game: no hand is dealt
 
 
 class GuestRequest(BaseModel):
@@ -222,6 +224,7 @@ class TableSummary(BaseModel):
     hand_in_progress: bool
     private: bool = False
     host_id: str | None = Field(None, description="who runs the table (the creator at first)")
+    paused: bool = Field(False, description="the host paused the game")
 
 
 class TableDetail(TableSummary):

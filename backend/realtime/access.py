@@ -19,10 +19,6 @@ def new_invite() -> str:
 
 class Access(RuntimeCore):
     @property
-    def host_id(self) -> str | None:
-        return self.options.host or self.options.created_by
-
-    @property
     def private(self) -> bool:
         return self.options.private
 

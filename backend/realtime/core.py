@@ -20,10 +20,12 @@ from backend.quotas import Quota
 from backend.realtime.chat import ChatLog
 from backend.realtime.inbox import AIDone, Client, InboxItem, TimerFired
 from backend.realtime.persister import Persister
+from backend.realtime.table_commands import Outcome
 from backend.realtime.timers import Clock, TimeBanks, Turn
 from backend.schemas import TableOptions
 from backend.settings import Settings
-from holdem.protocol import Change, QueryPurpose
+from holdem.config import TableConfig
+from holdem.protocol import Change, HostState, QueryPurpose, SeatRequest
 from holdem.table import Table
 from holdem.views import TableView
 
@@ -79,10 +81,19 @@ class RuntimeCore:
         self._rebuys_for_hand = -1  # bots rebuy after the result was shown for this long
         self._rebuy_failed: set[str] = set()  # bots whose rebuy the rules refused
         self._members: set[str] = set()  # admitted to a private table by its invite
+        self._seat_requests: dict[str, SeatRequest] = {}  # waiting for the host's approval
+        # The host's new stakes and settings, applied once no hand is in progress.
+        self._next_config: TableConfig | None = None
+        self._next_options: dict[str, object] = {}
 
     @property
     def table_id(self) -> str:
         return self.table.table_id
+
+    @property
+    def host_id(self) -> str | None:
+        """Who runs the table: the creator, or whom the role was handed to."""
+        return self.options.host or self.options.created_by
 
     def post(self, item: InboxItem) -> None:
         self._inbox.put_nowait(item)
@@ -125,6 +136,18 @@ class RuntimeCore:
         raise NotImplementedError
 
     def _notify(self, *, paused: bool) -> None:  # publishing
+        raise NotImplementedError
+
+    def _host_state(self) -> HostState:  # hosting
+        raise NotImplementedError
+
+    def _host_gone(self, player_id: str) -> None:  # hosting
+        raise NotImplementedError
+
+    def _apply_next_settings(self) -> None:  # hosting
+        raise NotImplementedError
+
+    def _apply(self, outcome: Outcome) -> None:  # hand cycle
         raise NotImplementedError
 
     def _changed(self, cause: Change, seats_changed: bool) -> None:  # hand cycle

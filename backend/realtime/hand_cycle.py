@@ -14,7 +14,7 @@ from backend.logging import log_context
 from backend.realtime import table_commands
 from backend.realtime.core import RuntimeCore
 from backend.realtime.inbox import TimerFired
-from backend.realtime.table_commands import LedgerLine
+from backend.realtime.table_commands import LedgerLine, Outcome
 from backend.realtime.timers import Clock, Turn, now_ms
 from holdem.errors import RuleError
 from holdem.protocol import ActedBy, Change, ChangeKind
@@ -28,6 +28,8 @@ class HandCycle(RuntimeCore):
         table = self.table
         if not table.can_start_hand():
             return False
+        if self.options.host_paused:
+            return False
         if self._settings.bots_play_alone:
             return True
         return any(
@@ -36,6 +38,7 @@ class HandCycle(RuntimeCore):
         )
 
     def _deal(self) -> None:
+        self._apply_next_settings()
         if not self._may_deal():
             return
         table = self.table
@@ -52,6 +55,11 @@ class HandCycle(RuntimeCore):
         self._persist.start_hand(table.hand_no, hand.button, dict(hand.starting_stacks), players)
         self._events_persisted = 0
         self._changed(Change(kind=ChangeKind.HAND_START, by=ActedBy.TABLE), False)
+
+    def _apply(self, outcome: Outcome) -> None:
+        """A table command's outcome: its chips booked, then stored, scheduled, told."""
+        self._book(outcome.ledger)
+        self._changed(outcome.change, outcome.seats_changed)
 
     def _book(self, lines: list[LedgerLine]) -> None:
         """Chips in or out go to the ledger, stored with the next snapshot of the stacks."""
@@ -70,6 +78,7 @@ class HandCycle(RuntimeCore):
             self.hands_played += 1
             self._banks.hand_played(seat.player_id for seat in record.seats)
             cashouts += self._settle_cashouts()
+            self._apply_next_settings()  # the lobby shows the new stakes at once
             if self._show_if_chosen():
                 record = table.last_record
                 assert record is not None
@@ -93,6 +102,8 @@ class HandCycle(RuntimeCore):
         self._changes += 1
         at = now_ms()
         self._unpublished += [(change, at) for change in _with_cashouts(cause, cashouts)]
+        for cashout in cashouts:  # after its stand: the host who left hands the role on
+            self._host_gone(cashout.player_id)
 
     def _settle_cashouts(self) -> list[Cashout]:
         cashouts = self.table.cashouts[self._cashouts_seen :]
@@ -227,7 +238,8 @@ def _with_cashouts(cause: Change, cashouts: list[Cashout]) -> list[Change]:
     that ended the hand."""
     changes = [cause]
     for cashout in cashouts:
-        if cause.kind is ChangeKind.STAND and cause.player_id == cashout.player_id:
+        own = cause.kind in (ChangeKind.STAND, ChangeKind.REMOVE)
+        if own and cause.player_id == cashout.player_id:
             changes[0] = cause.model_copy(update={"stack": cashout.amount})
             continue
         left = Change(

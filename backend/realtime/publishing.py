@@ -18,6 +18,7 @@ class Publishing(RuntimeCore):
             view=self._view(seat),
             clock=self._clock.view() if self._clock is not None else None,
             cause=cause,
+            host=self._host_state(),
         ).model_dump_json()
 
     def _view(self, seat: int | None) -> TableView:

@@ -25,6 +25,7 @@ from backend.realtime import table_commands
 from backend.realtime.access import Access
 from backend.realtime.ai_turns import AITurns
 from backend.realtime.hand_cycle import HandCycle
+from backend.realtime.hosting import HostCommand, Hosting
 from backend.realtime.inbox import (
     AIDone,
     Client,
@@ -41,7 +42,6 @@ from backend.realtime.persister import Persister
 from backend.realtime.presence import Presence
 from backend.realtime.publishing import Publishing
 from backend.realtime.storage_gate import StorageGate
-from backend.realtime.table_commands import Outcome
 from backend.realtime.timers import Turn, now_ms
 from backend.schemas import TableDetail, TableSummary
 from holdem.errors import RuleError
@@ -76,7 +76,7 @@ __all__ = ["AIDone", "Client", "Command", "Join", "Leave", "StatsCounted", "Tabl
 log = logging.getLogger(__name__)
 
 
-class TableRuntime(Access, Presence, Publishing, StorageGate, AITurns, HandCycle):
+class TableRuntime(Access, Hosting, Presence, Publishing, StorageGate, AITurns, HandCycle):
     @property
     def persister(self) -> Persister:
         return self._persist
@@ -128,6 +128,7 @@ class TableRuntime(Access, Presence, Publishing, StorageGate, AITurns, HandCycle
             hand_in_progress=hand is not None and not hand.is_over,
             private=self.options.private,
             host_id=self.host_id,
+            paused=self.options.host_paused,
         )
 
     def detail(self, viewer: str | None = None) -> TableDetail:
@@ -221,14 +222,13 @@ class TableRuntime(Access, Presence, Publishing, StorageGate, AITurns, HandCycle
 
     # -- commands ----------------------------------------------------------------------
 
-    def _apply(self, outcome: Outcome) -> None:
-        """A table command's outcome: its chips booked, then stored, scheduled, told."""
-        self._book(outcome.ledger)
-        self._changed(outcome.change, outcome.seats_changed)
-
     def _command(self, client: Client, message: ClientCommand) -> None:
         table, pid = self.table, client.player_id
-        if isinstance(message, SitCommand):
+        if isinstance(message, HostCommand):
+            self._host_command(client, message)
+        elif isinstance(message, SitCommand) and self._needs_approval(pid):
+            self._request_seat(client, message)
+        elif isinstance(message, SitCommand):
             outcome = table_commands.sit(table, pid, client.name, message.seat, message.buy_in)
             self._banks.forget(pid)
             self._apply(outcome)

@@ -1,15 +1,16 @@
-"""The seat commands as functions of the table: what they change, the event and the
+"""The seat commands and the host's as functions of the table: what they change, the event and the
 chips they book, and a refusal that changes nothing (no socket, no database)."""
 
 from __future__ import annotations
 
 import pytest
 
-from backend.realtime import table_commands
+from backend.realtime import host_commands, table_commands
+from backend.realtime.inbox import CommandError
 from backend.realtime.table_commands import LedgerLine
 from holdem.config import TableConfig, Variant
 from holdem.errors import RuleError
-from holdem.protocol import ActedBy, ChangeKind
+from holdem.protocol import ActedBy, ChangeKind, TableSettingsCommand
 from holdem.table import Table
 
 
@@ -49,3 +50,46 @@ def test_stand_between_hands_leaves_the_cash_out_to_the_table() -> None:
     stood = table_commands.stand(t, "p1")
     assert stood.change.kind is ChangeKind.STAND and stood.ledger == []
     assert t.cashouts[-1].amount == 400 and not t.seats
+
+
+def test_the_hosts_adjustment_is_booked_and_bounded() -> None:
+    t = table()
+    table_commands.sit(t, "p1", "Ana", 1, 400)
+    adjusted = host_commands.adjust(t, 1, -150)
+    assert adjusted.ledger == [LedgerLine("p1", "adjust", -150, 1)]
+    assert (adjusted.change.kind, adjusted.change.stack, adjusted.change.by) == (
+        ChangeKind.ADJUST, 250, ActedBy.HOST
+    )  # fmt: skip
+    before = t.snapshot()
+    with pytest.raises(CommandError):
+        host_commands.adjust(t, 1, -251)  # below zero
+    with pytest.raises(CommandError):
+        host_commands.adjust(t, 1, 0)
+    with pytest.raises(RuleError):
+        host_commands.adjust(t, 2, 10)  # an empty seat
+    assert t.snapshot() == before
+
+
+def test_the_host_removes_and_restyles_bots() -> None:
+    t = table()
+    added = host_commands.add_bot(t, 2, "cautious", "Ada")
+    bot_id = t.seats[2].player_id
+    assert added.ledger == [LedgerLine(bot_id, "buy_in", 1000, 2)] and t.seats[2].is_bot
+    host_commands.bot_style(t, 2, "random")
+    assert t.seats[2].bot_style == "random"
+    table_commands.sit(t, "p1", "Ana", 1, 400)
+    with pytest.raises(RuleError):
+        host_commands.bot_style(t, 1, "random")  # not a bot
+    removed = host_commands.remove(t, 2)
+    assert removed.change.kind is ChangeKind.REMOVE and 2 not in t.seats
+    assert t.cashouts[-1].player_id == bot_id and t.cashouts[-1].amount == 1000
+
+
+def test_new_stakes_must_hold_together() -> None:
+    config = table().config
+    settings = TableSettingsCommand(small_blind=10, big_blind=20, ante=1)
+    new = host_commands.new_config(config, settings)
+    assert (new.small_blind, new.big_blind, new.ante, new.max_buy_in) == (10, 20, 1, 1000)
+    assert host_commands.settings_note(config, new, settings) == "blinds 10/20, ante 1"
+    with pytest.raises(CommandError):
+        host_commands.new_config(config, TableSettingsCommand(small_blind=50))  # above the big
