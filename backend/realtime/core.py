@@ -15,6 +15,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from backend.ai_gateway import AIGateway
+from backend.db.codec import Document
 from backend.db.repositories import Repositories
 from backend.quotas import Quota
 from backend.realtime.chat import ChatLog
@@ -80,6 +81,7 @@ class RuntimeCore:
         self._show_uncalled: set[str] = set()  # players who show whenever they win uncalled
         self._rebuys_for_hand = -1  # bots rebuy after the result was shown for this long
         self._rebuy_failed: set[str] = set()  # bots whose rebuy the rules refused
+        self._booked: list[Document] = []  # ledger entries booked since this start
         self._members: set[str] = set()  # admitted to a private table by its invite
         self._seat_requests: dict[str, SeatRequest] = {}  # waiting for the host's approval
         # The host's new stakes and settings, applied once no hand is in progress.

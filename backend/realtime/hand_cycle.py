@@ -64,7 +64,8 @@ class HandCycle(RuntimeCore):
     def _book(self, lines: list[LedgerLine]) -> None:
         """Chips in or out go to the ledger, stored with the next snapshot of the stacks."""
         for line in lines:
-            self._persist.ledger(line.player_id, line.kind, line.amount, line.seat)
+            entry = self._persist.ledger(line.player_id, line.kind, line.amount, line.seat)
+            self._booked.append(entry)  # the players' ledger sees it before it is stored
 
     def _changed(self, cause: Change, seats_changed: bool) -> None:
         """After every change: book chips, queue writes, reschedule, tell everyone."""
@@ -108,7 +109,7 @@ class HandCycle(RuntimeCore):
     def _settle_cashouts(self) -> list[Cashout]:
         cashouts = self.table.cashouts[self._cashouts_seen :]
         for cashout in cashouts:
-            self._persist.ledger(cashout.player_id, "cashout", cashout.amount, cashout.seat)
+            self._book([LedgerLine(cashout.player_id, "cashout", cashout.amount, cashout.seat)])
             self._banks.forget(cashout.player_id)
             self._cancel_timer(f"grace:{cashout.player_id}")
             self._cancel_timer(f"away:{cashout.player_id}")

@@ -11,7 +11,7 @@ import secrets
 
 from backend.realtime.inbox import CommandError
 from backend.realtime.table_commands import LedgerLine, Outcome
-from holdem.config import TableConfig
+from holdem.config import TableConfig, Variant
 from holdem.errors import SeatError
 from holdem.protocol import ActedBy, Change, ChangeKind, ErrorCode, TableSettingsCommand
 from holdem.table import Table
@@ -104,6 +104,9 @@ def new_config(config: TableConfig, settings: TableSettingsCommand) -> TableConf
     }
     if not changes:
         return config
+    blinds = "small_blind" in changes or "big_blind" in changes
+    if config.variant is Variant.LIMIT and blinds:
+        changes |= {"small_bet": 0, "big_bet": 0}  # derived again from the new big blind
     try:
         return TableConfig.model_validate({**config.model_dump(), **changes})
     except ValueError as error:

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 
+from backend.db.codec import Document
 from backend.logging import log_context
 from backend.realtime import table_commands
 from backend.realtime.access import Access
@@ -137,6 +138,20 @@ class TableRuntime(Access, Hosting, Presence, Publishing, StorageGate, AITurns, 
         return TableDetail(
             **self.summary().model_dump(), view=observe(self.table, None), invite=invite
         )
+
+    def ledger_sources(self) -> tuple[list[Document], dict[str, int], dict[str, str]]:
+        """For the players' ledger: the entries booked since this start (some maybe not
+        stored yet), each seat's chips (in a live hand: as dealt, what a crash returns),
+        and the seated players' names."""
+        hand = self.table.hand
+        live = hand is not None and not hand.is_over
+        on_table: dict[str, int] = {}
+        names: dict[str, str] = {}
+        for seat in self.table.seats.values():
+            dealt = hand.starting_stacks.get(seat.number) if hand is not None and live else None
+            on_table[seat.player_id] = seat.stack if dealt is None else dealt
+            names[seat.player_id] = seat.name
+        return list(self._booked), on_table, names
 
     # -- the loop ------------------------------------------------------------------
 

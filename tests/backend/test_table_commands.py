@@ -93,3 +93,9 @@ def test_new_stakes_must_hold_together() -> None:
     assert host_commands.settings_note(config, new, settings) == "blinds 10/20, ante 1"
     with pytest.raises(CommandError):
         host_commands.new_config(config, TableSettingsCommand(small_blind=50))  # above the big
+
+
+def test_new_blinds_at_a_limit_table_bring_new_bet_sizes() -> None:
+    config = TableConfig(variant=Variant.LIMIT, seats=2, small_blind=5, big_blind=10)
+    new = host_commands.new_config(config, TableSettingsCommand(small_blind=10, big_blind=20))
+    assert (new.small_bet, new.big_bet) == (20, 40)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
+from fastapi.responses import PlainTextResponse
 
 from backend.api.deps import Client, MaybePlayer, Player, State
 from backend.api.strict_json import StrictJsonRoute
 from backend.auth import Principal
+from backend.ledger_report import TableLedger, build_ledger, to_csv
 from backend.names import name_key
 from backend.realtime.runtime import TableRuntime
 from backend.schemas import CreateTableRequest, InviteResponse, TableDetail, TableSummary
@@ -70,6 +72,52 @@ async def create_table(
         except (RuleError, ValueError) as error:
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(error)) from error
     return runtime.detail(player.player_id)
+
+
+async def _ledger(state: AppState, table_id: str, player: Principal) -> TableLedger:
+    """The table session's ledger, for its players: those with an entry at it, its host,
+    and (a private table) those who may see it; an open table adds what is not stored
+    yet and the stacks still seated."""
+    runtime = state.tables.get(table_id)
+    stored = await state.repos.ledger.entries(table_id)
+    booked, on_table, names = runtime.ledger_sources() if runtime is not None else ([], {}, {})
+    entries = [*stored, *booked]
+    players = {str(e["player_id"]) for e in entries} | set(on_table)
+    allowed = player.player_id in players or (
+        runtime is not None and player.player_id == runtime.host_id
+    )
+    if not allowed:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no ledger of yours at {table_id!r}")
+    for player_id in players - names.keys():
+        if not player_id.startswith("bot-"):
+            doc = await state.repos.players.get(player_id)
+            if doc is not None:
+                names[player_id] = str(doc.get("name", player_id))
+    return build_ledger(table_id, entries, on_table, names)
+
+
+@router.get(
+    "/{table_id}/ledger",
+    summary="The table session's ledger and settle-up (its players only)",
+    responses={404: {"description": "no such table, or you have no entry at it"}},
+)
+async def table_ledger(table_id: str, state: State, player: Player) -> TableLedger:
+    return await _ledger(state, table_id, player)
+
+
+@router.get(
+    "/{table_id}/ledger.csv",
+    summary="The same ledger as CSV (a download)",
+    response_class=PlainTextResponse,
+    responses={404: {"description": "no such table, or you have no entry at it"}},
+)
+async def table_ledger_csv(table_id: str, state: State, player: Player) -> PlainTextResponse:
+    ledger = await _ledger(state, table_id, player)
+    return PlainTextResponse(
+        to_csv(ledger),
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="ledger-{table_id}.csv"'},
+    )
 
 
 Invite = Annotated[
