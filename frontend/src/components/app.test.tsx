@@ -358,6 +358,28 @@ describe("TableScreen over a (fake) table socket", () => {
     expect(screen.getByTestId("hand-log")).toHaveTextContent("Alice left the table with 10,050");
   });
 
+  it("writes the host's commands in the hand log for everyone (#34)", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    const between = { hand_in_progress: false, actor: null, legal_actions: null };
+    connect(makeView(between));
+    act(() => socket().receive(stateMessage(6, makeView(between), { cause: { kind: "pause", by: "host", note: "" } })));
+    act(() =>
+      socket().receive(stateMessage(7, makeView(between), { cause: { kind: "adjust", seat: 2, player_id: "p-2", by: "host", note: "", amount: -100, stack: 9900 } })),
+    );
+    const without = makeView(between).seats.filter((s) => s.seat !== 2);
+    act(() =>
+      socket().receive(
+        stateMessage(8, makeView({ ...between, seats: without }), { cause: { kind: "remove", seat: 2, player_id: "p-2", by: "host", note: "removed by the host", stack: 9900 } }),
+      ),
+    );
+    act(() => socket().receive(stateMessage(9, makeView({ ...between, seats: without }), { cause: { kind: "settings", by: "host", note: "blinds 100/200 from the next hand" } })));
+    const log = screen.getByTestId("hand-log");
+    expect(log).toHaveTextContent("The host paused the game");
+    expect(log).toHaveTextContent("The host adjusted Ada's stack by -100 (stack 9,900)");
+    expect(log).toHaveTextContent("The host removed Ada, who left with 9,900");
+    expect(log).toHaveTextContent("The host changed the table: blinds 100/200 from the next hand");
+  });
+
   it("shows server errors in words", () => {
     renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
     connect();
