@@ -143,6 +143,9 @@ class RuntimeCore:
     def _host_state(self) -> HostState:  # hosting
         raise NotImplementedError
 
+    def _request_withdrawn(self, player_id: str) -> None:  # hosting
+        raise NotImplementedError
+
     def _host_gone(self, player_id: str) -> None:  # hosting
         raise NotImplementedError
 

@@ -36,8 +36,10 @@ def remove(table: Table, number: int) -> Outcome:
     """Now between hands; in a hand the seat folds and leaves at its end (its chips are
     cashed out then, from table.cashouts, as for a player who stands)."""
     player_id = _seated(table, number)
-    cashout = table.stand(player_id)
-    note = "removed by the host" if cashout is not None else "removed at the hand's end"
+    table.stand(player_id)
+    # Gone now (between hands, or its fold ended the hand): the event carries the stack.
+    gone = number not in table.seats
+    note = "removed by the host" if gone else "removed at the hand's end"
     change = Change(
         kind=ChangeKind.REMOVE, seat=number, player_id=player_id, by=ActedBy.HOST, note=note
     )

@@ -104,6 +104,20 @@ class Hosting(RuntimeCore):
             False,
         )
 
+    def _request_withdrawn(self, player_id: str) -> None:
+        """Who asked for a seat and left is not seated on approval: the request goes."""
+        request = self._seat_requests.pop(player_id, None)
+        if request is None:
+            return
+        change = Change(
+            kind=ChangeKind.SEAT_REJECTED,
+            seat=request.seat,
+            player_id=player_id,
+            by=ActedBy.TABLE,
+            note="left the table",
+        )
+        self._changed(change, False)
+
     # -- the commands -------------------------------------------------------------------
 
     def _host_command(self, client: Client, message: HostCommand) -> None:

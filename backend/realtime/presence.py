@@ -57,6 +57,7 @@ class Presence(RuntimeCore):
         self._advised.pop(client.player_id, None)
         self._absent(client.player_id)
         log.info("client left", extra={"player_id": client.player_id})
+        self._request_withdrawn(client.player_id)
         self._host_gone(client.player_id)
 
     def _absent(self, player_id: str) -> None:

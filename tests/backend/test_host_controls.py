@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from backend_testlib import RunningServer, WsClient, create_table, guest, join
+from backend_testlib import RunningServer, WsClient, create_table, guest, join, my_turn
 
 Message = dict[str, Any]
 
@@ -110,24 +110,25 @@ async def test_the_hosts_commands_and_refusals_for_anyone_else(server: RunningSe
     assert removed["cause"]["stack"] == most
     assert {s["seat"] for s in removed["view"]["seats"]} == {2, 3}
 
-    # Resumed: a hand is dealt; in it, the host removes Carol: she leaves at its end.
+    # Resumed: hands are dealt. At Carol's turn (the hand waits for her), the host
+    # pauses and removes her: she folds now and leaves at the hand's end with her stack.
     await hana.send({"type": "resume"})
     await carol.wait_state(caused("resume"))
-    start = await carol.wait_state(caused("hand_start"))
-    hand_no = start["view"]["hand_no"]
+    turn = await carol.wait_state(my_turn)
+    hand_no = turn["view"]["hand_no"]
     await refused(hana, {"type": "adjust", "seat": 3, "amount": 10}, "hand_in_progress")
     await hana.send({"type": "pause"})
     assert (await carol.wait_state(caused("pause")))["cause"]["note"] == "after this hand"
     await hana.send({"type": "remove", "seat": 3})
-    removal = await carol.wait_state(caused("remove", seat=3))
-    # Dealt in, she folds and leaves at the hand's end with what she has (if the bots
-    # ended the hand first, she left at once): either way her stack goes with her.
-    left = await hana.wait_state(lambda s: all(x["seat"] != 3 for x in s["view"]["seats"]))
-    assert left["cause"]["player_id"] == carol_id and left["cause"]["stack"] >= 0
-    assert not left["view"]["hand_in_progress"] and left["view"]["hand_no"] == hand_no
-    if removal["view"]["hand_in_progress"]:
+    removal = await hana.wait_state(caused("remove", seat=3))
+    if removal["view"]["hand_in_progress"]:  # others still play: she leaves at its end
         assert removal["cause"]["note"] == "removed at the hand's end"
-        assert left["cause"]["kind"] == "stand"
+        left = await hana.wait_state(caused("stand", player_id=carol_id))
+        assert left["cause"]["note"] == "left at the hand's end"
+    else:  # heads-up, her fold ended the hand: the removal carries her stack
+        left = removal
+    assert left["cause"]["stack"] >= 0 and left["view"]["hand_no"] == hand_no
+    assert not left["view"]["hand_in_progress"]
 
     # The ledger has every chip the host moved: the adjustment, the bots, Carol's cash-out.
     runtime = server.state.tables.get(table_id)
@@ -172,6 +173,14 @@ async def test_seat_requests_and_the_host_role_handed_on(server: RunningServer) 
     assert {s["seat"] for s in sat["view"]["seats"]} == {1, 2}
     assert sat["host"]["seat_requests"] == []
     await refused(hana, {"type": "approve", "player_id": dave_id}, "no_such_request")
+    # A request whose player left goes with them.
+    eve_token, eve_id = await guest(server, "Eve")
+    eve = await join(server, table_id, eve_token)
+    await eve.send({"type": "sit", "seat": 3, "buy_in": 400})
+    await hana.wait_state(caused("seat_request", player_id=eve_id))
+    await eve.close()
+    gone = await hana.wait_state(caused("seat_rejected", player_id=eve_id, by="table"))
+    assert gone["host"]["seat_requests"] == []
 
     # The host leaves (no seat, no socket): the seated, connected player takes the role.
     await hana.close()

@@ -99,3 +99,14 @@ def test_new_blinds_at_a_limit_table_bring_new_bet_sizes() -> None:
     config = TableConfig(variant=Variant.LIMIT, seats=2, small_blind=5, big_blind=10)
     new = host_commands.new_config(config, TableSettingsCommand(small_blind=10, big_blind=20))
     assert (new.small_bet, new.big_bet) == (20, 40)
+
+
+def test_a_player_removed_in_a_hand_leaves_at_its_end() -> None:
+    t = table()
+    for number, player in ((1, "p1"), (2, "p2"), (3, "p3")):
+        table_commands.sit(t, player, player, number, 500)
+    hand = t.start_hand()
+    waiting = next(n for n in hand.seats if n != hand.actor)
+    removed = host_commands.remove(t, waiting)
+    assert removed.change.note == "removed at the hand's end"
+    assert t.seats[waiting].leaving and not t.cashouts  # still in the hand, no chips out
