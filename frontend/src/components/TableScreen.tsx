@@ -20,12 +20,13 @@ import { Chat } from "./Chat";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { HandList, HandReplay } from "./HandHistory";
 import { HandLog, noticeIcon, noticeText } from "./HandLog";
+import { HostPanel } from "./HostPanel";
 import { Icon } from "./Icon";
 import { PokerTable } from "./PokerTable";
 import { ShowCardsBar } from "./ShowCardsBar";
 import { Toasts } from "./Toasts";
 
-type Tab = "advice" | "log" | "chat" | "hands";
+type Tab = "advice" | "log" | "chat" | "hands" | "host";
 
 /** Room the advice needs in view under the panel's top (tabs, the recommendation, the
  * first values); less than this on screen and asking scrolls the panel up. */
@@ -159,6 +160,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
 
   // The standing "show when uncalled" choice, told to the table on every (re)connection.
   const welcome = snapshot.welcome;
+  const isHost = welcome !== null && snapshot.host?.host_id === welcome.player_id;
   const showUncalled = prefs.showUncalled;
   useEffect(() => {
     if (welcome && showUncalled) send({ type: "show_uncalled", enabled: true });
@@ -408,6 +410,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
                 ["log", "Hand log"],
                 ["chat", unreadChat ? `Chat (${unreadChat})` : "Chat"],
                 ["hands", "Past hands"],
+                ...(isHost ? ([["host", "Host"]] as const) : []),
               ] as const
             ).map(([key, label]) => (
               <button key={key} type="button" role="tab" aria-selected={tab === key} className={`tab${tab === key ? " is-on" : ""}`} onClick={() => setTab(key)} data-testid={`tab-${key}`}>
@@ -422,6 +425,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
             {tab === "log" && <HandLog view={view} notices={table.notices} nameOf={nameOf} />}
             {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
             {tab === "hands" && <HandList tableId={tableId} onOpen={setReplayHand} />}
+            {tab === "host" && isHost && snapshot.host && <HostPanel host={snapshot.host} view={view} send={send} />}
           </div>
         </aside>
       </div>

@@ -380,6 +380,27 @@ describe("TableScreen over a (fake) table socket", () => {
     expect(log).toHaveTextContent("The host changed the table: blinds 100/200 from the next hand");
   });
 
+  it("gives the host, and only the host, a panel of the host's commands (#34)", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    const between = { hand_in_progress: false, actor: null, legal_actions: null };
+    connect(makeView(between));
+    expect(screen.queryByTestId("tab-host")).toBeNull(); // no host state yet: nobody's panel
+    const host = { host_id: "alice", paused: false, approve_seats: true, seat_requests: [{ player_id: "carol", name: "Carol", seat: 4, buy_in: 5000 }] };
+    act(() => socket().receive(stateMessage(6, makeView(between), { host })));
+    fireEvent.click(screen.getByTestId("tab-host"));
+    expect(screen.getByTestId("host-requests")).toHaveTextContent("Carol asks for seat 4 with 5,000");
+    fireEvent.click(screen.getByTestId("approve-carol"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "approve", player_id: "carol" });
+    fireEvent.click(screen.getByTestId("host-pause"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "pause" });
+    fireEvent.click(screen.getByTestId("host-remove-2"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "remove", seat: 2 });
+    // The role handed on: the panel goes.
+    act(() => socket().receive(stateMessage(7, makeView(between), { host: { ...host, host_id: "p-2", seat_requests: [] } })));
+    expect(screen.queryByTestId("tab-host")).toBeNull();
+    expect(screen.queryByTestId("host-panel")).toBeNull();
+  });
+
   it("shows server errors in words", () => {
     renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
     connect();

@@ -24,6 +24,7 @@ import type {
   Change,
   ChatMessage,
   ConnectionStatus,
+  HostState,
   ServerError,
   StatsCounted,
   TableNotice,
@@ -85,6 +86,8 @@ export interface TableClientSnapshot {
   clock: TurnClock | null;
   /** what caused the last state */
   cause: Change | null;
+  /** who runs the table and what they set, with the last state */
+  host: HostState | null;
   /** the last seq applied */
   seq: number | null;
   /** server time minus local time (ms), measured on the last state */
@@ -109,6 +112,7 @@ export const INITIAL_SNAPSHOT: TableClientSnapshot = Object.freeze({
   view: null,
   clock: null,
   cause: null,
+  host: null,
   seq: null,
   clockOffset: 0,
   welcome: null,
@@ -415,6 +419,7 @@ export class TableClient {
           view: state.view,
           clock: state.clock,
           cause: state.cause,
+          host: state.host,
           seq: state.seq,
           clockOffset: state.at !== null ? state.at - Date.now() : this.snapshot.clockOffset,
         });

@@ -38,6 +38,7 @@ export type {
   ChangeKind,
   EventKind,
   HandEvent,
+  HostState,
   LegalActions,
   Limits,
   NoticeMessage,
