@@ -4,7 +4,17 @@ import type { ClientCommand, HostState, TableView } from "../protocol";
 import { BOT_STYLES } from "../protocol";
 import { formatChips } from "../lib/chips";
 
-export function HostPanel({ host, view, send }: { host: HostState; view: TableView; send: (command: ClientCommand) => string | null }) {
+export function HostPanel({
+  host,
+  view,
+  send,
+  inviteLink = null,
+}: {
+  host: HostState;
+  view: TableView;
+  send: (command: ClientCommand) => string | null;
+  inviteLink?: string | null;
+}) {
   const unit = view.config.chip_unit;
   const [small, setSmall] = useState(String(view.config.small_blind));
   const [big, setBig] = useState(String(view.config.big_blind));
@@ -12,6 +22,15 @@ export function HostPanel({ host, view, send }: { host: HostState; view: TableVi
   const empty = Array.from({ length: view.config.seats }, (_, i) => i + 1).find((n) => !view.seats.some((s) => s.seat === n));
   return (
     <div className="host-panel" data-testid="host-panel">
+      {inviteLink && (
+        <p className="host-panel__invite">
+          Invite link:{" "}
+          <input readOnly value={inviteLink} aria-label="Invite link" data-testid="invite-link" onFocus={(e) => e.target.select()} />{" "}
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(inviteLink)}>
+            Copy
+          </button>
+        </p>
+      )}
       <p>
         <button type="button" data-testid="host-pause" onClick={() => send({ type: host.paused ? "resume" : "pause" })}>
           {host.paused ? "Resume the game" : "Pause the game"}

@@ -36,9 +36,11 @@ export interface TableScreenProps {
   tableId: string;
   watch: boolean;
   join: boolean;
+  /** a private table's invite token, from its link */
+  invite?: string | null;
 }
 
-export function TableScreen({ tableId, watch, join }: TableScreenProps) {
+export function TableScreen({ tableId, watch, join, invite = null }: TableScreenProps) {
   const { session, renew, accessToken } = useSession();
   const navigate = useNavigate();
   const playerId = session?.player_id ?? null;
@@ -48,7 +50,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     const next = await renew();
     return next !== null && next.player_id === playerId;
   }, [renew, playerId]);
-  const table = useTable(tableId, tokenSource, { onAuthFailure });
+  const table = useTable(tableId, tokenSource, { onAuthFailure, invite });
   const { view, snapshot, send } = table;
   const [detail, setDetail] = useState<TableDetail | null>(null);
   const [tab, setTab] = useState<Tab>("log");
@@ -425,7 +427,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
             {tab === "log" && <HandLog view={view} notices={table.notices} nameOf={nameOf} />}
             {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
             {tab === "hands" && <HandList tableId={tableId} onOpen={setReplayHand} />}
-            {tab === "host" && isHost && snapshot.host && <HostPanel host={snapshot.host} view={view} send={send} />}
+            {tab === "host" && isHost && snapshot.host && <HostPanel host={snapshot.host} view={view} send={send} inviteLink={invite ? inviteLink(tableId, invite) : null} />}
           </div>
         </aside>
       </div>
@@ -479,4 +481,9 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
       <Toasts toasts={table.toasts} onDismiss={table.dismiss} />
     </div>
   );
+}
+
+/** The link a private table's host sends to friends (the app routes after the '#'). */
+function inviteLink(tableId: string, invite: string): string {
+  return `${window.location.origin}${window.location.pathname}#${paths.table(tableId, null, invite)}`;
 }

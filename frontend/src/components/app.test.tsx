@@ -134,6 +134,7 @@ describe("CreateTableForm", () => {
     fireEvent.change(screen.getByTestId("ct-bot-style-1"), { target: { value: "poki" } });
     fireEvent.change(screen.getByTestId("ct-timeout"), { target: { value: "15" } });
     fireEvent.click(screen.getByTestId("ct-advice"));
+    fireEvent.click(screen.getByTestId("ct-private"));
     fireEvent.click(screen.getByTestId("ct-submit"));
     await waitFor(() => expect(onCreate).toHaveBeenCalled());
     expect(onCreate.mock.calls[0]![0]).toEqual({
@@ -150,6 +151,7 @@ describe("CreateTableForm", () => {
       bots: 2,
       bot_styles: ["rational", "poki"],
       advice_allowed: false,
+      private: true,
       small_bet: 20,
       big_bet: 40,
       raise_cap: 4,
@@ -395,10 +397,23 @@ describe("TableScreen over a (fake) table socket", () => {
     expect(socket().sentMessages().at(-1)).toMatchObject({ type: "pause" });
     fireEvent.click(screen.getByTestId("host-remove-2"));
     expect(socket().sentMessages().at(-1)).toMatchObject({ type: "remove", seat: 2 });
+    expect(screen.queryByTestId("invite-link")).toBeNull(); // a public table: no link
     // The role handed on: the panel goes.
     act(() => socket().receive(stateMessage(7, makeView(between), { host: { ...host, host_id: "p-2", seat_requests: [] } })));
     expect(screen.queryByTestId("tab-host")).toBeNull();
     expect(screen.queryByTestId("host-panel")).toBeNull();
+  });
+
+  it("opens a private table with its link's invite and shows the host the link (#34)", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} invite="inv-9" />);
+    const between = { hand_in_progress: false, actor: null, legal_actions: null };
+    connect(makeView(between));
+    expect(socket().url).not.toContain("inv-9");
+    expect(socket().sentMessages()[0]).toMatchObject({ type: "auth", invite: "inv-9" });
+    const host = { host_id: "alice", paused: false, approve_seats: false, seat_requests: [] };
+    act(() => socket().receive(stateMessage(6, makeView(between), { host })));
+    fireEvent.click(screen.getByTestId("tab-host"));
+    expect((screen.getByTestId("invite-link") as HTMLInputElement).value).toMatch(/#\/tables\/t1\?invite=inv-9$/);
   });
 
   it("shows server errors in words", () => {

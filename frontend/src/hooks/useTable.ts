@@ -79,18 +79,21 @@ export interface UseTableOptions {
    * new token source, and so a new client.
    */
   onAuthFailure?: () => void | Promise<boolean>;
+  /** a private table's invite token (from its link), sent with `auth` */
+  invite?: string | null;
 }
 
 export function useTable(tableId: string, token: TokenSource, options: UseTableOptions = {}): TableState {
-  const { createSocket, url, onAuthFailure } = options;
+  const { createSocket, url, onAuthFailure, invite } = options;
   const client = useMemo(
     () =>
       new TableClient({
         url: url ?? tableSocketUrl(tableId),
         token,
         ...(createSocket ? { createSocket } : {}),
+        ...(invite ? { invite } : {}),
       }),
-    [tableId, token, url, createSocket],
+    [tableId, token, url, createSocket, invite],
   );
 
   const snapshot = useSyncExternalStore(

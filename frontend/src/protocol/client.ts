@@ -67,6 +67,8 @@ export interface TableClientOptions {
   /** ws:// or wss:// URL of the table socket, without credentials. */
   url: string;
   token: TokenSource;
+  /** a private table's invite token (from its link): sent with `auth`, never in the URL */
+  invite?: string;
   createSocket?: SocketFactory;
   backoff?: Partial<BackoffOptions>;
   /** 0..1, for jitter; injectable for tests. */
@@ -332,7 +334,10 @@ export class TableClient {
 
   private sendAuth(socket: SocketLike, token: string | null): void {
     if (this.socket !== socket || socket.readyState !== OPEN) return;
-    if (token) socket.send(JSON.stringify({ type: "auth", token, last_seq: this.snapshot.seq }));
+    if (token) {
+      const invite = this.options.invite;
+      socket.send(JSON.stringify({ type: "auth", token, last_seq: this.snapshot.seq, ...(invite ? { invite } : {}) }));
+    }
     this.startHeartbeat();
     this.update({ status: "open", attempts: 0, retryAt: null, fatal: null, stalled: false });
   }
