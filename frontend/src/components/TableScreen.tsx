@@ -77,7 +77,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
 
   useEffect(() => {
     let cancelled = false;
-    getTable(tableId, session?.token ?? null)
+    getTable(tableId, session?.token ?? null, invite)
       .then((d) => !cancelled && setDetail(d))
       .catch(() => {
         /* the socket reports a missing table */
@@ -85,7 +85,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
     return () => {
       cancelled = true;
     };
-  }, [tableId, session?.token]);
+  }, [tableId, session?.token, invite]);
 
   const me = view && view.viewer_seat !== null ? (view.seats.find((s) => s.seat === view.viewer_seat) ?? null) : null;
   const seated = me !== null;
@@ -163,6 +163,8 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
   // The standing "show when uncalled" choice, told to the table on every (re)connection.
   const welcome = snapshot.welcome;
   const isHost = welcome !== null && snapshot.host?.host_id === welcome.player_id;
+  // The link's token: from this page's URL, else from the table's detail (the host's only).
+  const hostInvite = invite ?? detail?.invite ?? null;
   const showUncalled = prefs.showUncalled;
   useEffect(() => {
     if (welcome && showUncalled) send({ type: "show_uncalled", enabled: true });
@@ -427,7 +429,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
             {tab === "log" && <HandLog view={view} notices={table.notices} nameOf={nameOf} />}
             {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
             {tab === "hands" && <HandList tableId={tableId} onOpen={setReplayHand} />}
-            {tab === "host" && isHost && snapshot.host && <HostPanel host={snapshot.host} view={view} send={send} inviteLink={invite ? inviteLink(tableId, invite) : null} />}
+            {tab === "host" && isHost && snapshot.host && <HostPanel host={snapshot.host} view={view} send={send} inviteLink={hostInvite ? inviteLink(tableId, hostInvite) : null} />}
           </div>
         </aside>
       </div>
