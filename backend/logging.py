@@ -44,10 +44,11 @@ def _fields(record: logging.LogRecord) -> dict[str, Any]:
     return fields
 
 
-# Credentials that must never reach a log line: a `token=` in a URL (uvicorn logs
-# request paths with their query) and anything shaped like a JWT.
+# Credentials that must never reach a log line: a `token=` or a private table's
+# `invite=` in a URL (uvicorn logs request paths with their query) and anything shaped
+# like a JWT.
 _SECRETS = re.compile(
-    r"(?P<param>(?:access_|refresh_)?token=)[^&\s\"']+"
+    r"(?P<param>(?:(?:access_|refresh_)?token|invite)=)[^&\s\"']+"
     r"|eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+"
 )
 

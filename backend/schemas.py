@@ -45,6 +45,12 @@ class TableOptions(BaseModel):
     time_bank: float = Field(ge=0, le=3600)
     advice_allowed: bool = True
     created_by: str | None = None
+    # Private tables (#34): unlisted; only its players, and whoever has the invite, see it.
+    private: bool = False
+    invite: str | None = None  # the invite link's token; None: revoked (no link admits)
+    host: str | None = None  # who runs the table; None: the creator
+    approve_seats: bool = False  # seat requests wait for the host's approval
+    host_paused: bool = False  # the host paused the game: no hand is dealt
 
 
 class GuestRequest(BaseModel):
@@ -157,6 +163,11 @@ class CreateTableRequest(BaseModel):
         description="styles for the bots, cycled",
     )
     advice_allowed: bool = Field(default=True, strict=True)
+    private: bool = Field(
+        default=False,
+        strict=True,
+        description="unlisted: only its players see it; others need the invite link",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -211,10 +222,23 @@ class TableSummary(BaseModel):
     advice_allowed: bool
     hand_no: int
     hand_in_progress: bool
+    private: bool = False
+    host_id: str | None = Field(None, description="who runs the table (the creator at first)")
+    paused: bool = Field(False, description="the host paused the game")
 
 
 class TableDetail(TableSummary):
     view: TableView
+    invite: str | None = Field(
+        None,
+        description="private tables, to the host only: the invite link's token "
+        "(the link is /tables/{table_id}?invite=TOKEN); null if revoked",
+    )
+
+
+class InviteResponse(BaseModel):
+    table_id: str
+    invite: str | None = Field(description="the new token; null: revoked, no link admits")
 
 
 class HandSummary(BaseModel):

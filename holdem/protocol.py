@@ -93,6 +93,9 @@ class ErrorCode(StrEnum):
     AI_BUSY = "ai_busy"
     ADVICE_LIMITED = "advice_limited"  # the player's advice budget is spent for now
     UNKNOWN_TABLE = "unknown_table"  # no such table: the socket is closed with 4004
+    NOT_HOST = "not_host"  # a host's command from anyone but the table's host
+    HAND_IN_PROGRESS = "hand_in_progress"  # a host's command that waits for the hand's end
+    NO_SUCH_REQUEST = "no_such_request"  # approve/reject: nobody asked for a seat
 
 
 class _Message(BaseModel):
@@ -108,6 +111,12 @@ class AuthMessage(_Message):
     type: Literal["auth"] = "auth"
     token: str = Field(max_length=4096)
     last_seq: int | None = Field(default=None, description="Last seq seen, when reconnecting")
+    invite: str | None = Field(
+        default=None,
+        max_length=64,
+        description="A private table's invite token (from its link): needed to open it "
+        "unless you are one of its players",
+    )
 
 
 class SitCommand(_Message):
@@ -206,6 +215,94 @@ class PingMessage(_Message):
     ref: Ref = None
 
 
+# -- the host's commands (refused with not_host from anyone else) -------------------
+
+
+class PauseCommand(_Message):
+    """Pause the game: no hand is dealt until resumed (a hand in progress is played out)."""
+
+    type: Literal["pause"] = "pause"
+    ref: Ref = None
+
+
+class ResumeCommand(_Message):
+    type: Literal["resume"] = "resume"
+    ref: Ref = None
+
+
+class RemoveCommand(_Message):
+    """Remove the player or bot in `seat`: now between hands, else at the hand's end; its
+    chips are cashed out to its ledger."""
+
+    type: Literal["remove"] = "remove"
+    ref: Ref = None
+    seat: int = Field(ge=1, le=10)
+
+
+class AdjustCommand(_Message):
+    """Add chips to (or take them from) a seat's stack between hands: a ledger entry."""
+
+    type: Literal["adjust"] = "adjust"
+    ref: Ref = None
+    seat: int = Field(ge=1, le=10)
+    amount: int = Field(ge=-1_000_000_000, le=1_000_000_000, description="not 0")
+
+
+class AddBotCommand(_Message):
+    """Seat a bot of `style` in an empty seat, bought in for the maximum."""
+
+    type: Literal["add_bot"] = "add_bot"
+    ref: Ref = None
+    seat: int = Field(ge=1, le=10)
+    style: BotStyle = DEFAULT_BOT_STYLE
+
+
+class BotStyleCommand(_Message):
+    """The bot in `seat` plays `style` from its next decision."""
+
+    type: Literal["bot_style"] = "bot_style"
+    ref: Ref = None
+    seat: int = Field(ge=1, le=10)
+    style: BotStyle
+
+
+class TableSettingsCommand(_Message):
+    """Change the stakes and settings from the next hand; omitted fields stay as they are."""
+
+    type: Literal["table_settings"] = "table_settings"
+    ref: Ref = None
+    small_blind: int | None = Field(default=None, ge=1, le=1_000_000_000)
+    big_blind: int | None = Field(default=None, ge=1, le=1_000_000_000)
+    ante: int | None = Field(default=None, ge=0, le=1_000_000_000)
+    time_bank: float | None = Field(default=None, ge=0, le=3600)
+    advice_allowed: bool | None = None
+    approve_seats: bool | None = Field(
+        default=None, description="a seat is taken only once the host approves the request"
+    )
+
+
+class ApproveCommand(_Message):
+    """Approve a player's seat request: they sit with the buy-in they asked for."""
+
+    type: Literal["approve"] = "approve"
+    ref: Ref = None
+    player_id: str = Field(max_length=64)
+
+
+class RejectCommand(_Message):
+    type: Literal["reject"] = "reject"
+    ref: Ref = None
+    player_id: str = Field(max_length=64)
+
+
+class HandOverCommand(_Message):
+    """Hand the host's role to another player at the table (seated, or watching)."""
+
+    type: Literal["hand_over"] = "hand_over"
+    ref: Ref = None
+    player_id: str = Field(max_length=64)
+
+
 ClientCommand = Annotated[
     SitCommand
     | StandCommand
@@ -220,7 +317,17 @@ ClientCommand = Annotated[
     | ShowUncalledCommand
     | SyncRequest
     | PingMessage
-    | AuthMessage,
+    | AuthMessage
+    | PauseCommand
+    | ResumeCommand
+    | RemoveCommand
+    | AdjustCommand
+    | AddBotCommand
+    | BotStyleCommand
+    | TableSettingsCommand
+    | ApproveCommand
+    | RejectCommand
+    | HandOverCommand,
     Field(discriminator="type"),
 ]
 
@@ -296,6 +403,16 @@ class ChangeKind(StrEnum):
     HAND_START = "hand_start"
     RESTORE = "restore"  # the table was loaded again after a server restart
     SHOW = "show"  # the winner of an uncalled pot showed their cards after the hand
+    # The host's (by "host"; HOST also when the role passes on by itself, by "table"):
+    SEAT_REQUEST = "seat_request"  # a player asks for a seat (seat, amount: the buy-in)
+    SEAT_REJECTED = "seat_rejected"
+    REMOVE = "remove"  # the host removed the seat's player or bot (stack: what it left with)
+    PAUSE = "pause"
+    RESUME = "resume"
+    SETTINGS = "settings"  # the stakes or settings change from the next hand (note says how)
+    BOT_STYLE = "bot_style"
+    ADJUST = "adjust"  # amount: added (negative: taken); stack: the stack it made
+    HOST = "host"  # player_id: the new host
 
 
 class ActedBy(StrEnum):
@@ -304,6 +421,7 @@ class ActedBy(StrEnum):
     BOT = "bot"
     TIMER = "timer"  # the decision timed out: check if possible, else fold
     TABLE = "table"  # house rules (e.g. sat out after repeated timeouts)
+    HOST = "host"  # the table's host
 
 
 class Change(_Message):
@@ -356,6 +474,22 @@ class WelcomeMessage(_Message):
     limits: Limits
 
 
+class SeatRequest(_Message):
+    player_id: str
+    name: str
+    seat: int
+    buy_in: int
+
+
+class HostState(_Message):
+    """Who runs the table and what they set: the same for everyone at the table."""
+
+    host_id: str | None
+    paused: bool = Field(description="the host paused the game: no hand is dealt")
+    approve_seats: bool = Field(description="seat requests wait for the host's approval")
+    seat_requests: list[SeatRequest] = Field(default_factory=list)
+
+
 class StateMessage(_Message):
     type: Literal["state"] = "state"
     seq: int
@@ -364,6 +498,7 @@ class StateMessage(_Message):
     view: TableView
     clock: TurnClock | None = None
     cause: Change | None = None
+    host: HostState | None = None
 
 
 class ErrorMessage(_Message):

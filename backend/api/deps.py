@@ -51,9 +51,20 @@ async def current_player(
     return principal
 
 
+async def optional_player(
+    state: State,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Principal | None:
+    """The signed-in player if a token was sent (checked as for `Player`); else None."""
+    if credentials is None:
+        return None
+    return await current_player(state, credentials)
+
+
 def current_client(request: Request, state: State) -> ClientInfo:
     return client_info(request, state.settings.trusted_proxies)
 
 
 Player = Annotated[Principal, Depends(current_player)]
+MaybePlayer = Annotated[Principal | None, Depends(optional_player)]
 Client = Annotated[ClientInfo, Depends(current_client)]

@@ -185,6 +185,14 @@ class Tables:
         saved = UpdateOne({"_id": table_id}, update)
         await self._writer.write(self._col.name, saved, journal=True)  # the table waits for it
 
+    async def set_options(self, table_id: str, options: Document) -> None:
+        """The table's options changed (its invite, its host, its settings)."""
+        await self._col.update_one({"_id": table_id}, {"$set": {"options": options}})
+
+    async def set_config(self, table_id: str, config: Document) -> None:
+        """The host changed the stakes (from the next hand)."""
+        await self._col.update_one({"_id": table_id}, {"$set": {"config": config}})
+
     async def pending_ledger(self, table_id: str) -> list[Document]:
         doc = await self._col.find_one({"_id": table_id}, {"pending_ledger": 1})
         entries = doc.get("pending_ledger") if doc is not None else None

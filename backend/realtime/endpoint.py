@@ -51,7 +51,7 @@ def _parse(text: str) -> ClientCommand | ErrorMessage:
 
 async def _authenticate(
     websocket: WebSocket, state: AppState
-) -> tuple[Principal, int | None] | None:
+) -> tuple[Principal, int | None, str | None] | None:
     """From the first message, `auth`; None after refusing the socket.
 
     Never from the URL: URLs end up in access logs, proxies' logs and browser
@@ -96,7 +96,7 @@ async def _authenticate(
         # Sign-outs cannot be checked while the database is away: come back shortly.
         await websocket.close(CloseCode.TRY_AGAIN, "cannot check the sign-in now: reconnect")
         return None
-    return principal, last_seq
+    return principal, last_seq, message.invite
 
 
 async def serve_table_socket(websocket: WebSocket, table_id: str, state: AppState) -> None:
@@ -116,7 +116,11 @@ async def serve_table_socket(websocket: WebSocket, table_id: str, state: AppStat
     signed_in = await _authenticate(websocket, state)
     if signed_in is None:
         return
-    principal, last_seq = signed_in
+    principal, last_seq, invite = signed_in
+    if not runtime.admit(principal.player_id, invite):
+        # As for a table that does not exist: a private table's existence is not told.
+        await _refuse(websocket, "unknown_table", f"no table {table_id!r}", CloseCode.UNKNOWN_TABLE)
+        return
     client = Client(
         principal.player_id,
         principal.name,

@@ -21,6 +21,7 @@ from backend.db.player_stats import TableCounted
 from backend.db.repositories import Ledger, Repositories
 from backend.logging import log_context
 from backend.quotas import Quota
+from backend.realtime.access import new_invite
 from backend.realtime.runtime import StatsCounted, TableRuntime
 from backend.schemas import CreateTableRequest, TableOptions
 from backend.settings import Settings
@@ -71,6 +72,10 @@ class TableManager:
     def all(self) -> list[TableRuntime]:
         return list(self._runtimes.values())
 
+    def visible(self, player_id: str | None) -> list[TableRuntime]:
+        """The tables this player may see listed: the public ones and their private ones."""
+        return [r for r in self._runtimes.values() if r.visible_to(player_id)]
+
     def forget(self, table_id: str) -> None:
         """The table is closed (backend.realtime.closing): it leaves the lobby."""
         self._runtimes.pop(table_id, None)
@@ -108,6 +113,8 @@ class TableManager:
             time_bank=self._settings.time_bank if request.time_bank is None else request.time_bank,
             advice_allowed=request.advice_allowed,
             created_by=created_by,
+            private=request.private,
+            invite=new_invite() if request.private else None,
         )
         table = Table(table_id, config)
         bots: list[tuple[str, int, int]] = []

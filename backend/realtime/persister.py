@@ -160,11 +160,12 @@ class Persister:
         # a reference cycle, freed only by the slow full garbage collection.
         self._push(_Op("events", run, hand_no, batch))
 
-    def ledger(self, player_id: str, kind: str, amount: int, seat: int) -> None:
+    def ledger(self, player_id: str, kind: str, amount: int, seat: int) -> Document:
         """Chips in or out: stored with the next snapshot of the stacks they changed."""
         # Its own id: the same entry however often it is sent.
         entry = Ledger.entry(player_id, self.table_id, kind, amount, seat, uuid.uuid4().hex)
         self._ledger.append(entry)
+        return entry
 
     def _file_ledger_now(self) -> None:
         """Entries no snapshot took along are filed on their own (not expected to happen)."""

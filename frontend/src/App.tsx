@@ -17,7 +17,7 @@ function TableRoute() {
   const { tableId = "" } = useParams();
   const [search] = useSearchParams();
   // A new table is a new screen: its socket, hand log and dialogs start afresh.
-  return <TableScreen key={tableId} tableId={tableId} watch={search.get("watch") === "1"} join={search.get("join") === "1"} />;
+  return <TableScreen key={tableId} tableId={tableId} watch={search.get("watch") === "1"} join={search.get("join") === "1"} invite={search.get("invite")} />;
 }
 
 function ProfileRoute() {

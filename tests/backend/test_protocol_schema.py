@@ -49,6 +49,9 @@ def test_the_schema_names_every_direction_and_message() -> None:
     assert client_types == {
         "auth", "sit", "stand", "sit_out", "sit_back", "rebuy", "act", "advice",
         "ai_decide", "chat", "show", "show_uncalled", "sync", "ping",
+        # the host's
+        "pause", "resume", "remove", "adjust", "add_bot", "bot_style", "table_settings",
+        "approve", "reject", "hand_over",
     }  # fmt: skip
 
 

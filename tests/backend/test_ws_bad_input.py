@@ -205,8 +205,9 @@ async def test_integers_are_strict_and_refusals_echo_ref(server: RunningServer) 
     assert (await alice.wait_type("pong"))["ref"] == "still-here"
 
 
-async def test_a_disconnected_players_time_bank_is_used(server_factory: Any) -> None:
-    """The clock of a player who is away includes the time bank, as for everyone else."""
+async def test_a_disconnected_players_time_bank_is_not_used(server_factory: Any) -> None:
+    """The clock of a player who is away has no time bank: the bank is thinking time, and
+    an away seat burnt the timer plus the whole bank on every decision (#34)."""
     server = await server_factory(action_timeout=30, time_bank=20, disconnect_grace=60)
     alice, bob, _ = await seated_pair(server)
     view = alice.last_state()["view"]
@@ -216,5 +217,5 @@ async def test_a_disconnected_players_time_bank_is_used(server_factory: Any) -> 
     await actor.send({"type": "act", "action": "call"})  # heads-up: the big blind is next
     state = await actor.wait_state(lambda s: s["view"]["actor"] == away_seat)
     clock = state["clock"]
-    assert clock["seat"] == away_seat and clock["time_bank_ms"] == 20_000
-    assert clock["deadline"] - clock["started_at"] == pytest.approx(50_000, abs=1)
+    assert clock["seat"] == away_seat and clock["time_bank_ms"] == 0
+    assert clock["deadline"] - clock["started_at"] == pytest.approx(30_000, abs=1)

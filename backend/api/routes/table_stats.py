@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from backend.api.deps import State
+from backend.api.deps import MaybePlayer, State
 from backend.api.strict_json import StrictJsonRoute
 from backend.db.player_stats import table_figures
 
@@ -34,13 +34,18 @@ class TableStatsPage(BaseModel):
 @router.get("/api/table-stats", summary="Lobby figures of the open tables (or those asked for)")
 async def table_stats(
     state: State,
+    player: MaybePlayer,
     table_id: Annotated[
         list[str] | None, Query(max_length=200, description="tables to report")
     ] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> TableStatsPage:
-    ids = table_id if table_id is not None else [r.table_id for r in state.tables.all()]
+    # Private tables only to their players: asked by id or not, others never see them.
+    viewer = player.player_id if player is not None else None
+    visible = {r.table_id for r in state.tables.visible(viewer)}
+    hidden = {r.table_id for r in state.tables.all()} - visible
+    ids = [i for i in table_id if i not in hidden] if table_id is not None else sorted(visible)
     docs, total = await state.repos.hands.stats.tables(ids, limit, offset)
     return TableStatsPage(
         items=[

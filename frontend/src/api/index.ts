@@ -70,8 +70,10 @@ export async function listTables(signal?: AbortSignal): Promise<TableSummary[]> 
   return decodeTables(await request(endpoints.tables(), signal ? { signal } : {}));
 }
 
-export async function getTable(tableId: string, token: string | null = null): Promise<TableDetail> {
-  return decodeTableDetail(await request(endpoints.table(tableId), { token }));
+export async function getTable(tableId: string, token: string | null = null, invite: string | null = null): Promise<TableDetail> {
+  // A private table answers its players, or the invite of its link (#34).
+  const path = endpoints.table(tableId) + (invite ? `?invite=${encodeURIComponent(invite)}` : "");
+  return decodeTableDetail(await request(path, { token }));
 }
 
 export async function createTable(spec: CreateTableRequest, token: string | null): Promise<TableDetail> {

@@ -44,6 +44,7 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
   const [timeBank, setTimeBank] = useState("30");
   const [bots, setBots] = useState<string[]>(["rational", "aggressive", "cautious", "calling-station"]);
   const [advice, setAdvice] = useState(true);
+  const [unlisted, setUnlisted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -93,6 +94,7 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
       bots: shownBots.length,
       bot_styles: shownBots,
       advice_allowed: advice,
+      private: unlisted,
     };
     if (variant === "limit") {
       spec.small_bet = bb;
@@ -214,6 +216,11 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
       <label className="check">
         <input type="checkbox" checked={advice} onChange={(e) => setAdvice(e.target.checked)} data-testid="ct-advice" />
         Allow AI advice at this table
+      </label>
+
+      <label className="check">
+        <input type="checkbox" checked={unlisted} onChange={(e) => setUnlisted(e.target.checked)} data-testid="ct-private" />
+        Private: not in the lobby, friends join by the invite link
       </label>
 
       {error && (

@@ -20,7 +20,7 @@ export function HandLog({ view, notices, nameOf: named }: { view: TableView; not
   }
   const handNotices = notices.filter((n) => n.handNo === view.hand_no);
   // Chips that joined or left the table between the last hand and this one stay in sight.
-  const before = view.hand_in_progress ? notices.filter((n) => (n.by === "rebuy" || n.by === "left") && n.handNo === view.hand_no - 1) : [];
+  const before = view.hand_in_progress ? notices.filter((n) => (n.by === "rebuy" || n.by === "left" || n.by === "host") && n.handNo === view.hand_no - 1) : [];
   return (
     <div className="hand-log" data-testid="hand-log">
       {view.hand_no > 0 ? <h4 className="hand-log__title">Hand #{view.hand_no}</h4> : null}
@@ -61,7 +61,14 @@ export function HandLog({ view, notices, nameOf: named }: { view: TableView; not
   );
 }
 
-export function noticeIcon(n: TableNotice): "robot" | "clock" | "coins" {
+export function noticeIcon(n: TableNotice): "robot" | "clock" | "coins" | "pause" | "play" {
+  if (n.by === "host") {
+    const kind = n.host?.kind;
+    if (kind === "pause") return "pause";
+    if (kind === "resume") return "play";
+    if (kind === "adjust" || kind === "remove") return "coins";
+    return kind === "bot_style" || kind === "sit" ? "robot" : "clock";
+  }
   if (n.by === "rebuy") return n.rebuy?.bot ? "robot" : "coins";
   if (n.by === "left") return "coins";
   return n.by === "ai" ? "robot" : "clock";
@@ -74,8 +81,44 @@ export function noticeText(n: TableNotice, nameOf: (seat: number | null | undefi
     const { amount, stack, topUp } = n.rebuy;
     return `${who} ${topUp ? "tops up" : "rebuys"} ${formatChips(amount, unit)} (stack ${formatChips(stack, unit)})`;
   }
+  if (n.by === "host" && n.host) return hostText(n, n.host, who, unit);
   const what = n.action ? describeAction(n.action, unit) : "";
   if (n.by === "ai") return `AI decided for ${who}${what ? `: ${what}` : ""}`;
   if (n.by === "timer") return `${who} ran out of time${what ? `: ${what}` : ""}`;
   return n.note || `${who}: ${what}`;
+}
+
+/** A line for the host's command (or a seat request, or the role passed on by itself). */
+function hostText(n: TableNotice, host: NonNullable<TableNotice["host"]>, who: string, unit: string): string {
+  const note = n.note ? ` (${n.note})` : "";
+  switch (host.kind) {
+    case "pause":
+      return `The host paused the game${n.note ? ` ${n.note}` : ""}`;
+    case "resume":
+      return "The host resumed the game";
+    case "remove":
+      return host.stack != null
+        ? `The host removed ${who}, who left with ${formatChips(host.stack, unit)}`
+        : `The host removed ${who}: they leave at the hand's end`;
+    case "adjust": {
+      const amount = host.amount ?? 0;
+      const change = `${amount > 0 ? "+" : "-"}${formatChips(Math.abs(amount), unit)}`;
+      return `The host adjusted ${who}'s stack by ${change} (stack ${formatChips(host.stack ?? 0, unit)})`;
+    }
+    case "settings":
+      return `The host changed the table: ${n.note}`;
+    case "bot_style":
+      return `The host set ${who} to play ${n.note}`;
+    case "sit":
+      return n.note === "approved" ? `The host let ${who} sit` : `The host added ${who}${note}`;
+    case "seat_request":
+      // The seat is still empty: the request (with the name) is in the state's `host`.
+      return `A player asks for seat ${n.seat ?? "?"}${host.amount != null ? ` with ${formatChips(host.amount, unit)}` : ""}`;
+    case "seat_rejected":
+      return `The host turned down a request for seat ${n.seat ?? "?"}`;
+    case "host":
+      return n.note ? `${who} is the host now: ${n.note}` : `${who} is the host now`;
+    default:
+      return n.note || `The host: ${host.kind}`;
+  }
 }

@@ -28,7 +28,8 @@ export function Lobby() {
     const table = await createTable(spec, session?.token ?? null);
     setCreating(false);
     void queryClient.invalidateQueries({ queryKey: TABLES_KEY });
-    navigate(paths.table(table.table_id, "join"));
+    // A private table's host keeps the invite in the URL: the link to copy to friends.
+    navigate(paths.table(table.table_id, "join", table.invite ?? null));
   };
 
   return (

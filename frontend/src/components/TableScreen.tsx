@@ -20,12 +20,13 @@ import { Chat } from "./Chat";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { HandList, HandReplay } from "./HandHistory";
 import { HandLog, noticeIcon, noticeText } from "./HandLog";
+import { HostPanel } from "./HostPanel";
 import { Icon } from "./Icon";
 import { PokerTable } from "./PokerTable";
 import { ShowCardsBar } from "./ShowCardsBar";
 import { Toasts } from "./Toasts";
 
-type Tab = "advice" | "log" | "chat" | "hands";
+type Tab = "advice" | "log" | "chat" | "hands" | "host";
 
 /** Room the advice needs in view under the panel's top (tabs, the recommendation, the
  * first values); less than this on screen and asking scrolls the panel up. */
@@ -35,9 +36,11 @@ export interface TableScreenProps {
   tableId: string;
   watch: boolean;
   join: boolean;
+  /** a private table's invite token, from its link */
+  invite?: string | null;
 }
 
-export function TableScreen({ tableId, watch, join }: TableScreenProps) {
+export function TableScreen({ tableId, watch, join, invite = null }: TableScreenProps) {
   const { session, renew, accessToken } = useSession();
   const navigate = useNavigate();
   const playerId = session?.player_id ?? null;
@@ -47,7 +50,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     const next = await renew();
     return next !== null && next.player_id === playerId;
   }, [renew, playerId]);
-  const table = useTable(tableId, tokenSource, { onAuthFailure });
+  const table = useTable(tableId, tokenSource, { onAuthFailure, invite });
   const { view, snapshot, send } = table;
   const [detail, setDetail] = useState<TableDetail | null>(null);
   const [tab, setTab] = useState<Tab>("log");
@@ -74,7 +77,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
 
   useEffect(() => {
     let cancelled = false;
-    getTable(tableId, session?.token ?? null)
+    getTable(tableId, session?.token ?? null, invite)
       .then((d) => !cancelled && setDetail(d))
       .catch(() => {
         /* the socket reports a missing table */
@@ -82,7 +85,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
     return () => {
       cancelled = true;
     };
-  }, [tableId, session?.token]);
+  }, [tableId, session?.token, invite]);
 
   const me = view && view.viewer_seat !== null ? (view.seats.find((s) => s.seat === view.viewer_seat) ?? null) : null;
   const seated = me !== null;
@@ -159,6 +162,9 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
 
   // The standing "show when uncalled" choice, told to the table on every (re)connection.
   const welcome = snapshot.welcome;
+  const isHost = welcome !== null && snapshot.host?.host_id === welcome.player_id;
+  // The link's token: from this page's URL, else from the table's detail (the host's only).
+  const hostInvite = invite ?? detail?.invite ?? null;
   const showUncalled = prefs.showUncalled;
   useEffect(() => {
     if (welcome && showUncalled) send({ type: "show_uncalled", enabled: true });
@@ -408,6 +414,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
                 ["log", "Hand log"],
                 ["chat", unreadChat ? `Chat (${unreadChat})` : "Chat"],
                 ["hands", "Past hands"],
+                ...(isHost ? ([["host", "Host"]] as const) : []),
               ] as const
             ).map(([key, label]) => (
               <button key={key} type="button" role="tab" aria-selected={tab === key} className={`tab${tab === key ? " is-on" : ""}`} onClick={() => setTab(key)} data-testid={`tab-${key}`}>
@@ -422,6 +429,7 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
             {tab === "log" && <HandLog view={view} notices={table.notices} nameOf={nameOf} />}
             {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
             {tab === "hands" && <HandList tableId={tableId} onOpen={setReplayHand} />}
+            {tab === "host" && isHost && snapshot.host && <HostPanel host={snapshot.host} view={view} send={send} inviteLink={hostInvite ? inviteLink(tableId, hostInvite) : null} />}
           </div>
         </aside>
       </div>
@@ -475,4 +483,9 @@ export function TableScreen({ tableId, watch, join }: TableScreenProps) {
       <Toasts toasts={table.toasts} onDismiss={table.dismiss} />
     </div>
   );
+}
+
+/** The link a private table's host sends to friends (the app routes after the '#'). */
+function inviteLink(tableId: string, invite: string): string {
+  return `${window.location.origin}${window.location.pathname}#${paths.table(tableId, null, invite)}`;
 }

@@ -134,6 +134,7 @@ describe("CreateTableForm", () => {
     fireEvent.change(screen.getByTestId("ct-bot-style-1"), { target: { value: "poki" } });
     fireEvent.change(screen.getByTestId("ct-timeout"), { target: { value: "15" } });
     fireEvent.click(screen.getByTestId("ct-advice"));
+    fireEvent.click(screen.getByTestId("ct-private"));
     fireEvent.click(screen.getByTestId("ct-submit"));
     await waitFor(() => expect(onCreate).toHaveBeenCalled());
     expect(onCreate.mock.calls[0]![0]).toEqual({
@@ -150,6 +151,7 @@ describe("CreateTableForm", () => {
       bots: 2,
       bot_styles: ["rational", "poki"],
       advice_allowed: false,
+      private: true,
       small_bet: 20,
       big_bet: 40,
       raise_cap: 4,
@@ -356,6 +358,62 @@ describe("TableScreen over a (fake) table socket", () => {
     );
     expect(screen.getByTestId("left-with")).toHaveTextContent("You left with 10,050");
     expect(screen.getByTestId("hand-log")).toHaveTextContent("Alice left the table with 10,050");
+  });
+
+  it("writes the host's commands in the hand log for everyone (#34)", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    const between = { hand_in_progress: false, actor: null, legal_actions: null };
+    connect(makeView(between));
+    act(() => socket().receive(stateMessage(6, makeView(between), { cause: { kind: "pause", by: "host", note: "" } })));
+    act(() =>
+      socket().receive(stateMessage(7, makeView(between), { cause: { kind: "adjust", seat: 2, player_id: "p-2", by: "host", note: "", amount: -100, stack: 9900 } })),
+    );
+    const without = makeView(between).seats.filter((s) => s.seat !== 2);
+    act(() =>
+      socket().receive(
+        stateMessage(8, makeView({ ...between, seats: without }), { cause: { kind: "remove", seat: 2, player_id: "p-2", by: "host", note: "removed by the host", stack: 9900 } }),
+      ),
+    );
+    act(() => socket().receive(stateMessage(9, makeView({ ...between, seats: without }), { cause: { kind: "settings", by: "host", note: "blinds 100/200 from the next hand" } })));
+    const log = screen.getByTestId("hand-log");
+    expect(log).toHaveTextContent("The host paused the game");
+    expect(log).toHaveTextContent("The host adjusted Ada's stack by -100 (stack 9,900)");
+    expect(log).toHaveTextContent("The host removed Ada, who left with 9,900");
+    expect(log).toHaveTextContent("The host changed the table: blinds 100/200 from the next hand");
+  });
+
+  it("gives the host, and only the host, a panel of the host's commands (#34)", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    const between = { hand_in_progress: false, actor: null, legal_actions: null };
+    connect(makeView(between));
+    expect(screen.queryByTestId("tab-host")).toBeNull(); // no host state yet: nobody's panel
+    const host = { host_id: "alice", paused: false, approve_seats: true, seat_requests: [{ player_id: "carol", name: "Carol", seat: 4, buy_in: 5000 }] };
+    act(() => socket().receive(stateMessage(6, makeView(between), { host })));
+    fireEvent.click(screen.getByTestId("tab-host"));
+    expect(screen.getByTestId("host-requests")).toHaveTextContent("Carol asks for seat 4 with 5,000");
+    fireEvent.click(screen.getByTestId("approve-carol"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "approve", player_id: "carol" });
+    fireEvent.click(screen.getByTestId("host-pause"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "pause" });
+    fireEvent.click(screen.getByTestId("host-remove-2"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "remove", seat: 2 });
+    expect(screen.queryByTestId("invite-link")).toBeNull(); // a public table: no link
+    // The role handed on: the panel goes.
+    act(() => socket().receive(stateMessage(7, makeView(between), { host: { ...host, host_id: "p-2", seat_requests: [] } })));
+    expect(screen.queryByTestId("tab-host")).toBeNull();
+    expect(screen.queryByTestId("host-panel")).toBeNull();
+  });
+
+  it("opens a private table with its link's invite and shows the host the link (#34)", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} invite="inv-9" />);
+    const between = { hand_in_progress: false, actor: null, legal_actions: null };
+    connect(makeView(between));
+    expect(socket().url).not.toContain("inv-9");
+    expect(socket().sentMessages()[0]).toMatchObject({ type: "auth", invite: "inv-9" });
+    const host = { host_id: "alice", paused: false, approve_seats: false, seat_requests: [] };
+    act(() => socket().receive(stateMessage(6, makeView(between), { host })));
+    fireEvent.click(screen.getByTestId("tab-host"));
+    expect((screen.getByTestId("invite-link") as HTMLInputElement).value).toMatch(/#\/tables\/t1\?invite=inv-9$/);
   });
 
   it("shows server errors in words", () => {

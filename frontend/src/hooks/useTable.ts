@@ -32,7 +32,7 @@ export interface TableNotice {
   id: number;
   at: number;
   seat: number | null;
-  by: "ai" | "timer" | "table" | "rebuy" | "left";
+  by: "ai" | "timer" | "table" | "rebuy" | "left" | "host";
   action: Action | null;
   handNo: number;
   note: string;
@@ -40,6 +40,8 @@ export interface TableNotice {
   rebuy?: { amount: number; stack: number; topUp: boolean; bot: boolean };
   /** a player left the table (`playerId`) with these chips, cashed out */
   left?: { playerId: string | null; stack: number };
+  /** the host's command, a seat request or the host's role passed on (#34) */
+  host?: { kind: string; playerId: string | null; amount: number | null; stack: number | null };
 }
 
 /** Chat lines sent again on joining (`history`) that this client already shows are skipped. */
@@ -77,18 +79,21 @@ export interface UseTableOptions {
    * new token source, and so a new client.
    */
   onAuthFailure?: () => void | Promise<boolean>;
+  /** a private table's invite token (from its link), sent with `auth` */
+  invite?: string | null;
 }
 
 export function useTable(tableId: string, token: TokenSource, options: UseTableOptions = {}): TableState {
-  const { createSocket, url, onAuthFailure } = options;
+  const { createSocket, url, onAuthFailure, invite } = options;
   const client = useMemo(
     () =>
       new TableClient({
         url: url ?? tableSocketUrl(tableId),
         token,
         ...(createSocket ? { createSocket } : {}),
+        ...(invite ? { invite } : {}),
       }),
-    [tableId, token, url, createSocket],
+    [tableId, token, url, createSocket, invite],
   );
 
   const snapshot = useSyncExternalStore(
@@ -154,7 +159,21 @@ export function useTable(tableId: string, token: TokenSource, options: UseTableO
             setAdvice((current) => (current?.applied ? current : null));
             setAdviceLoading(false);
           }
-          if (cause && !event.resync && cause.kind === "rebuy" && typeof cause.amount === "number") {
+          if (cause && !event.resync && (cause.by === "host" || cause.kind === "host" || cause.kind === "seat_request")) {
+            // The host ran the table (or asked, or the role passed on): a line for everyone.
+            noticeId += 1;
+            const notice: TableNotice = {
+              id: noticeId,
+              at: Date.now(),
+              seat: cause.seat ?? null,
+              by: "host",
+              action: null,
+              handNo: view.hand_no,
+              note: cause.note ?? "",
+              host: { kind: cause.kind, playerId: cause.player_id ?? null, amount: cause.amount ?? null, stack: cause.stack ?? null },
+            };
+            setNotices((list) => [...list, notice].slice(-30));
+          } else if (cause && !event.resync && cause.kind === "rebuy" && typeof cause.amount === "number") {
             // Chips joined the table: logged, so stacks plus pots add up from the events.
             noticeId += 1;
             const notice: TableNotice = {

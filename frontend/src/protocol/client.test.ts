@@ -43,6 +43,14 @@ describe("TableClient", () => {
     expect(client.getSnapshot().status).toBe("open");
   });
 
+  it("sends a private table's invite with the token, never in the URL (#34)", () => {
+    const { client, net } = setup({ invite: "inv-123" });
+    client.connect();
+    expect(net.last().url).not.toContain("inv-123");
+    net.last().open();
+    expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "tok", last_seq: null, invite: "inv-123" }]);
+  });
+
   it("asks for a current token on every connection, and waits for one being refreshed", async () => {
     const tokens = ["first"];
     let release: (token: string) => void = () => {};

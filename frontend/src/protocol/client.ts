@@ -24,6 +24,7 @@ import type {
   Change,
   ChatMessage,
   ConnectionStatus,
+  HostState,
   ServerError,
   StatsCounted,
   TableNotice,
@@ -66,6 +67,8 @@ export interface TableClientOptions {
   /** ws:// or wss:// URL of the table socket, without credentials. */
   url: string;
   token: TokenSource;
+  /** a private table's invite token (from its link): sent with `auth`, never in the URL */
+  invite?: string;
   createSocket?: SocketFactory;
   backoff?: Partial<BackoffOptions>;
   /** 0..1, for jitter; injectable for tests. */
@@ -85,6 +88,8 @@ export interface TableClientSnapshot {
   clock: TurnClock | null;
   /** what caused the last state */
   cause: Change | null;
+  /** who runs the table and what they set, with the last state */
+  host: HostState | null;
   /** the last seq applied */
   seq: number | null;
   /** server time minus local time (ms), measured on the last state */
@@ -109,6 +114,7 @@ export const INITIAL_SNAPSHOT: TableClientSnapshot = Object.freeze({
   view: null,
   clock: null,
   cause: null,
+  host: null,
   seq: null,
   clockOffset: 0,
   welcome: null,
@@ -328,7 +334,10 @@ export class TableClient {
 
   private sendAuth(socket: SocketLike, token: string | null): void {
     if (this.socket !== socket || socket.readyState !== OPEN) return;
-    if (token) socket.send(JSON.stringify({ type: "auth", token, last_seq: this.snapshot.seq }));
+    if (token) {
+      const invite = this.options.invite;
+      socket.send(JSON.stringify({ type: "auth", token, last_seq: this.snapshot.seq, ...(invite ? { invite } : {}) }));
+    }
     this.startHeartbeat();
     this.update({ status: "open", attempts: 0, retryAt: null, fatal: null, stalled: false });
   }
@@ -415,6 +424,7 @@ export class TableClient {
           view: state.view,
           clock: state.clock,
           cause: state.cause,
+          host: state.host,
           seq: state.seq,
           clockOffset: state.at !== null ? state.at - Date.now() : this.snapshot.clockOffset,
         });

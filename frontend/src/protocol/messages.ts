@@ -8,6 +8,7 @@ import type {
   AdviceReport,
   Change,
   ChatMessage,
+  HostState,
   ServerError,
   StatsCounted,
   TableNotice,
@@ -45,6 +46,8 @@ export interface StateUpdate {
   view: TableView;
   clock: TurnClock | null;
   cause: Change | null;
+  /** who runs the table and what they set (#34) */
+  host: HostState | null;
 }
 
 export type Incoming =
@@ -122,6 +125,7 @@ export function decode(text: string): Incoming {
           view: normaliseView(raw.view),
           clock: isObject(raw.clock) ? (raw.clock as unknown as TurnClock) : null,
           cause: isObject(raw.cause) ? (raw.cause as unknown as Change) : null,
+          host: isObject(raw.host) ? (raw.host as unknown as HostState) : null,
         },
       };
     }

@@ -38,6 +38,7 @@ export type {
   ChangeKind,
   EventKind,
   HandEvent,
+  HostState,
   LegalActions,
   Limits,
   NoticeMessage,
@@ -137,6 +138,8 @@ export interface CreateTableRequest {
   /** one style per bot, cycled */
   bot_styles: string[];
   advice_allowed: boolean;
+  /** unlisted: only its players see it; others need the invite link (#34) */
+  private?: boolean;
   chip_unit?: string;
 }
 
@@ -162,10 +165,14 @@ export interface TableSummary {
   /** seconds of time bank */
   time_bank?: number | null;
   advice_allowed?: boolean;
+  private?: boolean;
+  host_id?: string | null;
 }
 
 export interface TableDetail extends TableSummary {
   view: TableView | null;
+  /** a private table's invite token, to its host only */
+  invite?: string | null;
 }
 
 export interface HandSummary {

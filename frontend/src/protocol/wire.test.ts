@@ -60,7 +60,10 @@ describe("the generated wire types", () => {
     expectTypeOf<HandEvent["amount"]>().toEqualTypeOf<number | null>();
     expectTypeOf<Welcome["protocol"]>().toEqualTypeOf<number>();
     expectTypeOf<Change["kind"]>().toEqualTypeOf<
-      "sit" | "stand" | "sit_out" | "sit_back" | "rebuy" | "act" | "hand_start" | "restore" | "show"
+      | "sit" | "stand" | "sit_out" | "sit_back" | "rebuy" | "act" | "hand_start" | "restore" | "show"
+      // the host's events (#34)
+      | "seat_request" | "seat_rejected" | "remove" | "pause" | "resume" | "settings"
+      | "bot_style" | "adjust" | "host"
     >();
     expectTypeOf<Extract<ClientCommand, { type: "act" }>["amount"]>().toEqualTypeOf<
       number | null | undefined

@@ -1,0 +1,131 @@
+"""The host's table commands as functions of the table: each changes it (or raises a
+RuleError / CommandError and changes nothing) and returns the event and the chips booked.
+
+Who may give them, and what the runtime does around them (storing, scheduling,
+telling everyone), is backend.realtime.hosting's job.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from backend.realtime.inbox import CommandError
+from backend.realtime.table_commands import LedgerLine, Outcome
+from holdem.config import TableConfig, Variant
+from holdem.errors import SeatError
+from holdem.protocol import ActedBy, Change, ChangeKind, ErrorCode, TableSettingsCommand
+from holdem.table import Table
+
+MAX_STACK = 1_000_000_000  # backend.schemas.MAX_CHIPS: what any buy-in may be
+
+
+def _between_hands(table: Table, what: str) -> None:
+    hand = table.hand
+    if hand is not None and not hand.is_over:
+        raise CommandError(ErrorCode.HAND_IN_PROGRESS, f"{what} between hands")
+
+
+def _seated(table: Table, number: int) -> str:
+    seat = table.seats.get(number)
+    if seat is None:
+        raise SeatError(f"seat {number} is empty")
+    return seat.player_id
+
+
+def remove(table: Table, number: int) -> Outcome:
+    """Now between hands; in a hand the seat folds and leaves at its end (its chips are
+    cashed out then, from table.cashouts, as for a player who stands)."""
+    player_id = _seated(table, number)
+    table.stand(player_id)
+    # Gone now (between hands, or its fold ended the hand): the event carries the stack.
+    gone = number not in table.seats
+    note = "removed by the host" if gone else "removed at the hand's end"
+    change = Change(
+        kind=ChangeKind.REMOVE, seat=number, player_id=player_id, by=ActedBy.HOST, note=note
+    )
+    return Outcome(change, True)
+
+
+def adjust(table: Table, number: int, amount: int) -> Outcome:
+    """The seat's stack changes by `amount` between hands, booked as an adjustment."""
+    _between_hands(table, "adjust a stack")
+    player_id = _seated(table, number)
+    seat = table.seats[number]
+    if amount == 0:
+        raise CommandError(ErrorCode.BAD_MESSAGE, "amount: add or take at least one chip")
+    stack = seat.stack + amount
+    if stack < 0:
+        raise CommandError(ErrorCode.BAD_MESSAGE, f"amount: seat {number} has only {seat.stack}")
+    if stack > MAX_STACK:
+        raise CommandError(ErrorCode.BAD_MESSAGE, f"amount: a stack holds at most {MAX_STACK}")
+    seat.stack = stack
+    change = Change(
+        kind=ChangeKind.ADJUST,
+        seat=number,
+        player_id=player_id,
+        by=ActedBy.HOST,
+        amount=amount,
+        stack=stack,
+    )
+    return Outcome(change, True, [LedgerLine(player_id, "adjust", amount, number)])
+
+
+def add_bot(table: Table, number: int, style: str, name: str) -> Outcome:
+    """A bot bought in for the maximum (the bots' rule at table creation)."""
+    player_id = f"bot-{table.table_id}-{number}-{secrets.token_hex(3)}"  # a new bot's own ledger
+    buy_in = table.config.max_buy_in
+    table.sit(number, player_id, name, buy_in, is_bot=True, bot_style=style)
+    change = Change(
+        kind=ChangeKind.SIT, seat=number, player_id=player_id, by=ActedBy.HOST, note=style
+    )
+    return Outcome(change, True, [LedgerLine(player_id, "buy_in", buy_in, number)])
+
+
+def bot_style(table: Table, number: int, style: str) -> Outcome:
+    player_id = _seated(table, number)
+    seat = table.seats[number]
+    if not seat.is_bot:
+        raise SeatError(f"seat {number} is not a bot")
+    seat.bot_style = style
+    change = Change(
+        kind=ChangeKind.BOT_STYLE, seat=number, player_id=player_id, by=ActedBy.HOST, note=style
+    )
+    return Outcome(change, True)
+
+
+def new_config(config: TableConfig, settings: TableSettingsCommand) -> TableConfig:
+    """The table's rules with the new stakes; a CommandError if they do not hold together."""
+    changes = {
+        key: value
+        for key, value in (
+            ("small_blind", settings.small_blind),
+            ("big_blind", settings.big_blind),
+            ("ante", settings.ante),
+        )
+        if value is not None
+    }
+    if not changes:
+        return config
+    blinds = "small_blind" in changes or "big_blind" in changes
+    if config.variant is Variant.LIMIT and blinds:
+        changes |= {"small_bet": 0, "big_bet": 0}  # derived again from the new big blind
+    try:
+        return TableConfig.model_validate({**config.model_dump(), **changes})
+    except ValueError as error:
+        raise CommandError(ErrorCode.BAD_MESSAGE, f"the stakes: {error}") from error
+
+
+def settings_note(old: TableConfig, new: TableConfig, settings: TableSettingsCommand) -> str:
+    """What changed, for the hand log: "blinds 10/20, ante 2, time bank 30 s"."""
+    parts: list[str] = []
+    if (old.small_blind, old.big_blind) != (new.small_blind, new.big_blind):
+        parts.append(f"blinds {new.small_blind}/{new.big_blind}")
+    if old.ante != new.ante:
+        parts.append(f"ante {new.ante}")
+    if settings.time_bank is not None:
+        parts.append(f"time bank {settings.time_bank:g} s")
+    if settings.advice_allowed is not None:
+        parts.append("advice " + ("allowed" if settings.advice_allowed else "off"))
+    if settings.approve_seats is not None:
+        parts.append("seats " + ("need approval" if settings.approve_seats else "free"))
+    return ", ".join(parts)

@@ -1,0 +1,110 @@
+/** The host's controls (#34): pause, seat requests, stakes, bots and seats, the role. */
+import { useState } from "react";
+import type { ClientCommand, HostState, TableView } from "../protocol";
+import { BOT_STYLES } from "../protocol";
+import { formatChips } from "../lib/chips";
+
+export function HostPanel({
+  host,
+  view,
+  send,
+  inviteLink = null,
+}: {
+  host: HostState;
+  view: TableView;
+  send: (command: ClientCommand) => string | null;
+  inviteLink?: string | null;
+}) {
+  const unit = view.config.chip_unit;
+  const [small, setSmall] = useState(String(view.config.small_blind));
+  const [big, setBig] = useState(String(view.config.big_blind));
+  const [style, setStyle] = useState<string>("rational");
+  const empty = Array.from({ length: view.config.seats }, (_, i) => i + 1).find((n) => !view.seats.some((s) => s.seat === n));
+  return (
+    <div className="host-panel" data-testid="host-panel">
+      {inviteLink && (
+        <p className="host-panel__invite">
+          Invite link:{" "}
+          <input readOnly value={inviteLink} aria-label="Invite link" data-testid="invite-link" onFocus={(e) => e.target.select()} />{" "}
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(inviteLink)}>
+            Copy
+          </button>
+        </p>
+      )}
+      <p>
+        <button type="button" data-testid="host-pause" onClick={() => send({ type: host.paused ? "resume" : "pause" })}>
+          {host.paused ? "Resume the game" : "Pause the game"}
+        </button>{" "}
+        <label>
+          <input
+            type="checkbox"
+            checked={host.approve_seats}
+            onChange={(e) => send({ type: "table_settings", approve_seats: e.target.checked })}
+            data-testid="host-approve-seats"
+          />{" "}
+          Approve seat requests
+        </label>
+      </p>
+      {host.seat_requests.length > 0 && (
+        <ul className="host-panel__requests" data-testid="host-requests">
+          {host.seat_requests.map((r) => (
+            <li key={r.player_id}>
+              {r.name} asks for seat {r.seat} with {formatChips(r.buy_in, unit)}{" "}
+              <button type="button" onClick={() => send({ type: "approve", player_id: r.player_id })} data-testid={`approve-${r.player_id}`}>
+                Approve
+              </button>{" "}
+              <button type="button" onClick={() => send({ type: "reject", player_id: r.player_id })}>
+                Reject
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        className="host-panel__stakes"
+        onSubmit={(e) => {
+          e.preventDefault();
+          send({ type: "table_settings", small_blind: Number(small), big_blind: Number(big) });
+        }}
+      >
+        Blinds{" "}
+        <input aria-label="Small blind" inputMode="numeric" size={6} value={small} onChange={(e) => setSmall(e.target.value)} /> /{" "}
+        <input aria-label="Big blind" inputMode="numeric" size={6} value={big} onChange={(e) => setBig(e.target.value)} />{" "}
+        <button type="submit" data-testid="host-blinds">
+          From the next hand
+        </button>
+      </form>
+      {empty !== undefined && (
+        <p>
+          <select aria-label="Bot style" value={style} onChange={(e) => setStyle(e.target.value)}>
+            {BOT_STYLES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>{" "}
+          <button type="button" data-testid="host-add-bot" onClick={() => send({ type: "add_bot", seat: empty, style: style as (typeof BOT_STYLES)[number] })}>
+            Add a bot in seat {empty}
+          </button>
+        </p>
+      )}
+      <ul className="host-panel__seats">
+        {view.seats.map((s) => (
+          <li key={s.seat}>
+            {s.name} ({formatChips(s.stack, unit)}){" "}
+            {s.seat !== view.viewer_seat && (
+              <button type="button" data-testid={`host-remove-${s.seat}`} onClick={() => send({ type: "remove", seat: s.seat })}>
+                Remove
+              </button>
+            )}{" "}
+            {!s.is_bot && s.seat !== view.viewer_seat && (
+              <button type="button" onClick={() => send({ type: "hand_over", player_id: s.player_id })}>
+                Make host
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
