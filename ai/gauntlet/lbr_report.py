@@ -68,38 +68,37 @@ def lbr_json(results: list[LbrResult]) -> dict[str, Any]:
 
 
 def write_lbr_chart(results: list[LbrResult], path: Path) -> None:
+    write_lbr_chart_rows(lbr_json(results)["results"], path, _setting(results[0]))
+
+
+def write_lbr_chart_rows(rows: list[dict[str, Any]], path: Path, subtitle: str = "") -> None:
+    """The chart from `lbr_json` rows (so the results of several runs can share one)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
-    labels = [f"{r.config.target}\n{r.config.game.value}" for r in results]
-    means = np.array([r.mbb_per_hand for r in results])
-    errors = np.array(
-        [
-            [r.mbb_per_hand - r.ci95[0] for r in results],
-            [r.ci95[1] - r.mbb_per_hand for r in results],
-        ]
-    )
-    errors = np.where(np.isfinite(errors), errors, 0.0)
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(results)), 5))
+    labels = [f"{r['target']}\n{r['game']}" for r in rows]
+    means = np.array([r["mbb_per_hand"] for r in rows])
+    low = np.array([r["ci95"][0] for r in rows])
+    high = np.array([r["ci95"][1] for r in rows])
+    errors = np.where(np.isfinite([means - low, high - means]), [means - low, high - means], 0.0)
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(rows)), 5))
     try:
-        x = np.arange(len(results))
+        x = np.arange(len(rows))
         ax.bar(x, means, 0.6, yerr=errors, capsize=4, color="tab:red", alpha=0.8)
         ax.axhline(ALWAYS_FOLD_MBB, color="black", linestyle="--", linewidth=1)
         ax.text(
-            len(results) - 0.5, ALWAYS_FOLD_MBB, " always-fold: 750", va="bottom", ha="right",
+            len(rows) - 0.5, ALWAYS_FOLD_MBB, " always-fold: 750", va="bottom", ha="right",
             fontsize="small",
         )  # fmt: skip
         ax.axhline(0, color="grey", linewidth=0.6)
         ax.set_xticks(x, labels)
         ax.set_ylabel("LBR's winnings (mbb per hand, 95% CI)")
         ax.set_yscale("symlog", linthresh=1000)
-        ax.set_title(
-            f"Local Best Response: a lower bound on exploitability\n{_setting(results[0])}",
-            fontsize="small",
-        )
+        title = "Local Best Response: a lower bound on exploitability"
+        ax.set_title(f"{title}\n{subtitle}" if subtitle else title, fontsize="small")
         ax.grid(axis="y", alpha=0.3)
         fig.tight_layout()
         path.parent.mkdir(parents=True, exist_ok=True)
