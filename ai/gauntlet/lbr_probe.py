@@ -29,6 +29,7 @@ target learnt from its real cards of the current hand. Three kinds:
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import random
 from collections.abc import Callable, Mapping
@@ -134,7 +135,9 @@ def reseed(bot: object, seed: int) -> None:
             elif isinstance(value, np.random.Generator):
                 setattr(obj, name, np.random.default_rng(rng.getrandbits(63)))
             elif name == "seed" and isinstance(value, int) and not isinstance(value, bool):
-                setattr(obj, name, rng.getrandbits(31))
+                # A seed in a frozen config stays: such a bot defines reseed().
+                with contextlib.suppress(AttributeError):
+                    setattr(obj, name, rng.getrandbits(31))
             elif type(value).__module__.startswith(("ai.", "holdem.")):
                 walk(value, depth + 1)
 
