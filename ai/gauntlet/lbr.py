@@ -150,7 +150,7 @@ class LbrStats:
     ranged: int = 0  # decisions that read a range
     collapses: int = 0
     draws: int = 0
-    hands: int = 0
+    ranges: int = 0  # hands in which LBR read a range (it acted after the flop)
 
 
 class LbrBot(Bot):
@@ -196,7 +196,7 @@ class LbrBot(Bot):
             )  # fmt: skip
             self._range = Range(table, view.hole, maker, self.rng, size)
             self._hand = view.hand_key
-            self.stats.hands += 1
+            self.stats.ranges += 1
         self._range.sync(view.history, view.board)
         return self._range
 
