@@ -96,7 +96,7 @@ def write_lbr_chart_rows(rows: list[dict[str, Any]], path: Path, subtitle: str =
         ax.axhline(0, color="grey", linewidth=0.6)
         ax.set_xticks(x, labels)
         ax.set_ylabel("LBR's winnings (mbb per hand, 95% CI)")
-        ax.set_yscale("symlog", linthresh=1000)
+        ax.set_yscale("symlog", linthresh=100)
         title = "Local Best Response: a lower bound on exploitability"
         ax.set_title(f"{title}\n{subtitle}" if subtitle else title, fontsize="small")
         ax.grid(axis="y", alpha=0.3)
