@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "equity",
     "arena",
     "gauntlet",
+    "lbr",
     "records",
     "bench",
     "train",

@@ -8,7 +8,8 @@ deals and referees every hand, so every match can be duplicate.
 `ai.gauntlet.run` plays a line-up of our bots against each of them on the same
 deals; `showdown gauntlet` is its command.
 
-Exploitability (a Local Best Response) is to live here too, as `lbr`.
+Exploitability: `ai.gauntlet.lbr` plays a Local Best Response against a
+heads-up bot on the same match code (`showdown lbr`, docs/lbr.md).
 """
 
 from ai.gauntlet.opponents import OPPONENTS, Opponent, make_player
