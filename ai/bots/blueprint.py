@@ -37,6 +37,19 @@ class BlueprintBot(Bot):
             self._blueprint = default_blueprint()
         return self._blueprint
 
+    def action_probabilities(self, obs: Observation) -> dict[tuple[int, int], float]:
+        """What `decide` plays here, as (kind, street total) -> probability, without
+        touching the bot's state: exact where the blueprint covers the table (so LBR,
+        `ai.gauntlet.lbr_probe.ExactProbe`, reads the policy instead of sampling it),
+        else the fallback's one answer."""
+        try:
+            probs = self.blueprint.action_probabilities(obs)
+        except NotCovered:
+            fallback = EquityBot(self.seed).decide(obs)
+            return {(fallback.kind, fallback.to): 1.0}
+        to = obs.legal.min_to
+        return {(k, to if k in (BET, RAISE) else 0): p for k, p in probs.items() if p > 0}
+
     def decide(self, obs: Observation) -> Decision:
         try:
             probs = self.blueprint.action_probabilities(obs)

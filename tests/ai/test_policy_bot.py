@@ -68,3 +68,23 @@ def test_it_wins_heads_up_limit(opponent: str) -> None:
 
 def test_the_registry_seats_it() -> None:
     assert isinstance(make_bot("blueprint", seed=2), BlueprintBot)
+
+
+def test_its_probabilities_are_what_it_plays() -> None:
+    """`action_probabilities` (what LBR reads exactly) sums to one over legal actions and
+    matches the frequencies `decide` samples, and leaves the bot's random stream alone."""
+    config = TableConfig(variant=Variant.LIMIT, seats=2, small_blind=1, big_blind=2)
+    state = SimState.new_hand(config, {1: 400, 2: 400}, 1, seed=7)
+    obs = observe(state, [])
+    bot = BlueprintBot(seed=5)
+    before = bot.rng.getstate()
+    probs = bot.action_probabilities(obs)
+    assert bot.rng.getstate() == before
+    assert abs(sum(probs.values()) - 1.0) < 1e-9
+    assert all(Decision(kind, to).is_legal(obs.legal) for kind, to in probs)
+    counts: dict[tuple[int, int], int] = {}
+    for _ in range(2000):
+        d = bot.decide(obs)
+        counts[(d.kind, d.to)] = counts.get((d.kind, d.to), 0) + 1
+    for choice, p in probs.items():
+        assert abs(counts.get(choice, 0) / 2000 - p) < 0.04, (choice, p, counts)
