@@ -11,15 +11,18 @@ in the arena.
 
 from __future__ import annotations
 
+import random
 import time
 import zlib
 from dataclasses import replace
 
 from ai.bots.loki import LokiBot
-from ai.game.observation import Decision, Observation
+from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.stats import crowd_of
+from ai.policy.blueprint import NotCovered, default_blueprint
+from ai.search.blueprint_prior import blueprint_shares
 from ai.search.explain import MAX_CHARS, reason
 from ai.search.mcts import ActionStats, Search, SearchResult, clearly_best
 from ai.search.opponents import build_tables
@@ -66,6 +69,8 @@ class MctsBot(LokiBot):
         self.reliability = Reliability()
         # How each opponent answers our bets.
         self.versus = VersusBook()
+        # Samples our blueprint play (deterministic for the seed and the observations).
+        self._rng = random.Random(seed)
 
     def update_model(self, obs: Observation) -> None:
         # No-Limit ranges rank holdings by their river strength averaged over the runouts
@@ -96,9 +101,32 @@ class MctsBot(LokiBot):
             )
 
     def preflop_play(self, obs: Observation) -> Decision:
-        """Our preflop play where the search does not run: the seam a blueprint policy
-        takes over. Today Loki's expert rules (the thesis' "expert knowledge preflop")."""
+        """Our preflop play where the search does not run. At heads-up Limit tables the
+        blueprint's, sampled with the bot's seeded RNG (`MctsConfig.preflop_blueprint`);
+        elsewhere, until blueprints cover those tables, Loki's expert rules."""
+        if self.config.preflop_blueprint and obs.limit and obs.n == 2:
+            try:
+                probs = default_blueprint().action_probabilities(obs)
+            except NotCovered:
+                return self.preflop(obs)
+            return self._sampled(obs, probs)
         return self.preflop(obs)
+
+    def _sampled(self, obs: Observation, probs: dict[int, float]) -> Decision:
+        kinds = sorted(probs)
+        u = self._rng.random()
+        kind, acc = kinds[-1], 0.0
+        for k in kinds:
+            acc += probs[k]
+            if u < acc:
+                kind = k
+                break
+        to = obs.legal.min_to if kind >= BET else 0
+        reason = ""
+        if self.explain:
+            shown = ", ".join(f"{KIND_NAMES[k]} {100 * probs[k]:.0f}%" for k in kinds)
+            reason = f"{KIND_NAMES[kind].capitalize()}: the blueprint plays {shown} here"
+        return Decision(kind, to, reason=reason)
 
     def decide(self, obs: Observation) -> Decision:
         self.last = None  # set again below if this decision is searched
@@ -122,7 +150,12 @@ class MctsBot(LokiBot):
         crowd = crowd_of(obs.n_in_hand)
         versus = [book.answers_of(p, crowd) for p in players]
         overbets = [book.overbets_of(p) for p in players]
-        tables = build_tables(obs, self.model, config.generic_only, kappa, versus, overbets)
+        prior = None
+        if config.blueprint_prior and obs.limit and obs.n == 2:
+            prior = blueprint_shares()
+        tables = build_tables(
+            obs, self.model, config.generic_only, kappa, versus, overbets, prior, config.evidence_k
+        )
         # The seed is the spot's: the same spot (advice, then "Let AI decide") is searched
         # the same way.
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()

@@ -67,7 +67,7 @@ SIMPLE_STYLES: tuple[str, ...] = STYLES[1:8]
 # The arena's mcts profiles other than the default (not offered at tables): the advisor
 # and the ablations (`ai.search.profiles`; their names are spelled out here so that the
 # registry does not import the search).
-MCTS_PROFILES = ("advisor", "generic", "frequency", "random", "uct", "puct", "rule", "best",
+MCTS_PROFILES = ("advisor", "noblueprint", "generic", "frequency", "random", "uct", "puct", "best",
                  "noreuse")  # fmt: skip
 ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
     f"mcts-{name}": _mcts(name) for name in MCTS_PROFILES

@@ -23,6 +23,7 @@ from ai.game.observation import Observation
 from ai.models.features import FEATURES, N_SIZES, feature_list
 from ai.models.model import BLEND_DECISIONS, PRIOR_SIZES, OpponentModel
 from ai.models.stats import PlayerStats, crowd_of, with_own_play
+from ai.search.blueprint_prior import blend
 from ai.search.versus import PRIOR_EXPONENT, overbet_exponent
 
 F64 = npt.NDArray[np.float64]
@@ -130,6 +131,8 @@ def build_tables(
     kappa: Sequence[float] | None = None,
     versus: Sequence[F64 | None] | None = None,
     overbets: Sequence[F64 | None] | None = None,
+    prior: F64 | None = None,
+    evidence_k: float = 1.0,
 ) -> OpponentTables:
     """Every player's tables for this decision (the decider's own row is the prior's).
 
@@ -139,7 +142,9 @@ def build_tables(
     move towards them as they grow. They stand for its answers to anyone's bet in the
     search: the decisions that weigh in it are mostly answers to ours. `overbets[i]`:
     player i's answers to our No-Limit bets beyond the pot (`VersusBook.overbets_of`),
-    from which its overbet exponent is fitted.
+    from which its overbet exponent is fitted. `prior[i]`: player i's blueprint shares
+    (`ai.search.blueprint_prior`); the model's shares then only move them as far as the
+    decisions seen of the player go (w = n / (n + evidence_k)): safe exploitation.
     """
     n = obs.n
     shares = np.zeros((n, STREETS, COSTS, 3))
@@ -191,6 +196,10 @@ def build_tables(
                         shares[i, street, cost] = with_own_play(
                             predicted, stats[i], street, cost, crowd
                         )
+    if prior is not None:
+        for i in range(n):
+            if i != obs.index:
+                shares[i] = blend(prior[i], shares[i], stats[i].decisions, evidence_k)
     if versus is not None and not generic_only:
         _towards_answers(shares, versus, obs.index)
     shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ai.search.mcts import BEST, RANDOM, RULE, UCT, SearchConfig
+from ai.search.mcts import BEST, RANDOM, UCT, SearchConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,9 +24,17 @@ class MctsConfig:
     generic_only: bool = False
     # The opponent model's frequency tables only, no network (an ablation).
     frequency_only: bool = False
-    # Preflop searched too; otherwise our preflop play is `MctsBot.preflop_play` (Loki's
-    # rules until the blueprint takes that seam over).
+    # Preflop searched too; otherwise our preflop play is `MctsBot.preflop_play`.
     search_preflop: bool = False
+    # `MctsBot.preflop_play` at heads-up Limit tables: the blueprint's (sampled); False:
+    # Loki's expert rules (as at every other table until blueprints cover it).
+    preflop_blueprint: bool = True
+    # Heads-up Limit: each opponent's shares in the search are the blueprint's moved
+    # towards the opponent model by n / (n + evidence_k), n the decisions seen of that
+    # player (`ai.search.blueprint_prior`); False: the model's alone (priors drawn from
+    # the built-in bots' play).
+    blueprint_prior: bool = True
+    evidence_k: float = 200.0
     # No-Limit, preflop by the rules: where they raise, the search picks the size.
     preflop_sizes: bool = True
     # The tree of our last decision continued at the next one of the hand when the line
@@ -42,15 +50,15 @@ ADVISOR = MctsConfig(limit_iterations=3000, search_preflop=True, keep_tree=False
 
 # name -> (config, what it ablates)
 ABLATIONS: dict[str, tuple[MctsConfig, str]] = {
+    "noblueprint": (
+        MctsConfig(preflop_blueprint=False, blueprint_prior=False),
+        "no blueprint: Loki's preflop rules, opponents from the model alone (before #33)",
+    ),
     "generic": (MctsConfig(generic_only=True), "no per-player model: the population's"),
     "frequency": (MctsConfig(frequency_only=True), "frequency tables only, no network"),
     "random": (MctsConfig(search=SearchConfig(rollout=RANDOM)), "random rollouts"),
     "uct": (MctsConfig(search=SearchConfig(root=UCT)), "UCT at the root, not halving"),
     "puct": (MctsConfig(search=SearchConfig(root=UCT, puct=True)), "PUCT with the model prior"),
-    "rule": (
-        MctsConfig(search=SearchConfig(continuation=RULE)),
-        "values the plain average, no floor under a free check (before #33)",
-    ),
     "noreuse": (MctsConfig(keep_tree=False), "no tree kept between decisions"),
     "best": (
         MctsConfig(search=SearchConfig(continuation=BEST)),

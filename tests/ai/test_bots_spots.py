@@ -135,15 +135,15 @@ def test_random_bot_is_reproducible_from_its_seed() -> None:
     assert len({(d.kind, d.to) for d in first}) == 1
 
 
-def test_mcts_plays_lokis_preflop_rules_unpatched_at_limit() -> None:
-    """Preflop at Limit, mcts plays Loki's rules as they are (`MctsBot.preflop_play`, the
-    seam a blueprint takes over): no raising share, defence or all-in patch fitted to
-    the built-in bots. Under the gun at six seats eights are a call for both; a raising
-    hand that entered folds to a re-raise at 6 to 1 as the rules do."""
+def test_mcts_plays_lokis_preflop_rules_unpatched_at_multiway_limit() -> None:
+    """Preflop at Limit tables of three or more, mcts plays Loki's rules as they are
+    (`MctsBot.preflop_play`; heads-up it plays the blueprint: test_search_blueprint.py):
+    no raising share, defence or all-in patch fitted to the built-in bots. Under the gun
+    at six seats eights are a call for both; a raising hand that entered folds to a
+    re-raise at 6 to 1 as the rules do."""
     under_the_gun = spot(LIMIT6, {3: "8h8d"}, [])
     button_raised = [(FOLD, 0)] * 3 + [(RAISE, 4), (RAISE, 6), (FOLD, 0)]  # SB re-raises
     facing = spot(LIMIT6, {6: "Kh8d"}, button_raised)
-    limped = spot(LIMIT2, {1: "Th8d"}, [(CALL, 0)])
-    for obs, kind in ((under_the_gun, CALL), (facing, FOLD), (limped, CHECK)):
+    for obs, kind in ((under_the_gun, CALL), (facing, FOLD)):
         assert make_bot("loki", seed=1).decide(obs).kind == kind
         assert make_bot("mcts", seed=1).decide(obs).kind == kind
