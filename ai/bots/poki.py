@@ -27,6 +27,7 @@ from ai.math.combos import class_of_pair
 from ai.math.preflop_rank import income_rate_percentile, preflop_equity
 from ai.math.range_strength import FloatArray
 from ai.math.rollout_strength import sampled_strengths, showdown_equity
+from ai.models.ranges import SIGMA
 from ai.models.stats import PlayerStats, cost_bucket
 from ai.search.deals import deal_from_ranges
 from ai.sim.rules import CALL, CHECK, FOLD, PREFLOP, RIVER
@@ -34,7 +35,6 @@ from ai.sim.state import SimState
 
 DEFAULT_ROLLOUTS = 200
 STRENGTH_SAMPLES = 32
-SIGMA = 0.12
 BATCH = 50  # rollouts between checks of whether the best action is already clear
 SETTLED_Z = 3.0
 

@@ -57,9 +57,9 @@ F64 = npt.NDArray[np.float64]
 
 # Literal copies (numba's disk cache does not see constants imported from elsewhere).
 FOLD, CHECK, CALL, BET = 0, 1, 2, 3
-SIGMA = 0.12  # tests/ai/search_policy.py SIGMA
-ALL_IN = 5  # ai.models.features.ALL_IN_BUCKET
-FRACTIONS = np.array([0.33, 0.5, 0.75, 1.0, 2.0])  # the model's size buckets
+SIGMA = 0.12  # ai.models.ranges.SIGMA (tests/ai/test_kernel_constants.py)
+ALL_IN = 5  # ai.models.features.ALL_IN_BUCKET (tests/ai/test_kernel_constants.py)
+FRACTIONS = np.array([0.33, 0.5, 0.75, 1.0, 2.0])  # ai.models.features.SIZE_FRACTIONS
 LOG_FRACTIONS = np.log(FRACTIONS)
 OUR_FRACTIONS = np.array([0.5, 1.0, 2.0])  # ai.search.abstraction.OUR_FRACTIONS
 if tuple(FRACTIONS) != SIZE_FRACTIONS:
