@@ -303,6 +303,21 @@ class HandOverCommand(_Message):
     player_id: str = Field(max_length=64)
 
 
+# The commands only the table's host may give (backend.realtime.hosting checks who).
+HostCommand = (
+    PauseCommand
+    | ResumeCommand
+    | RemoveCommand
+    | AdjustCommand
+    | AddBotCommand
+    | BotStyleCommand
+    | TableSettingsCommand
+    | ApproveCommand
+    | RejectCommand
+    | HandOverCommand
+)
+
+
 ClientCommand = Annotated[
     SitCommand
     | StandCommand
@@ -318,16 +333,7 @@ ClientCommand = Annotated[
     | SyncRequest
     | PingMessage
     | AuthMessage
-    | PauseCommand
-    | ResumeCommand
-    | RemoveCommand
-    | AdjustCommand
-    | AddBotCommand
-    | BotStyleCommand
-    | TableSettingsCommand
-    | ApproveCommand
-    | RejectCommand
-    | HandOverCommand,
+    | HostCommand,
     Field(discriminator="type"),
 ]
 

@@ -24,6 +24,7 @@ from holdem.protocol import (
     ChangeKind,
     ErrorCode,
     HandOverCommand,
+    HostCommand,
     HostState,
     PauseCommand,
     RejectCommand,
@@ -35,20 +36,6 @@ from holdem.protocol import (
 )
 
 log = logging.getLogger(__name__)
-
-HostCommand = (
-    PauseCommand
-    | ResumeCommand
-    | RemoveCommand
-    | AdjustCommand
-    | AddBotCommand
-    | BotStyleCommand
-    | TableSettingsCommand
-    | ApproveCommand
-    | RejectCommand
-    | HandOverCommand
-)
-
 
 # For the refusal: "only the table's host may ...".
 _WHAT = {

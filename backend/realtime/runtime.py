@@ -26,7 +26,7 @@ from backend.realtime import table_commands
 from backend.realtime.access import Access
 from backend.realtime.ai_turns import AITurns
 from backend.realtime.hand_cycle import HandCycle
-from backend.realtime.hosting import HostCommand, Hosting
+from backend.realtime.hosting import Hosting
 from backend.realtime.inbox import (
     AIDone,
     Client,
@@ -57,6 +57,7 @@ from holdem.protocol import (
     ClientCommand,
     CloseCode,
     ErrorCode,
+    HostCommand,
     PingMessage,
     PongMessage,
     QueryPurpose,
