@@ -11,10 +11,10 @@ import secrets
 
 from backend.realtime.inbox import CommandError
 from backend.realtime.table_commands import LedgerLine, Outcome
-from holdem.config import TableConfig, Variant
+from holdem.config import AnteMode, TableConfig, Variant
 from holdem.errors import SeatError
 from holdem.protocol import ActedBy, Change, ChangeKind, ErrorCode, TableSettingsCommand
-from holdem.table import Table
+from holdem.table import Seat, Table
 
 MAX_STACK = 1_000_000_000  # backend.schemas.MAX_CHIPS: what any buy-in may be
 
@@ -81,6 +81,24 @@ def add_bot(table: Table, number: int, style: str, name: str) -> Outcome:
     return Outcome(change, True, [LedgerLine(player_id, "buy_in", buy_in, number)])
 
 
+def seat_player(
+    table: Table, number: int, player_id: str, name: str, chips: int, bot_style: str | None = None
+) -> Outcome:
+    """A tournament director seats a player with their tournament chips (any amount: the
+    buy-in range is a cash game's), booked as a buy-in at this table."""
+    if not 1 <= number <= table.config.seats:
+        raise SeatError(f"seat {number} does not exist (1 to {table.config.seats})")
+    if number in table.seats:
+        raise SeatError(f"seat {number} is taken")
+    if table.find_seat(player_id) is not None:
+        raise SeatError("that player is already seated at this table")
+    if not 0 < chips <= MAX_STACK:
+        raise CommandError(ErrorCode.BAD_MESSAGE, f"chips: 1 to {MAX_STACK}")
+    table.seats[number] = Seat(number, player_id, name, chips, bot_style is not None, bot_style)
+    change = Change(kind=ChangeKind.SIT, seat=number, player_id=player_id, by=ActedBy.HOST)
+    return Outcome(change, True, [LedgerLine(player_id, "buy_in", chips, number)])
+
+
 def bot_style(table: Table, number: int, style: str) -> Outcome:
     player_id = _seated(table, number)
     seat = table.seats[number]
@@ -95,7 +113,7 @@ def bot_style(table: Table, number: int, style: str) -> Outcome:
 
 def new_config(config: TableConfig, settings: TableSettingsCommand) -> TableConfig:
     """The table's rules with the new stakes; a CommandError if they do not hold together."""
-    changes = {
+    changes: dict[str, object] = {
         key: value
         for key, value in (
             ("small_blind", settings.small_blind),
@@ -104,6 +122,10 @@ def new_config(config: TableConfig, settings: TableSettingsCommand) -> TableConf
         )
         if value is not None
     }
+    if settings.big_blind_ante is not None:
+        mode = AnteMode.BIG_BLIND if settings.big_blind_ante else AnteMode.EVERY_SEAT
+        if mode is not config.ante_mode:
+            changes["ante_mode"] = mode
     if not changes:
         return config
     blinds = "small_blind" in changes or "big_blind" in changes
@@ -122,6 +144,8 @@ def settings_note(old: TableConfig, new: TableConfig, settings: TableSettingsCom
         parts.append(f"blinds {new.small_blind}/{new.big_blind}")
     if old.ante != new.ante:
         parts.append(f"ante {new.ante}")
+    if old.ante_mode != new.ante_mode:
+        parts.append("big-blind ante" if new.big_blind_ante else "ante from every seat")
     if settings.time_bank is not None:
         parts.append(f"time bank {settings.time_bank:g} s")
     if settings.advice_allowed is not None:
