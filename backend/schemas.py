@@ -51,6 +51,7 @@ class TableOptions(BaseModel):
     host: str | None = None  # who runs the table; None: the creator
     approve_seats: bool = False  # seat requests wait for the host's approval
     host_paused: bool = False  # the host paused the game: no hand is dealt
+    tournament_id: str | None = None  # a tournament's table: its director runs it
 
 
 class GuestRequest(BaseModel):

@@ -35,6 +35,7 @@ from backend.realtime.inbox import (
     InboxItem,
     Join,
     Leave,
+    Orders,
     StatsCounted,
     Stop,
     TimerFired,
@@ -44,6 +45,7 @@ from backend.realtime.presence import Presence
 from backend.realtime.publishing import Publishing
 from backend.realtime.storage_gate import StorageGate
 from backend.realtime.timers import Turn, now_ms
+from backend.realtime.tournament_orders import TournamentOrders
 from backend.schemas import TableDetail, TableSummary
 from holdem.errors import RuleError
 from holdem.protocol import (
@@ -78,7 +80,9 @@ __all__ = ["AIDone", "Client", "Command", "Join", "Leave", "StatsCounted", "Tabl
 log = logging.getLogger(__name__)
 
 
-class TableRuntime(Access, Hosting, Presence, Publishing, StorageGate, AITurns, HandCycle):
+class TableRuntime(
+    TournamentOrders, Access, Hosting, Presence, Publishing, StorageGate, AITurns, HandCycle
+):
     @property
     def persister(self) -> Persister:
         return self._persist
@@ -216,6 +220,8 @@ class TableRuntime(Access, Hosting, Presence, Publishing, StorageGate, AITurns, 
             self._ai_done(item)
         elif isinstance(item, StatsCounted):
             self._stats_counted(item)
+        elif isinstance(item, Orders):
+            self._orders(item)
 
     def _timer(self, fired: TimerFired) -> None:
         if fired.kind == "deal":
