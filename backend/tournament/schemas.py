@@ -106,6 +106,7 @@ class TournamentDetail(TournamentSummary):
     tables: list[TableLine]
     clock: TournamentView | None = None
     moves: int
+    hands: int = Field(description="hands finished, all tables together")
 
 
 def summary(director: Director) -> TournamentSummary:
@@ -148,6 +149,7 @@ def detail(director: Director, clock: TournamentView | None) -> TournamentDetail
         tables=tables,
         clock=clock,
         moves=s.moves,
+        hands=sum(s.hands.values()),
     )
 
 

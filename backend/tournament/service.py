@@ -62,14 +62,50 @@ class TournamentService:
             director.restarted(now)
             self._directors[state.tournament_id] = director
             for table_id in list(state.tables):
-                runtime = self._tables.get(table_id)
-                if runtime is None:
-                    continue
                 self._attach(state.tournament_id, table_id)
-                seats = runtime.table.snapshot().seats  # a voided hand's chips back
-                director.resync(table_id, {s.player_id: s.stack for s in seats})
+            if state.status is Status.RUNNING:
+                self._dispatch(state.tournament_id, self._reconcile(director))
             self._save(state.tournament_id)
         return len(self._directors)
+
+    def _reconcile(self, director: Director) -> list[Order]:
+        """After a restart, the tables' stored seats against the director's: a move cut
+        short (removed at one table, not yet seated at the other, or the reverse) is
+        completed; every stack comes from the player's own table, a voided hand's
+        chips given back."""
+        state = director.state
+        orders: list[Order] = []
+        seated: set[str] = set()
+        for table_id in state.tables:
+            runtime = self._tables.get(table_id)
+            if runtime is None:
+                continue
+            stacks: dict[str, int] = {}
+            for seat in runtime.table.snapshot().seats:
+                entrant = state.entrants.get(seat.player_id)
+                if entrant is None or entrant.table_id != table_id:
+                    orders.append(Order(OrderKind.REMOVE, table_id, player_id=seat.player_id))
+                    continue
+                stacks[seat.player_id] = seat.stack
+                seated.add(seat.player_id)
+            director.resync(table_id, stacks)
+        for entrant in director.players_left:
+            table = state.tables.get(entrant.table_id or "")
+            if entrant.player_id in seated or table is None:
+                continue
+            number = next(n for n, p in table.seats.items() if p == entrant.player_id)
+            orders.append(
+                Order(
+                    OrderKind.SEAT,
+                    table.table_id,
+                    player_id=entrant.player_id,
+                    name=entrant.name,
+                    seat=number,
+                    chips=entrant.chips,
+                    is_bot=entrant.is_bot,
+                )
+            )
+        return orders
 
     def start_clock(self) -> None:
         self._task = asyncio.create_task(self._ticking(), name="tournament-clock")
