@@ -50,6 +50,8 @@ export type {
   Street,
   TableConfig,
   TableView,
+  TournamentElimination,
+  TournamentView,
   TurnClock,
   Variant,
 } from "./wire.gen";
@@ -93,7 +95,9 @@ export type Welcome = Omit<WelcomeMessage, "type">;
  * An `error`: `code` is stable, `message` is for people, `ref` echoes the command's
  * (missing from the errors the client makes up itself).
  */
-export type ServerError = Omit<ErrorMessage, "type" | "ref"> & { ref?: string | null };
+export type ServerError = Omit<ErrorMessage, "type" | "ref"> & {
+  ref?: string | null;
+};
 
 /** The table paused (its changes cannot be stored yet) or resumed: docs/protocol.md. */
 export type TableNotice = Omit<NoticeMessage, "type">;
@@ -218,4 +222,5 @@ export type HandRecord = Omit<WireHandRecord, "seats" | "played_at"> & {
 
 // ---------------------------------------------------------------- connection
 
-export type ConnectionStatus = "idle" | "connecting" | "open" | "reconnecting" | "closed";
+export type ConnectionStatus =
+  "idle" | "connecting" | "open" | "reconnecting" | "closed";
