@@ -1,14 +1,5 @@
 /** The app shell: header, guest sign-in, and the routed page (react-router, see routes.ts). */
-import {
-  Link,
-  Navigate,
-  NavLink,
-  Route,
-  Routes,
-  useMatch,
-  useParams,
-  useSearchParams,
-} from "react-router";
+import { Link, Navigate, NavLink, Route, Routes, useMatch, useParams, useSearchParams } from "react-router";
 import { usePreferences } from "./hooks/usePreferences";
 import { unlockSound } from "./lib/sounds";
 import { useSession } from "./hooks/useSession";
@@ -22,22 +13,13 @@ import { TournamentPage } from "./pages/TournamentPage";
 import { TournamentsPage } from "./pages/TournamentsPage";
 import { paths, ROUTES } from "./routes";
 
-const navClass = ({ isActive }: { isActive: boolean }) =>
-  isActive ? "is-on" : "";
+const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? "is-on" : "");
 
 function TableRoute() {
   const { tableId = "" } = useParams();
   const [search] = useSearchParams();
   // A new table is a new screen: its socket, hand log and dialogs start afresh.
-  return (
-    <TableScreen
-      key={tableId}
-      tableId={tableId}
-      watch={search.get("watch") === "1"}
-      join={search.get("join") === "1"}
-      invite={search.get("invite")}
-    />
-  );
+  return <TableScreen key={tableId} tableId={tableId} watch={search.get("watch") === "1"} join={search.get("join") === "1"} invite={search.get("invite")} />;
 }
 
 function ProfileRoute() {
@@ -81,66 +63,30 @@ export function App() {
         </Link>
         {session && (
           <nav className="app-nav">
-            <NavLink
-              to={paths.lobby()}
-              end
-              className={navClass}
-              data-testid="nav-lobby"
-            >
+            <NavLink to={paths.lobby()} end className={navClass} data-testid="nav-lobby">
               Lobby
             </NavLink>
-            <NavLink
-              to={paths.tournaments()}
-              className={navClass}
-              data-testid="nav-tournaments"
-            >
+            <NavLink to={paths.tournaments()} className={navClass} data-testid="nav-tournaments">
               Tournaments
             </NavLink>
-            <NavLink
-              to={paths.hands()}
-              className={navClass}
-              data-testid="nav-hands"
-            >
+            <NavLink to={paths.hands()} className={navClass} data-testid="nav-hands">
               My hands
             </NavLink>
-            <NavLink
-              to={paths.player(session.player_id)}
-              className={navClass}
-              data-testid="nav-profile"
-            >
+            <NavLink to={paths.player(session.player_id)} className={navClass} data-testid="nav-profile">
               Profile
             </NavLink>
           </nav>
         )}
         <div className="app-header__right">
-          <label
-            className="toggle"
-            title="Four-colour deck: blue diamonds, green clubs"
-          >
-            <input
-              type="checkbox"
-              checked={prefs.fourColour}
-              onChange={(e) => prefs.set({ fourColour: e.target.checked })}
-              data-testid="four-colour"
-            />
+          <label className="toggle" title="Four-colour deck: blue diamonds, green clubs">
+            <input type="checkbox" checked={prefs.fourColour} onChange={(e) => prefs.set({ fourColour: e.target.checked })} data-testid="four-colour" />
             <span>4-colour</span>
           </label>
-          <label
-            className="toggle"
-            title="Statistics under each seat: VPIP / PFR / aggression factor (hands)"
-          >
-            <input
-              type="checkbox"
-              checked={prefs.hud}
-              onChange={(e) => prefs.set({ hud: e.target.checked })}
-              data-testid="hud-toggle"
-            />
+          <label className="toggle" title="Statistics under each seat: VPIP / PFR / aggression factor (hands)">
+            <input type="checkbox" checked={prefs.hud} onChange={(e) => prefs.set({ hud: e.target.checked })} data-testid="hud-toggle" />
             <span>HUD</span>
           </label>
-          <label
-            className="toggle"
-            title="Sounds: your turn, your time bank starting, a pot you win"
-          >
+          <label className="toggle" title="Sounds: your turn, your time bank starting, a pot you win">
             <input
               type="checkbox"
               checked={prefs.sound}

@@ -25,17 +25,11 @@ const id = encodeURIComponent;
 
 export const paths = {
   lobby: (): string => "/",
-  table: (
-    tableId: string,
-    mode: "watch" | "join" | null = null,
-    invite: string | null = null,
-  ): string =>
+  table: (tableId: string, mode: "watch" | "join" | null = null, invite: string | null = null): string =>
     `/tables/${id(tableId)}${mode ? `?${mode}=1` : ""}${invite ? `${mode ? "&" : "?"}invite=${id(invite)}` : ""}`,
-  hands: (tableId: string | null = null): string =>
-    tableId ? `/hands?table=${id(tableId)}` : "/hands",
+  hands: (tableId: string | null = null): string => (tableId ? `/hands?table=${id(tableId)}` : "/hands"),
   hand: (handId: string): string => `/hands/${id(handId)}`,
   player: (playerId: string): string => `/players/${id(playerId)}`,
   tournaments: (): string => "/tournaments",
-  tournament: (tournamentId: string): string =>
-    `/tournaments/${id(tournamentId)}`,
+  tournament: (tournamentId: string): string => `/tournaments/${id(tournamentId)}`,
 };

@@ -80,41 +80,22 @@ export interface TournamentRecord {
 const base = "/api/tournaments";
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
-export const listTournaments = (
-  status: TournamentStatus | null = null,
-): Promise<TournamentSummary[]> =>
+export const listTournaments = (status: TournamentStatus | null = null): Promise<TournamentSummary[]> =>
   request<TournamentSummary[]>(status ? `${base}?status=${status}` : base);
 
-export const getTournament = (id: string): Promise<TournamentDetail> =>
-  request<TournamentDetail>(one(id));
+export const getTournament = (id: string): Promise<TournamentDetail> => request<TournamentDetail>(one(id));
 
-export const createTournament = (
-  body: CreateTournamentRequest,
-  token: string | null,
-): Promise<TournamentDetail> =>
+export const createTournament = (body: CreateTournamentRequest, token: string | null): Promise<TournamentDetail> =>
   request<TournamentDetail>(base, { method: "POST", body, token });
 
-export const registerTournament = (
-  id: string,
-  token: string | null,
-): Promise<TournamentDetail> =>
+export const registerTournament = (id: string, token: string | null): Promise<TournamentDetail> =>
   request<TournamentDetail>(`${one(id)}/register`, { method: "POST", token });
 
-export const unregisterTournament = (
-  id: string,
-  token: string | null,
-): Promise<TournamentDetail> =>
+export const unregisterTournament = (id: string, token: string | null): Promise<TournamentDetail> =>
   request<TournamentDetail>(`${one(id)}/register`, { method: "DELETE", token });
 
-export const startTournament = (
-  id: string,
-  token: string | null,
-): Promise<TournamentDetail> =>
+export const startTournament = (id: string, token: string | null): Promise<TournamentDetail> =>
   request<TournamentDetail>(`${one(id)}/start`, { method: "POST", token });
 
-export const playerTournaments = (
-  playerId: string,
-): Promise<TournamentRecord> =>
-  request<TournamentRecord>(
-    `/api/players/${encodeURIComponent(playerId)}/tournaments`,
-  );
+export const playerTournaments = (playerId: string): Promise<TournamentRecord> =>
+  request<TournamentRecord>(`/api/players/${encodeURIComponent(playerId)}/tournaments`);

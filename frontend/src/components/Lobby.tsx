@@ -37,9 +37,7 @@ export function Lobby() {
       <div className="lobby__head">
         <div>
           <h1>Lobby</h1>
-          <p className="muted">
-            Pick a table, or start your own with bots of your choice.
-          </p>
+          <p className="muted">Pick a table, or start your own with bots of your choice.</p>
           <p>
             <Link to={paths.tournaments()} data-testid="lobby-tournaments">
               Tournaments: sit-and-go and multi-table →
@@ -47,12 +45,7 @@ export function Lobby() {
           </p>
         </div>
         {!creating && (
-          <button
-            type="button"
-            className="btn btn--primary"
-            onClick={() => setCreating(true)}
-            data-testid="open-create-table"
-          >
+          <button type="button" className="btn btn--primary" onClick={() => setCreating(true)} data-testid="open-create-table">
             + New table
           </button>
         )}
@@ -60,11 +53,7 @@ export function Lobby() {
 
       {creating && (
         <div className="panel">
-          <CreateTableForm
-            onCreate={onCreate}
-            onCancel={() => setCreating(false)}
-            defaultName={session ? `${session.name}'s table` : ""}
-          />
+          <CreateTableForm onCreate={onCreate} onCancel={() => setCreating(false)} defaultName={session ? `${session.name}'s table` : ""} />
         </div>
       )}
 
@@ -81,11 +70,7 @@ export function Lobby() {
           <div className="lobby__empty" data-testid="no-tables">
             <p>No tables yet.</p>
             {!creating && (
-              <button
-                type="button"
-                className="btn btn--primary"
-                onClick={() => setCreating(true)}
-              >
+              <button type="button" className="btn btn--primary" onClick={() => setCreating(true)}>
                 Create the first one
               </button>
             )}
@@ -100,16 +85,9 @@ export function Lobby() {
                 <th>Seats</th>
                 <th className="hide-sm">Bots</th>
                 <th className="hide-sm">Buy-in</th>
-                <th className="hide-sm" title="Average pot">
-                  Avg pot
-                </th>
+                <th className="hide-sm" title="Average pot">Avg pot</th>
                 <th className="hide-sm">Hands/h</th>
-                <th
-                  className="hide-sm"
-                  title="Players who saw the flop, per flop dealt"
-                >
-                  Plrs/flop
-                </th>
+                <th className="hide-sm" title="Players who saw the flop, per flop dealt">Plrs/flop</th>
                 <th aria-label="actions" />
               </tr>
             </thead>
@@ -119,49 +97,27 @@ export function Lobby() {
                 const full = t.seated >= t.config.seats;
                 const f = figures?.get(t.table_id);
                 return (
-                  <tr
-                    key={t.table_id}
-                    data-testid="table-row"
-                    data-table-id={t.table_id}
-                  >
+                  <tr key={t.table_id} data-testid="table-row" data-table-id={t.table_id}>
                     <td className="table-list__name">
                       {t.name}
-                      <span className={`tag tag--${t.config.variant} show-sm`}>
-                        {t.config.variant === "limit" ? "FL" : "NL"}
-                      </span>
+                      <span className={`tag tag--${t.config.variant} show-sm`}>{t.config.variant === "limit" ? "FL" : "NL"}</span>
                     </td>
                     <td className="hide-sm">
-                      <span className={`tag tag--${t.config.variant}`}>
-                        {t.config.variant === "limit" ? "FL" : "NL"}
-                      </span>{" "}
-                      Hold'em
+                      <span className={`tag tag--${t.config.variant}`}>{t.config.variant === "limit" ? "FL" : "NL"}</span> Hold'em
                     </td>
                     <td className="num">
-                      {formatChips(t.config.small_blind, unit)}/
-                      {formatChips(t.config.big_blind, unit)}
-                      {t.config.ante ? (
-                        <small className="muted">
-                          {" "}
-                          ante {formatChips(t.config.ante, unit)}
-                        </small>
-                      ) : null}
+                      {formatChips(t.config.small_blind, unit)}/{formatChips(t.config.big_blind, unit)}
+                      {t.config.ante ? <small className="muted"> ante {formatChips(t.config.ante, unit)}</small> : null}
                     </td>
                     <td className="num" data-testid="table-seats">
                       <span className="seats-meter hide-sm" aria-hidden="true">
                         {Array.from({ length: t.config.seats }, (_, i) => (
-                          <span
-                            key={i}
-                            className={i < t.seated ? "is-taken" : ""}
-                          />
+                          <span key={i} className={i < t.seated ? "is-taken" : ""} />
                         ))}
                       </span>
                       {t.seated}/{t.config.seats}
                       {t.sitting_out ? (
-                        <small
-                          className="muted"
-                          data-testid="table-sitting-out"
-                          title="Seats whose player sits out: freed if their player stays away"
-                        >
+                        <small className="muted" data-testid="table-sitting-out" title="Seats whose player sits out: freed if their player stays away">
                           {" "}
                           ({t.sitting_out} out)
                         </small>
@@ -169,35 +125,17 @@ export function Lobby() {
                     </td>
                     <td className="num hide-sm">{t.bots}</td>
                     <td className="num hide-sm">
-                      {formatChips(t.config.min_buy_in, unit)}–
-                      {formatChips(t.config.max_buy_in, unit)}
+                      {formatChips(t.config.min_buy_in, unit)}–{formatChips(t.config.max_buy_in, unit)}
                     </td>
-                    <td className="num hide-sm" data-testid="table-avg-pot">
-                      {f?.average_pot != null
-                        ? formatChips(Math.round(f.average_pot), unit)
-                        : NO_DATA}
-                    </td>
-                    <td className="num hide-sm" data-testid="table-hands-hour">
-                      {f?.hands_per_hour != null
-                        ? Math.round(f.hands_per_hour)
-                        : NO_DATA}
-                    </td>
-                    <td
-                      className="num hide-sm"
-                      data-testid="table-players-flop"
-                    >
-                      {f?.players_per_flop != null
-                        ? f.players_per_flop.toFixed(1)
-                        : NO_DATA}
-                    </td>
+                    <td className="num hide-sm" data-testid="table-avg-pot">{f?.average_pot != null ? formatChips(Math.round(f.average_pot), unit) : NO_DATA}</td>
+                    <td className="num hide-sm" data-testid="table-hands-hour">{f?.hands_per_hour != null ? Math.round(f.hands_per_hour) : NO_DATA}</td>
+                    <td className="num hide-sm" data-testid="table-players-flop">{f?.players_per_flop != null ? f.players_per_flop.toFixed(1) : NO_DATA}</td>
                     <td className="table-list__actions">
                       <button
                         type="button"
                         className="btn btn--primary btn--small"
                         disabled={full}
-                        onClick={() =>
-                          navigate(paths.table(t.table_id, "join"))
-                        }
+                        onClick={() => navigate(paths.table(t.table_id, "join"))}
                         data-testid="join-table"
                       >
                         {full ? "Full" : "Join"}
@@ -205,9 +143,7 @@ export function Lobby() {
                       <button
                         type="button"
                         className="btn btn--ghost btn--small"
-                        onClick={() =>
-                          navigate(paths.table(t.table_id, "watch"))
-                        }
+                        onClick={() => navigate(paths.table(t.table_id, "watch"))}
                         data-testid="watch-table"
                       >
                         Watch

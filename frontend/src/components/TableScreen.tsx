@@ -41,20 +41,12 @@ export interface TableScreenProps {
   invite?: string | null;
 }
 
-export function TableScreen({
-  tableId,
-  watch,
-  join,
-  invite = null,
-}: TableScreenProps) {
+export function TableScreen({ tableId, watch, join, invite = null }: TableScreenProps) {
   const { session, renew, accessToken } = useSession();
   const navigate = useNavigate();
   const playerId = session?.player_id ?? null;
   // Stable while the player is: a refreshed token does not reconnect the table.
-  const tokenSource = useMemo(
-    () => (playerId ? () => accessToken() : null),
-    [playerId, accessToken],
-  );
+  const tokenSource = useMemo(() => (playerId ? () => accessToken() : null), [playerId, accessToken]);
   const onAuthFailure = useCallback(async () => {
     const next = await renew();
     return next !== null && next.player_id === playerId;
@@ -80,9 +72,7 @@ export function TableScreen({
     if (statsCounted === null) return;
     const changed = new Set(statsCounted.player_ids);
     void queries.invalidateQueries({
-      predicate: (query) =>
-        query.queryKey[0] === "player-stats" &&
-        changed.has(String(query.queryKey[1])),
+      predicate: (query) => query.queryKey[0] === "player-stats" && changed.has(String(query.queryKey[1])),
     });
   }, [statsCounted, queries]);
 
@@ -98,38 +88,20 @@ export function TableScreen({
     };
   }, [tableId, session?.token, invite]);
 
-  const me =
-    view && view.viewer_seat !== null
-      ? (view.seats.find((s) => s.seat === view.viewer_seat) ?? null)
-      : null;
+  const me = view && view.viewer_seat !== null ? (view.seats.find((s) => s.seat === view.viewer_seat) ?? null) : null;
   const seated = me !== null;
   const tableFull = !!view && view.seats.length >= view.config.seats;
   const canSit = !watch && !seated && snapshot.status === "open";
   const adviceAllowed = detail?.advice_allowed ?? true;
-  const myTurn =
-    !!view &&
-    view.legal_actions !== null &&
-    view.actor === view.viewer_seat &&
-    view.hand_in_progress;
+  const myTurn = !!view && view.legal_actions !== null && view.actor === view.viewer_seat && view.hand_in_progress;
 
   // Join: offer the first empty seat once the view is here.
   const offered = useRef(false);
   useEffect(() => {
-    if (
-      !join ||
-      watch ||
-      offered.current ||
-      !view ||
-      seated ||
-      snapshot.status !== "open"
-    )
-      return;
+    if (!join || watch || offered.current || !view || seated || snapshot.status !== "open") return;
     offered.current = true;
     const taken = new Set(view.seats.map((s) => s.seat));
-    const empty = Array.from(
-      { length: view.config.seats },
-      (_, i) => i + 1,
-    ).find((n) => !taken.has(n));
+    const empty = Array.from({ length: view.config.seats }, (_, i) => i + 1).find((n) => !taken.has(n));
     if (empty !== undefined) setBuyInSeat(empty);
   }, [join, watch, view, seated, snapshot.status]);
 
@@ -178,13 +150,8 @@ export function TableScreen({
     // nothing. Only its tab row peeking in above the fold (or under the docked decision
     // bar) is not enough: the answer is under the tabs.
     const panel = sidePanel.current;
-    const asked =
-      table.adviceLoading || (table.advice !== null && !table.advice.applied);
-    if (
-      asked &&
-      panel &&
-      panel.getBoundingClientRect().top > window.innerHeight - ADVICE_ROOM_PX
-    ) {
+    const asked = table.adviceLoading || (table.advice !== null && !table.advice.applied);
+    if (asked && panel && panel.getBoundingClientRect().top > window.innerHeight - ADVICE_ROOM_PX) {
       panel.scrollIntoView?.({ behavior: "smooth", block: "start" });
     }
   }, [table.adviceLoading, table.advice]);
@@ -196,8 +163,7 @@ export function TableScreen({
 
   // The standing "show when uncalled" choice, told to the table on every (re)connection.
   const welcome = snapshot.welcome;
-  const isHost =
-    welcome !== null && snapshot.host?.host_id === welcome.player_id;
+  const isHost = welcome !== null && snapshot.host?.host_id === welcome.player_id;
   // The link's token: from this page's URL, else from the table's detail (the host's only).
   const hostInvite = invite ?? detail?.invite ?? null;
   const showUncalled = prefs.showUncalled;
@@ -226,10 +192,7 @@ export function TableScreen({
   useEffect(() => {
     if (!lastNotice || lastNotice.seat === null || !view) return;
     if (lastNotice.by === "rebuy" && lastNotice.rebuy) {
-      flashCue(
-        lastNotice.seat,
-        `+${formatChips(lastNotice.rebuy.amount, view.config.chip_unit)} ${lastNotice.rebuy.topUp ? "top-up" : "rebuy"}`,
-      );
+      flashCue(lastNotice.seat, `+${formatChips(lastNotice.rebuy.amount, view.config.chip_unit)} ${lastNotice.rebuy.topUp ? "top-up" : "rebuy"}`);
     } else if (lastNotice.by === "ai") {
       flashAi(lastNotice.seat, true);
     }
@@ -238,22 +201,14 @@ export function TableScreen({
   useEffect(() => {
     if (actor !== null) clearAi(actor);
   }, [actor, clearAi]);
-  const aiSeats = useMemo(
-    () => new Set(aiFlashes.shown.keys()),
-    [aiFlashes.shown],
-  );
+  const aiSeats = useMemo(() => new Set(aiFlashes.shown.keys()), [aiFlashes.shown]);
   const seatCues = cueFlashes.shown;
 
   const onAct = useCallback(
     (kind: ActionKind, amount?: number) => {
       if (!view) return;
       setPending(true);
-      const ref = send({
-        type: "act",
-        action: kind,
-        ...(amount !== undefined ? { amount } : {}),
-        hand_no: view.hand_no,
-      });
+      const ref = send({ type: "act", action: kind, ...(amount !== undefined ? { amount } : {}), hand_no: view.hand_no });
       if (ref === null) setPending(false);
     },
     [send, view],
@@ -261,18 +216,11 @@ export function TableScreen({
 
   // Who sat where in this hand, kept when they stand up (or their log says "Seat 2 calls").
   const handNames = useRef<HandNames | null>(null);
-  handNames.current = view
-    ? rememberNames(handNames.current, view)
-    : handNames.current;
-  const nameOf = useMemo(
-    () => (view ? namer(view, handNames.current) : () => ""),
-    [view],
-  );
+  handNames.current = view ? rememberNames(handNames.current, view) : handNames.current;
+  const nameOf = useMemo(() => (view ? namer(view, handNames.current) : () => ""), [view]);
   // The chips you left with, said until you sit again.
   const leftWith = useMemo(() => {
-    const mine = [...table.notices]
-      .reverse()
-      .find((n) => n.by === "left" && n.left?.playerId === playerId);
+    const mine = [...table.notices].reverse().find((n) => n.by === "left" && n.left?.playerId === playerId);
     return mine?.left ? mine.left.stack : null;
   }, [table.notices, playerId]);
   const latestBanner = useMemo(() => {
@@ -285,27 +233,17 @@ export function TableScreen({
 
   if (!view) {
     return (
-      <div
-        className="table-screen table-screen--loading"
-        data-testid="table-screen"
-      >
+      <div className="table-screen table-screen--loading" data-testid="table-screen">
         <div className="table-screen__top">
           <Link to={paths.lobby()} className="btn btn--ghost btn--small">
             ← Lobby
           </Link>
           <h2>{title}</h2>
-          <ConnectionBadge
-            snapshot={snapshot}
-            onRetry={() => table.client.reconnectNow(true)}
-          />
+          <ConnectionBadge snapshot={snapshot} onRetry={() => table.client.reconnectNow(true)} />
         </div>
         <div className="loading-felt">
           {snapshot.fatal ? (
-            <div
-              className="loading-felt__msg"
-              role="alert"
-              data-testid="table-fatal"
-            >
+            <div className="loading-felt__msg" role="alert" data-testid="table-fatal">
               <p>{snapshot.fatal.message}</p>
               <Link to={paths.lobby()} className="btn btn--primary">
                 Back to the lobby
@@ -313,8 +251,7 @@ export function TableScreen({
             </div>
           ) : (
             <div className="loading-felt__msg">
-              <span className="spinner" aria-hidden="true" /> Taking you to the
-              table…
+              <span className="spinner" aria-hidden="true" /> Taking you to the table…
             </div>
           )}
         </div>
@@ -335,159 +272,112 @@ export function TableScreen({
       data-seated={seated ? "true" : "false"}
     >
       <div className="table-screen__top">
-        <Link
-          to={paths.lobby()}
-          className="btn btn--ghost btn--small"
-          data-testid="back-to-lobby"
-        >
+        <Link to={paths.lobby()} className="btn btn--ghost btn--small" data-testid="back-to-lobby">
           ← Lobby
         </Link>
         <div className="table-screen__title">
           <h2>{title}</h2>
           <span className="muted small">
-            {view.config.variant === "limit" ? "Fixed-Limit" : "No-Limit"} ·{" "}
-            {formatChips(view.config.small_blind, unit)}/
-            {formatChips(view.config.big_blind, unit)}
-            {view.config.ante
-              ? ` · ante ${formatChips(view.config.ante, unit)}`
-              : ""}
+            {view.config.variant === "limit" ? "Fixed-Limit" : "No-Limit"} · {formatChips(view.config.small_blind, unit)}/{formatChips(view.config.big_blind, unit)}
+            {view.config.ante ? ` · ante ${formatChips(view.config.ante, unit)}` : ""}
             {!seated ? " · watching" : ""}
           </span>
         </div>
-        <div className="seat-controls" data-testid="seat-controls">
-          {!seated && watch && (
+      <div className="seat-controls" data-testid="seat-controls">
+        {!seated && watch && (
+          <button
+            type="button"
+            className="btn btn--primary btn--small"
+            onClick={() => navigate(paths.table(tableId, "join"))}
+            disabled={tableFull}
+            title={tableFull ? "Every seat is taken" : undefined}
+            data-testid="take-seat"
+          >
+            {tableFull ? "Table full" : "Take a seat"}
+          </button>
+        )}
+        {!seated && leftWith !== null && (
+          <span className="muted small" data-testid="left-with">
+            You left with <strong>{formatChips(leftWith, view.config.chip_unit)}</strong>
+          </span>
+        )}
+        {!seated && !watch && (
+          <span className="muted small" data-testid="seat-hint">
+            {tableFull ? "The table is full: watch, or pick another table in the lobby." : "Click an empty seat to sit down."}
+          </span>
+        )}
+        {me && (
+          <>
+            <span className="seat-controls__me">
+              Seat {me.seat} · <strong>{formatChips(me.stack, unit)}</strong>
+            </span>
+            {me.state === "sitting_out" ? (
+              me.stack >= view.config.big_blind && (
+                <button type="button" className="btn btn--small btn--primary" onClick={() => send({ type: "sit_back" })} data-testid="sit-back">
+                  I'm back
+                </button>
+              )
+            ) : me.waiting_for_big_blind ? (
+              <span className="tag" data-testid="waiting-bb">
+                Waiting for the big blind
+              </span>
+            ) : (
+              <button
+                type="button"
+                className="btn btn--small btn--ghost"
+                disabled={sitOutRequested}
+                onClick={() => {
+                  if (send({ type: "sit_out" }) !== null) setSitOutRequested(true);
+                }}
+                data-testid="sit-out"
+              >
+                {sitOutRequested ? "Sitting out next hand" : "Sit out"}
+              </button>
+            )}
             <button
               type="button"
-              className="btn btn--primary btn--small"
-              onClick={() => navigate(paths.table(tableId, "join"))}
-              disabled={tableFull}
-              title={tableFull ? "Every seat is taken" : undefined}
-              data-testid="take-seat"
+              className={`btn btn--small ${me.stack < view.config.big_blind ? "btn--primary" : "btn--ghost"}`}
+              disabled={handActive || rebuyMax <= 0}
+              onClick={() => setRebuyOpen(true)}
+              title={handActive ? "Between hands" : rebuyMax <= 0 ? "You have the maximum buy-in" : "Add chips"}
+              data-testid="rebuy"
             >
-              {tableFull ? "Table full" : "Take a seat"}
+              {me.stack === 0 ? "Rebuy" : "Top up"}
             </button>
-          )}
-          {!seated && leftWith !== null && (
-            <span className="muted small" data-testid="left-with">
-              You left with{" "}
-              <strong>{formatChips(leftWith, view.config.chip_unit)}</strong>
-            </span>
-          )}
-          {!seated && !watch && (
-            <span className="muted small" data-testid="seat-hint">
-              {tableFull
-                ? "The table is full: watch, or pick another table in the lobby."
-                : "Click an empty seat to sit down."}
-            </span>
-          )}
-          {me && (
-            <>
-              <span className="seat-controls__me">
-                Seat {me.seat} · <strong>{formatChips(me.stack, unit)}</strong>
-              </span>
-              {me.state === "sitting_out" ? (
-                me.stack >= view.config.big_blind && (
-                  <button
-                    type="button"
-                    className="btn btn--small btn--primary"
-                    onClick={() => send({ type: "sit_back" })}
-                    data-testid="sit-back"
-                  >
-                    I'm back
-                  </button>
-                )
-              ) : me.waiting_for_big_blind ? (
-                <span className="tag" data-testid="waiting-bb">
-                  Waiting for the big blind
-                </span>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn--small btn--ghost"
-                  disabled={sitOutRequested}
-                  onClick={() => {
-                    if (send({ type: "sit_out" }) !== null)
-                      setSitOutRequested(true);
-                  }}
-                  data-testid="sit-out"
-                >
-                  {sitOutRequested ? "Sitting out next hand" : "Sit out"}
-                </button>
-              )}
-              <button
-                type="button"
-                className={`btn btn--small ${me.stack < view.config.big_blind ? "btn--primary" : "btn--ghost"}`}
-                disabled={handActive || rebuyMax <= 0}
-                onClick={() => setRebuyOpen(true)}
-                title={
-                  handActive
-                    ? "Between hands"
-                    : rebuyMax <= 0
-                      ? "You have the maximum buy-in"
-                      : "Add chips"
-                }
-                data-testid="rebuy"
-              >
-                {me.stack === 0 ? "Rebuy" : "Top up"}
-              </button>
-              <button
-                type="button"
-                className="btn btn--small btn--danger"
-                onClick={() => {
-                  if (
-                    !handActive ||
-                    window.confirm(
-                      "Leave the table? Your hand will be folded when your turn comes.",
-                    )
-                  )
-                    send({ type: "stand" });
-                }}
-                data-testid="stand-up"
-              >
-                Stand up
-              </button>
-            </>
-          )}
-        </div>
-        <ConnectionBadge
-          snapshot={snapshot}
-          onRetry={() => table.client.reconnectNow(true)}
-        />
+            <button
+              type="button"
+              className="btn btn--small btn--danger"
+              onClick={() => {
+                if (!handActive || window.confirm("Leave the table? Your hand will be folded when your turn comes.")) send({ type: "stand" });
+              }}
+              data-testid="stand-up"
+            >
+              Stand up
+            </button>
+          </>
+        )}
+      </div>
+        <ConnectionBadge snapshot={snapshot} onRetry={() => table.client.reconnectNow(true)} />
       </div>
 
       <div className="table-screen__body">
         <div className="table-screen__main">
           {snapshot.status !== "open" && (
-            <div
-              className="offline-banner"
-              role="status"
-              data-testid="offline-banner"
-            >
+            <div className="offline-banner" role="status" data-testid="offline-banner">
               {snapshot.status === "closed"
                 ? (snapshot.fatal?.message ?? "Disconnected.")
                 : "Connection lost: reconnecting… the table will catch up as soon as it is back."}
             </div>
           )}
           {snapshot.status === "open" && snapshot.paused && (
-            <div
-              className="offline-banner"
-              role="status"
-              data-testid="paused-banner"
-            >
+            <div className="offline-banner" role="status" data-testid="paused-banner">
               Table paused: {snapshot.paused.message}
             </div>
           )}
-          {snapshot.tournament && (
-            <TournamentBanner tournament={snapshot.tournament} />
-          )}
+          {snapshot.tournament && <TournamentBanner tournament={snapshot.tournament} />}
           {latestBanner && (
-            <div
-              className="banner"
-              data-testid="ai-banner"
-              key={lastNotice?.id}
-            >
-              {lastNotice && <Icon name={noticeIcon(lastNotice)} size={15} />}{" "}
-              {latestBanner}
+            <div className="banner" data-testid="ai-banner" key={lastNotice?.id}>
+              {lastNotice && <Icon name={noticeIcon(lastNotice)} size={15} />} {latestBanner}
             </div>
           )}
           <PokerTable
@@ -503,12 +393,7 @@ export function TableScreen({
           />
 
           <div className="action-dock">
-            <ShowCardsBar
-              view={view}
-              always={prefs.showUncalled}
-              onShow={() => send({ type: "show" })}
-              onAlways={setShowUncalled}
-            />
+            <ShowCardsBar view={view} always={prefs.showUncalled} onShow={() => send({ type: "show" })} onAlways={setShowUncalled} />
             <ActionBar
               view={view}
               onAct={onAct}
@@ -534,53 +419,19 @@ export function TableScreen({
                 ...(isHost ? ([["host", "Host"]] as const) : []),
               ] as const
             ).map(([key, label]) => (
-              <button
-                key={key}
-                type="button"
-                role="tab"
-                aria-selected={tab === key}
-                className={`tab${tab === key ? " is-on" : ""}`}
-                onClick={() => setTab(key)}
-                data-testid={`tab-${key}`}
-              >
+              <button key={key} type="button" role="tab" aria-selected={tab === key} className={`tab${tab === key ? " is-on" : ""}`} onClick={() => setTab(key)} data-testid={`tab-${key}`}>
                 {label}
               </button>
             ))}
           </div>
           <div className="side-panel__body" role="tabpanel">
             {tab === "advice" && (
-              <AdvicePanel
-                report={table.advice}
-                loading={table.adviceLoading}
-                view={view}
-                onAsk={
-                  adviceAllowed && seated ? table.requestAdvice : undefined
-                }
-                canAsk={myTurn}
-              />
+              <AdvicePanel report={table.advice} loading={table.adviceLoading} view={view} onAsk={adviceAllowed && seated ? table.requestAdvice : undefined} canAsk={myTurn} />
             )}
-            {tab === "log" && (
-              <HandLog view={view} notices={table.notices} nameOf={nameOf} />
-            )}
-            {tab === "chat" && (
-              <Chat
-                messages={table.chat}
-                onSend={(text) => send({ type: "chat", text })}
-                canSend={snapshot.status === "open"}
-                myId={session?.player_id ?? null}
-              />
-            )}
-            {tab === "hands" && (
-              <HandList tableId={tableId} onOpen={setReplayHand} />
-            )}
-            {tab === "host" && isHost && snapshot.host && (
-              <HostPanel
-                host={snapshot.host}
-                view={view}
-                send={send}
-                inviteLink={hostInvite ? inviteLink(tableId, hostInvite) : null}
-              />
-            )}
+            {tab === "log" && <HandLog view={view} notices={table.notices} nameOf={nameOf} />}
+            {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
+            {tab === "hands" && <HandList tableId={tableId} onOpen={setReplayHand} />}
+            {tab === "host" && isHost && snapshot.host && <HostPanel host={snapshot.host} view={view} send={send} inviteLink={hostInvite ? inviteLink(tableId, hostInvite) : null} />}
           </div>
         </aside>
       </div>
@@ -612,30 +463,18 @@ export function TableScreen({
           onCancel={() => setRebuyOpen(false)}
           onConfirm={(amount) => {
             // Busted players sit out until they rebuy: a rebuy also brings them back.
-            const comeBack =
-              me.state === "sitting_out" && me.stack < view.config.big_blind;
-            if (send({ type: "rebuy", amount }) !== null && comeBack)
-              send({ type: "sit_back" });
+            const comeBack = me.state === "sitting_out" && me.stack < view.config.big_blind;
+            if (send({ type: "rebuy", amount }) !== null && comeBack) send({ type: "sit_back" });
             setRebuyOpen(false);
           }}
         />
       )}
       {replayHand && (
         <div className="modal-backdrop" onClick={() => setReplayHand(null)}>
-          <div
-            className="modal modal--wide"
-            onClick={(e) => e.stopPropagation()}
-            role="dialog"
-            aria-label={`Hand #${replayHand.hand_no}`}
-          >
+          <div className="modal modal--wide" onClick={(e) => e.stopPropagation()} role="dialog" aria-label={`Hand #${replayHand.hand_no}`}>
             <div className="modal__head">
               <h3>Hand #{replayHand.hand_no}</h3>
-              <button
-                type="button"
-                className="btn btn--ghost btn--small"
-                onClick={() => setReplayHand(null)}
-                data-testid="close-replay"
-              >
+              <button type="button" className="btn btn--ghost btn--small" onClick={() => setReplayHand(null)} data-testid="close-replay">
                 Close
               </button>
             </div>

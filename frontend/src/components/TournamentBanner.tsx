@@ -12,31 +12,16 @@ export function clockText(seconds: number | null | undefined): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-export function TournamentBanner({
-  tournament,
-}: {
-  tournament: TournamentView;
-}) {
+export function TournamentBanner({ tournament }: { tournament: TournamentView }) {
   // The server's seconds_to_next is as of the last state: counted down here between states.
   const [received, setReceived] = useState(() => Date.now());
   useEffect(() => setReceived(Date.now()), [tournament]);
-  const now = useNow(
-    tournament.seconds_to_next != null && tournament.status === "running",
-    1000,
-  );
-  const left =
-    tournament.seconds_to_next != null
-      ? tournament.seconds_to_next - (now - received) / 1000
-      : null;
-  const last =
-    tournament.eliminations?.[tournament.eliminations.length - 1] ?? null;
+  const now = useNow(tournament.seconds_to_next != null && tournament.status === "running", 1000);
+  const left = tournament.seconds_to_next != null ? tournament.seconds_to_next - (now - received) / 1000 : null;
+  const last = tournament.eliminations?.[tournament.eliminations.length - 1] ?? null;
   const stakes = `${formatChips(tournament.small_blind)}/${formatChips(tournament.big_blind)}`;
   return (
-    <div
-      className="banner tournament-banner"
-      role="status"
-      data-testid="tournament-banner"
-    >
+    <div className="banner tournament-banner" role="status" data-testid="tournament-banner">
       <strong>{tournament.name}</strong>
       {tournament.status === "finished" ? (
         <span data-testid="tournament-finished"> · finished</span>
@@ -45,19 +30,15 @@ export function TournamentBanner({
           <span data-testid="tournament-level">
             {" "}
             · Level {tournament.level} · {stakes}
-            {tournament.ante
-              ? ` ante ${tournament.ante}${tournament.big_blind_ante ? " (BB)" : ""}`
-              : ""}
+            {tournament.ante ? ` ante ${tournament.ante}${tournament.big_blind_ante ? " (BB)" : ""}` : ""}
           </span>
           <span data-testid="tournament-clock">
             {" "}
-            · {tournament.on_break ? "break ends in" : "next level in"}{" "}
-            {clockText(left)}
+            · {tournament.on_break ? "break ends in" : "next level in"} {clockText(left)}
           </span>
           <span>
             {" "}
-            · {tournament.players_left}/{tournament.entrants} left · avg{" "}
-            {tournament.average_stack}
+            · {tournament.players_left}/{tournament.entrants} left · avg {tournament.average_stack}
           </span>
           {tournament.hand_for_hand && (
             <span className="tag" data-testid="hand-for-hand">

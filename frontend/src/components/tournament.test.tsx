@@ -1,10 +1,4 @@
-import {
-  fireEvent,
-  render,
-  screen,
-  waitFor,
-  within,
-} from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TournamentDetail } from "../api/tournaments";
 import { decode, INITIAL_SNAPSHOT, type TournamentView } from "../protocol";
@@ -84,30 +78,18 @@ describe("the tournament clock at the table", () => {
       }),
     );
     expect(message.kind).toBe("state");
-    const tournament =
-      message.kind === "state" ? message.state.tournament : null;
+    const tournament = message.kind === "state" ? message.state.tournament : null;
     expect(tournament?.level).toBe(3);
     expect(INITIAL_SNAPSHOT.tournament).toBeNull();
     render(<TournamentBanner tournament={VIEW} />);
-    expect(screen.getByTestId("tournament-level").textContent).toContain(
-      "Level 3 · 25/50 ante 50 (BB)",
-    );
-    expect(screen.getByTestId("tournament-clock").textContent).toContain(
-      "next level in 2:05",
-    );
+    expect(screen.getByTestId("tournament-level").textContent).toContain("Level 3 · 25/50 ante 50 (BB)");
+    expect(screen.getByTestId("tournament-clock").textContent).toContain("next level in 2:05");
     expect(screen.getByTestId("hand-for-hand")).toBeTruthy();
-    expect(screen.getByTestId("elimination-notice").textContent).toBe(
-      "Bot 1 is out in place 5",
-    );
+    expect(screen.getByTestId("elimination-notice").textContent).toBe("Bot 1 is out in place 5");
   });
 
   it("formats the time to the next level", () => {
-    expect([
-      clockText(0),
-      clockText(59.6),
-      clockText(600),
-      clockText(null),
-    ]).toEqual(["0:00", "1:00", "10:00", "—"]);
+    expect([clockText(0), clockText(59.6), clockText(600), clockText(null)]).toEqual(["0:00", "1:00", "10:00", "—"]);
   });
 });
 
@@ -123,11 +105,7 @@ describe("the tournament pages", () => {
     expect(row.textContent).toContain("5/6");
     expect(api.calls[0]?.path).toBe("/api/tournaments?status=registering");
     fireEvent.click(screen.getByTestId("tournaments-finished"));
-    await waitFor(() =>
-      expect(
-        api.calls.some((c) => c.path === "/api/tournaments?status=finished"),
-      ).toBe(true),
-    );
+    await waitFor(() => expect(api.calls.some((c) => c.path === "/api/tournaments?status=finished")).toBe(true));
   });
 
   it("registers, and shows the structure, the prizes and the standings", async () => {
@@ -155,11 +133,7 @@ describe("the tournament pages", () => {
     vi.stubGlobal("fetch", api.fn);
     renderWithApp(<TournamentPage tournamentId="T1" />);
     fireEvent.click(await screen.findByTestId("register"));
-    await waitFor(() =>
-      expect(
-        within(screen.getByTestId("standings")).getAllByTestId("standing-row"),
-      ).toHaveLength(2),
-    );
+    await waitFor(() => expect(within(screen.getByTestId("standings")).getAllByTestId("standing-row")).toHaveLength(2));
     expect(
       within(screen.getByTestId("prizes"))
         .getAllByRole("listitem")

@@ -3,13 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { useState } from "react";
-import {
-  getTournament,
-  registerTournament,
-  startTournament,
-  unregisterTournament,
-  type TournamentDetail,
-} from "../api/tournaments";
+import { getTournament, registerTournament, startTournament, unregisterTournament, type TournamentDetail } from "../api/tournaments";
 import { useSession } from "../hooks/useSession";
 import { paths } from "../routes";
 import { TournamentBanner } from "../components/TournamentBanner";
@@ -28,15 +22,10 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
   if (query.error) return <p className="error-text">{query.error.message}</p>;
   if (!t) return <p className="muted">Loading…</p>;
   const me = t.players.find((p) => p.player_id === session?.player_id) ?? null;
-  const act = async (
-    call: (id: string, token: string | null) => Promise<TournamentDetail>,
-  ) => {
+  const act = async (call: (id: string, token: string | null) => Promise<TournamentDetail>) => {
     try {
       setError(null);
-      queries.setQueryData(
-        key,
-        await call(tournamentId, session?.token ?? null),
-      );
+      queries.setQueryData(key, await call(tournamentId, session?.token ?? null));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }
@@ -47,51 +36,28 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
         <div>
           <h1>{t.name}</h1>
           <p className="muted">
-            {t.kind === "sng" ? "Sit-and-go" : "Multi-table"} · {t.registered}/
-            {t.max_players} players · buy-in {t.buy_in} · prize pool{" "}
-            {t.prize_pool} · {t.starting_chips} chips · {t.structure}, levels by{" "}
-            {t.levels_by === "time"
-              ? `${Math.round(t.level_seconds / 60)} min`
-              : `${t.level_hands} hands`}
+            {t.kind === "sng" ? "Sit-and-go" : "Multi-table"} · {t.registered}/{t.max_players} players · buy-in {t.buy_in} · prize pool {t.prize_pool} ·{" "}
+            {t.starting_chips} chips · {t.structure}, levels by {t.levels_by === "time" ? `${Math.round(t.level_seconds / 60)} min` : `${t.level_hands} hands`}
           </p>
         </div>
         <div>
           {t.status === "registering" && !me && (
-            <button
-              type="button"
-              className="btn btn--primary"
-              onClick={() => void act(registerTournament)}
-              data-testid="register"
-            >
+            <button type="button" className="btn btn--primary" onClick={() => void act(registerTournament)} data-testid="register">
               Register
             </button>
           )}
           {t.status === "registering" && me && (
             <>
-              <button
-                type="button"
-                className="btn btn--primary"
-                onClick={() => void act(startTournament)}
-                data-testid="start-now"
-              >
+              <button type="button" className="btn btn--primary" onClick={() => void act(startTournament)} data-testid="start-now">
                 Start now (bots fill)
               </button>{" "}
-              <button
-                type="button"
-                className="btn btn--ghost"
-                onClick={() => void act(unregisterTournament)}
-                data-testid="unregister"
-              >
+              <button type="button" className="btn btn--ghost" onClick={() => void act(unregisterTournament)} data-testid="unregister">
                 Unregister
               </button>
             </>
           )}
           {t.status === "running" && me?.table_id && (
-            <Link
-              className="btn btn--primary"
-              to={paths.table(me.table_id)}
-              data-testid="my-table"
-            >
+            <Link className="btn btn--primary" to={paths.table(me.table_id)} data-testid="my-table">
               To my table
             </Link>
           )}
@@ -123,11 +89,7 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
             </thead>
             <tbody>
               {t.players.map((p, i) => (
-                <tr
-                  key={p.player_id}
-                  data-testid="standing-row"
-                  className={p.player_id === session?.player_id ? "is-me" : ""}
-                >
+                <tr key={p.player_id} data-testid="standing-row" className={p.player_id === session?.player_id ? "is-me" : ""}>
                   <td className="num">{p.place ?? i + 1}</td>
                   <td>
                     {p.name}
@@ -153,10 +115,7 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
               <ul data-testid="tournament-tables">
                 {t.tables.map((table) => (
                   <li key={table.table_id}>
-                    <Link to={paths.table(table.table_id, "watch")}>
-                      {table.table_id}
-                    </Link>{" "}
-                    · {table.players} players · {table.chips} chips
+                    <Link to={paths.table(table.table_id, "watch")}>{table.table_id}</Link> · {table.players} players · {table.chips} chips
                   </li>
                 ))}
               </ul>
@@ -178,11 +137,7 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
                   <td className="num">
                     {level.small_blind}/{level.big_blind}
                   </td>
-                  <td className="num">
-                    {level.ante
-                      ? `${level.ante}${level.big_blind_ante ? " BB" : ""}`
-                      : ""}
-                  </td>
+                  <td className="num">{level.ante ? `${level.ante}${level.big_blind_ante ? " BB" : ""}` : ""}</td>
                 </tr>
               ))}
             </tbody>

@@ -2,12 +2,7 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "react-router";
-import {
-  createTournament,
-  listTournaments,
-  type CreateTournamentRequest,
-  type TournamentStatus,
-} from "../api/tournaments";
+import { createTournament, listTournaments, type CreateTournamentRequest, type TournamentStatus } from "../api/tournaments";
 import { useSession } from "../hooks/useSession";
 import { paths } from "../routes";
 
@@ -30,8 +25,7 @@ function CreateTournament({ onDone }: { onDone: () => void }) {
     prizes: "top3",
   });
   const [error, setError] = useState<string | null>(null);
-  const set = (patch: Partial<CreateTournamentRequest>) =>
-    setSpec((s) => ({ ...s, ...patch }));
+  const set = (patch: Partial<CreateTournamentRequest>) => setSpec((s) => ({ ...s, ...patch }));
   const submit = async () => {
     try {
       const created = await createTournament(spec, session?.token ?? null);
@@ -51,12 +45,7 @@ function CreateTournament({ onDone }: { onDone: () => void }) {
       }}
     >
       <label>
-        Name{" "}
-        <input
-          value={spec.name}
-          onChange={(e) => set({ name: e.target.value })}
-          data-testid="tournament-name"
-        />
+        Name <input value={spec.name} onChange={(e) => set({ name: e.target.value })} data-testid="tournament-name" />
       </label>
       <label>
         Players{" "}
@@ -81,13 +70,7 @@ function CreateTournament({ onDone }: { onDone: () => void }) {
         />
       </label>
       <label>
-        Buy-in{" "}
-        <input
-          type="number"
-          min={0}
-          value={spec.buy_in}
-          onChange={(e) => set({ buy_in: Number(e.target.value) })}
-        />
+        Buy-in <input type="number" min={0} value={spec.buy_in} onChange={(e) => set({ buy_in: Number(e.target.value) })} />
       </label>
       <label>
         Structure
@@ -107,25 +90,14 @@ function CreateTournament({ onDone }: { onDone: () => void }) {
       </label>
       <label>
         Levels by
-        <select
-          value={spec.levels_by}
-          onChange={(e) =>
-            set({ levels_by: e.target.value as "time" | "hands" })
-          }
-          data-testid="tournament-levels-by"
-        >
+        <select value={spec.levels_by} onChange={(e) => set({ levels_by: e.target.value as "time" | "hands" })} data-testid="tournament-levels-by">
           <option value="time">Time</option>
           <option value="hands">Hands</option>
         </select>
       </label>
       <label>
         Prizes
-        <select
-          value={spec.prizes}
-          onChange={(e) =>
-            set({ prizes: e.target.value as CreateTournamentRequest["prizes"] })
-          }
-        >
+        <select value={spec.prizes} onChange={(e) => set({ prizes: e.target.value as CreateTournamentRequest["prizes"] })}>
           <option value="winner_takes_all">Winner takes all</option>
           <option value="top2">Top 2</option>
           <option value="top3">Top 3</option>
@@ -138,11 +110,7 @@ function CreateTournament({ onDone }: { onDone: () => void }) {
         </p>
       )}
       <div>
-        <button
-          type="submit"
-          className="btn btn--primary"
-          data-testid="create-tournament-submit"
-        >
+        <button type="submit" className="btn btn--primary" data-testid="create-tournament-submit">
           Create
         </button>{" "}
         <button type="button" className="btn btn--ghost" onClick={onDone}>
@@ -167,17 +135,10 @@ export function TournamentsPage() {
       <div className="lobby__head">
         <div>
           <h1>Tournaments</h1>
-          <p className="muted">
-            Sit-and-go and multi-table: bots fill the seats nobody takes.
-          </p>
+          <p className="muted">Sit-and-go and multi-table: bots fill the seats nobody takes.</p>
         </div>
         {!creating && (
-          <button
-            type="button"
-            className="btn btn--primary"
-            onClick={() => setCreating(true)}
-            data-testid="open-create-tournament"
-          >
+          <button type="button" className="btn btn--primary" onClick={() => setCreating(true)} data-testid="open-create-tournament">
             + New tournament
           </button>
         )}
@@ -229,8 +190,7 @@ export function TournamentsPage() {
               {list.data.map((t) => (
                 <tr key={t.tournament_id} data-testid="tournament-row">
                   <td>
-                    <Link to={paths.tournament(t.tournament_id)}>{t.name}</Link>{" "}
-                    <span className="tag">{t.kind.toUpperCase()}</span>
+                    <Link to={paths.tournament(t.tournament_id)}>{t.name}</Link> <span className="tag">{t.kind.toUpperCase()}</span>
                   </td>
                   <td className="num">
                     {t.registered}/{t.max_players}

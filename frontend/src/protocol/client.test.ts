@@ -5,9 +5,7 @@ import { makeView, stateMessage } from "../test/fixtures";
 
 const URL_ = "ws://game.test/ws/tables/t1";
 
-function setup(
-  options: Partial<ConstructorParameters<typeof TableClient>[0]> = {},
-) {
+function setup(options: Partial<ConstructorParameters<typeof TableClient>[0]> = {}) {
   const net = fakeSockets();
   const events: TableClientEvent[] = [];
   const client = new TableClient({
@@ -20,15 +18,8 @@ function setup(
     ...options,
   });
   client.subscribe((e) => events.push(e));
-  const errors = () =>
-    events
-      .filter((e) => e.type === "error")
-      .map((e) => (e as { error: { code: string; message: string } }).error);
-  const states = () =>
-    events.filter((e) => e.type === "state") as Extract<
-      TableClientEvent,
-      { type: "state" }
-    >[];
+  const errors = () => events.filter((e) => e.type === "error").map((e) => (e as { error: { code: string; message: string } }).error);
+  const states = () => events.filter((e) => e.type === "state") as Extract<TableClientEvent, { type: "state" }>[];
   return { client, net, events, errors, states };
 }
 
@@ -48,9 +39,7 @@ describe("TableClient", () => {
     expect(net.last().url).not.toContain("tok");
     expect(client.getSnapshot().status).toBe("connecting");
     net.last().open();
-    expect(net.last().sentMessages()).toEqual([
-      { type: "auth", token: "tok", last_seq: null },
-    ]);
+    expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "tok", last_seq: null }]);
     expect(client.getSnapshot().status).toBe("open");
   });
 
@@ -59,23 +48,18 @@ describe("TableClient", () => {
     client.connect();
     expect(net.last().url).not.toContain("inv-123");
     net.last().open();
-    expect(net.last().sentMessages()).toEqual([
-      { type: "auth", token: "tok", last_seq: null, invite: "inv-123" },
-    ]);
+    expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "tok", last_seq: null, invite: "inv-123" }]);
   });
 
   it("asks for a current token on every connection, and waits for one being refreshed", async () => {
     const tokens = ["first"];
     let release: (token: string) => void = () => {};
     const { client, net } = setup({
-      token: () =>
-        tokens.shift() ?? new Promise<string>((resolve) => (release = resolve)),
+      token: () => tokens.shift() ?? new Promise<string>((resolve) => (release = resolve)),
     });
     client.connect();
     net.last().open();
-    expect(net.last().sentMessages()).toEqual([
-      { type: "auth", token: "first", last_seq: null },
-    ]);
+    expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "first", last_seq: null }]);
     net.last().receive(stateMessage(8, makeView()));
     net.last().drop(1006);
     vi.advanceTimersByTime(500);
@@ -86,9 +70,7 @@ describe("TableClient", () => {
     expect(client.send({ type: "stand" })).toBeNull();
     release("second");
     await vi.waitFor(() => expect(client.getSnapshot().status).toBe("open"));
-    expect(net.last().sentMessages()).toEqual([
-      { type: "auth", token: "second", last_seq: 8 },
-    ]);
+    expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "second", last_seq: 8 }]);
     expect(net.last().url).not.toContain("second");
   });
 
@@ -96,18 +78,7 @@ describe("TableClient", () => {
     const { client, net, states } = setup();
     client.connect();
     net.last().open();
-    net
-      .last()
-      .receive({
-        type: "welcome",
-        table_id: "t1",
-        player_id: "alice",
-        name: "Alice",
-        seat: 1,
-        seq: 10,
-        resync: false,
-        missed: null,
-      });
+    net.last().receive({ type: "welcome", table_id: "t1", player_id: "alice", name: "Alice", seat: 1, seq: 10, resync: false, missed: null });
     net.last().receive(stateMessage(10, makeView({ hand_no: 1 })));
     net.last().receive(stateMessage(11, makeView({ hand_no: 2 })));
     net.last().receive(stateMessage(11, makeView({ hand_no: 99 }))); // duplicate
@@ -134,22 +105,9 @@ describe("TableClient", () => {
     expect(net.last().params().get("last_seq")).toBe("41");
     expect(net.last().params().has("token")).toBe(false);
     net.last().open();
-    expect(net.last().sentMessages()).toEqual([
-      { type: "auth", token: "tok", last_seq: 41 },
-    ]);
+    expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "tok", last_seq: 41 }]);
     expect(client.getSnapshot().attempts).toBe(0);
-    net
-      .last()
-      .receive({
-        type: "welcome",
-        table_id: "t1",
-        player_id: "alice",
-        name: "Alice",
-        seat: 1,
-        seq: 45,
-        resync: true,
-        missed: 4,
-      });
+    net.last().receive({ type: "welcome", table_id: "t1", player_id: "alice", name: "Alice", seat: 1, seq: 45, resync: true, missed: 4 });
     net.last().receive(stateMessage(45, makeView({ hand_no: 8 })));
     expect(states().at(-1)?.resync).toBe(true);
     expect(client.getSnapshot().view?.hand_no).toBe(8);
@@ -225,16 +183,9 @@ describe("TableClient", () => {
     expect(client.send({ type: "stand" })).toBeNull();
     expect(errors().at(-1)?.code).toBe("not_connected");
     net.last().open();
-    const ref = client.send({
-      type: "act",
-      action: "raise",
-      amount: 600,
-      hand_no: 3,
-    });
+    const ref = client.send({ type: "act", action: "raise", amount: 600, hand_no: 3 });
     expect(ref).toMatch(/^c/);
-    expect(net.last().sentMessages().slice(1)).toEqual([
-      { type: "act", action: "raise", amount: 600, hand_no: 3, ref },
-    ]);
+    expect(net.last().sentMessages().slice(1)).toEqual([{ type: "act", action: "raise", amount: 600, hand_no: 3, ref }]);
   });
 
   it("never queues commands across a reconnect", () => {
@@ -245,26 +196,14 @@ describe("TableClient", () => {
     expect(client.send({ type: "act", action: "fold" })).toBeNull();
     vi.advanceTimersByTime(500);
     net.last().open();
-    expect(
-      net
-        .last()
-        .sentMessages()
-        .map((m) => m.type),
-    ).toEqual(["auth"]);
+    expect(net.last().sentMessages().map((m) => m.type)).toEqual(["auth"]);
   });
 
   it("reports errors, advice and chat", () => {
     const { client, net, events } = setup();
     client.connect();
     net.last().open();
-    net
-      .last()
-      .receive({
-        type: "error",
-        code: "illegal_action",
-        message: "the minimum raise is to 400",
-        ref: "c1",
-      });
+    net.last().receive({ type: "error", code: "illegal_action", message: "the minimum raise is to 400", ref: "c1" });
     net.last().receive({
       type: "advice",
       ref: "c2",
@@ -272,36 +211,14 @@ describe("TableClient", () => {
       seat: 1,
       source: "worker",
       applied: true,
-      advice: {
-        action: "raise",
-        amount: 600,
-        values: [{ action: "fold", value_bb: 0 }],
-        equity: 0.61,
-        opponents: [],
-        reason: "value",
-      },
+      advice: { action: "raise", amount: 600, values: [{ action: "fold", value_bb: 0 }], equity: 0.61, opponents: [], reason: "value" },
     });
-    net
-      .last()
-      .receive({
-        type: "chat",
-        seq: 12,
-        at: 1,
-        player_id: "bob",
-        name: "Bob",
-        seat: 2,
-        text: "gl",
-      });
+    net.last().receive({ type: "chat", seq: 12, at: 1, player_id: "bob", name: "Bob", seat: 2, text: "gl" });
     net.last().receive("not json");
     net.last().receive({ type: "something_new", x: 1 });
-    const kinds = events
-      .filter((e) => e.type !== "snapshot")
-      .map((e) => e.type);
+    const kinds = events.filter((e) => e.type !== "snapshot").map((e) => e.type);
     expect(kinds).toEqual(["error", "advice", "chat"]);
-    const advice = events.find((e) => e.type === "advice") as Extract<
-      TableClientEvent,
-      { type: "advice" }
-    >;
+    const advice = events.find((e) => e.type === "advice") as Extract<TableClientEvent, { type: "advice" }>;
     expect(advice.report.applied).toBe(true);
     expect(advice.report.advice.equity).toBe(0.61);
   });
@@ -311,28 +228,14 @@ describe("TableClient", () => {
     client.connect();
     net.last().open();
     net.last().receive({ type: "stats", hand_no: 4, player_ids: "p-2" });
-    net
-      .last()
-      .receive({ type: "stats", hand_no: "4", player_ids: ["p-2"], at: 9 });
+    net.last().receive({ type: "stats", hand_no: "4", player_ids: ["p-2"], at: 9 });
     net.last().receive({ type: "stats", player_ids: ["p-2"], at: 9 });
-    net
-      .last()
-      .receive({
-        type: "stats",
-        hand_no: 4,
-        player_ids: ["p-2", 7, "p-3"],
-        at: 9,
-      });
+    net.last().receive({ type: "stats", hand_no: 4, player_ids: ["p-2", 7, "p-3"], at: 9 });
     // A seated player's hands at another table were counted: no hand of this table.
-    net
-      .last()
-      .receive({ type: "stats", hand_no: null, player_ids: ["p-3"], at: 10 });
+    net.last().receive({ type: "stats", hand_no: null, player_ids: ["p-3"], at: 10 });
     const stats = events.filter((e) => e.type === "stats");
     expect(stats).toEqual([
-      {
-        type: "stats",
-        stats: { hand_no: 4, player_ids: ["p-2", "p-3"], at: 9 },
-      },
+      { type: "stats", stats: { hand_no: 4, player_ids: ["p-2", "p-3"], at: 9 } },
       { type: "stats", stats: { hand_no: null, player_ids: ["p-3"], at: 10 } },
     ]);
   });
@@ -341,40 +244,15 @@ describe("TableClient", () => {
     const { client, net } = setup();
     client.connect();
     net.last().open();
-    const message =
-      "The database is not confirming writes: the table waits until it does.";
-    net
-      .last()
-      .receive({
-        type: "notice",
-        paused: true,
-        reason: "database",
-        message,
-        at: 5,
-      });
-    expect(client.getSnapshot().paused).toEqual({
-      paused: true,
-      reason: "database",
-      message,
-      at: 5,
-    });
-    net
-      .last()
-      .receive({
-        type: "notice",
-        paused: false,
-        reason: null,
-        message: "back",
-        at: 6,
-      });
+    const message = "The database is not confirming writes: the table waits until it does.";
+    net.last().receive({ type: "notice", paused: true, reason: "database", message, at: 5 });
+    expect(client.getSnapshot().paused).toEqual({ paused: true, reason: "database", message, at: 5 });
+    net.last().receive({ type: "notice", paused: false, reason: null, message: "back", at: 6 });
     expect(client.getSnapshot().paused).toBeNull();
   });
 
   it("pings, and drops a socket that went silent", () => {
-    const { client, net } = setup({
-      pingIntervalMs: 1000,
-      silenceTimeoutMs: 2500,
-    });
+    const { client, net } = setup({ pingIntervalMs: 1000, silenceTimeoutMs: 2500 });
     client.connect();
     net.last().open();
     vi.advanceTimersByTime(1000);
@@ -389,10 +267,7 @@ describe("TableClient", () => {
   });
 
   it("flags a stall after two silent pings, and clears it when the server speaks", () => {
-    const { client, net } = setup({
-      pingIntervalMs: 1000,
-      silenceTimeoutMs: 10_000,
-    });
+    const { client, net } = setup({ pingIntervalMs: 1000, silenceTimeoutMs: 10_000 });
     client.connect();
     net.last().open();
     vi.advanceTimersByTime(1000);

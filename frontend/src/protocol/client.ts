@@ -18,12 +18,7 @@
  *   connection never fires "close" by itself).
  * - The WebSocket constructor is injected, so tests drive it with a fake.
  */
-import {
-  decode,
-  encode,
-  type ClientCommand,
-  type OutgoingMessage,
-} from "./messages";
+import { decode, encode, type ClientCommand, type OutgoingMessage } from "./messages";
 import type {
   AdviceReport,
   Change,
@@ -46,17 +41,14 @@ export interface SocketLike {
   close(code?: number, reason?: string): void;
   onopen: ((event: unknown) => void) | null;
   onmessage: ((event: { data: unknown }) => void) | null;
-  onclose:
-    | ((event: { code: number; reason: string; wasClean?: boolean }) => void)
-    | null;
+  onclose: ((event: { code: number; reason: string; wasClean?: boolean }) => void) | null;
   onerror: ((event: unknown) => void) | null;
 }
 
 export type SocketFactory = (url: string) => SocketLike;
 
 /** The access token, or how to get a current one (refreshing it if it is about to expire). */
-export type TokenSource =
-  string | null | (() => string | null | Promise<string | null>);
+export type TokenSource = string | null | (() => string | null | Promise<string | null>);
 
 const OPEN = 1;
 
@@ -64,11 +56,7 @@ const OPEN = 1;
 export const CLOSE_POLICY = 1008; // bad credentials or origin, flooding
 export const CLOSE_REPLACED = 4000; // the same player opened a newer socket to this table
 export const CLOSE_UNKNOWN_TABLE = 4004;
-export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([
-  CLOSE_POLICY,
-  CLOSE_REPLACED,
-  CLOSE_UNKNOWN_TABLE,
-]);
+export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_POLICY, CLOSE_REPLACED, CLOSE_UNKNOWN_TABLE]);
 
 export interface BackoffOptions {
   initialMs: number;
@@ -148,21 +136,11 @@ export type TableClientEvent =
   | { type: "chat"; message: ChatMessage }
   | { type: "welcome"; welcome: Welcome }
   | { type: "stats"; stats: StatsCounted }
-  | {
-      type: "state";
-      view: TableView;
-      previous: TableView | null;
-      cause: Change | null;
-      resync: boolean;
-    };
+  | { type: "state"; view: TableView; previous: TableView | null; cause: Change | null; resync: boolean };
 
 export type TableClientListener = (event: TableClientEvent) => void;
 
-const DEFAULT_BACKOFF: BackoffOptions = {
-  initialMs: 500,
-  maxMs: 10_000,
-  factor: 2,
-};
+const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 500, maxMs: 10_000, factor: 2 };
 
 let refCounter = 0;
 export function nextRef(): string {
@@ -175,10 +153,7 @@ export function defaultSocketFactory(url: string): SocketLike {
 }
 
 /** Build the table socket URL for the page's origin: /ws/tables/{id}. */
-export function tableSocketUrl(
-  tableId: string,
-  location: { protocol: string; host: string } = window.location,
-): string {
+export function tableSocketUrl(tableId: string, location: { protocol: string; host: string } = window.location): string {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
 }
@@ -264,17 +239,10 @@ export class TableClient {
    */
   send(command: ClientCommand): string | null {
     const socket = this.socket;
-    if (
-      !socket ||
-      socket.readyState !== OPEN ||
-      this.snapshot.status !== "open"
-    ) {
+    if (!socket || socket.readyState !== OPEN || this.snapshot.status !== "open") {
       this.emit({
         type: "error",
-        error: {
-          code: "not_connected",
-          message: "Not connected to the table: reconnecting…",
-        },
+        error: { code: "not_connected", message: "Not connected to the table: reconnecting…" },
       });
       return null;
     }
@@ -293,10 +261,7 @@ export class TableClient {
   private open(): void {
     this.clearRetry();
     this.update({
-      status:
-        this.snapshot.view === null && this.snapshot.attempts === 0
-          ? "connecting"
-          : "reconnecting",
+      status: this.snapshot.view === null && this.snapshot.attempts === 0 ? "connecting" : "reconnecting",
       retryAt: null,
     });
     let socket: SocketLike;
@@ -375,23 +340,10 @@ export class TableClient {
     if (this.socket !== socket || socket.readyState !== OPEN) return;
     if (token) {
       const invite = this.options.invite;
-      socket.send(
-        JSON.stringify({
-          type: "auth",
-          token,
-          last_seq: this.snapshot.seq,
-          ...(invite ? { invite } : {}),
-        }),
-      );
+      socket.send(JSON.stringify({ type: "auth", token, last_seq: this.snapshot.seq, ...(invite ? { invite } : {}) }));
     }
     this.startHeartbeat();
-    this.update({
-      status: "open",
-      attempts: 0,
-      retryAt: null,
-      fatal: null,
-      stalled: false,
-    });
+    this.update({ status: "open", attempts: 0, retryAt: null, fatal: null, stalled: false });
   }
 
   private startHeartbeat(): void {
@@ -404,8 +356,7 @@ export class TableClient {
       const socket = this.socket;
       if (!socket || socket.readyState !== OPEN) return;
       const quiet = Date.now() - this.lastHeard;
-      if (quiet >= stallAfter && !this.snapshot.stalled)
-        this.update({ stalled: true });
+      if (quiet >= stallAfter && !this.snapshot.stalled) this.update({ stalled: true });
       if (quiet > silence) {
         // Half-open connection: drop it and reconnect.
         this.socket = null;
@@ -437,12 +388,7 @@ export class TableClient {
       this.backoff.initialMs * this.backoff.factor ** (attempts - 1),
     );
     const delay = Math.round(base * (0.5 + 0.5 * this.random()));
-    this.update({
-      status: "reconnecting",
-      attempts,
-      retryAt: Date.now() + delay,
-      stalled: false,
-    });
+    this.update({ status: "reconnecting", attempts, retryAt: Date.now() + delay, stalled: false });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (!this.stopped) this.open();
@@ -485,18 +431,9 @@ export class TableClient {
           host: state.host,
           tournament: state.tournament ?? null,
           seq: state.seq,
-          clockOffset:
-            state.at !== null
-              ? state.at - Date.now()
-              : this.snapshot.clockOffset,
+          clockOffset: state.at !== null ? state.at - Date.now() : this.snapshot.clockOffset,
         });
-        this.emit({
-          type: "state",
-          view: state.view,
-          previous,
-          cause: state.cause,
-          resync,
-        });
+        this.emit({ type: "state", view: state.view, previous, cause: state.cause, resync });
         return;
       }
       case "error":

@@ -22,19 +22,14 @@ import type { AuthMessage, ClientMessage } from "./wire.gen";
 // ---------------------------------------------------------------- client -> server
 
 /** Omit `K` from each member of the union `T` (Omit alone merges the members). */
-type OmitEach<T, K extends PropertyKey> = T extends unknown
-  ? Omit<T, K>
-  : never;
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
  * A command on the table socket, as the server's schema defines it (wire.gen.ts);
  * `auth` is the client's own first message, and `ref` is added by TableClient.send.
  * For bet and raise, `amount` is the street total "to".
  */
-export type ClientCommand = OmitEach<
-  Exclude<ClientMessage, AuthMessage>,
-  "ref"
->;
+export type ClientCommand = OmitEach<Exclude<ClientMessage, AuthMessage>, "ref">;
 
 /** Every command may carry `ref` (<= 64 chars), echoed in the error or advice it causes. */
 export type OutgoingMessage = ClientCommand & { ref?: string };
@@ -84,12 +79,7 @@ function stringOrNull(value: unknown): string | null {
 }
 
 function looksLikeView(value: unknown): value is TableView {
-  return (
-    isObject(value) &&
-    Array.isArray(value.seats) &&
-    isObject(value.config) &&
-    "table_id" in value
-  );
+  return isObject(value) && Array.isArray(value.seats) && isObject(value.config) && "table_id" in value;
 }
 
 /** Normalise a view: optional tuples may be missing or null. */
@@ -98,10 +88,7 @@ export function normaliseView(view: TableView): TableView {
     ...view,
     board: view.board ?? [],
     pots: view.pots ?? [],
-    seats: (view.seats ?? []).map((seat) => ({
-      ...seat,
-      hole_cards: seat.hole_cards ?? null,
-    })),
+    seats: (view.seats ?? []).map((seat) => ({ ...seat, hole_cards: seat.hole_cards ?? null })),
     events: view.events ?? [],
     legal_actions: view.legal_actions ?? null,
     last_result: view.last_result ?? null,
@@ -132,22 +119,17 @@ export function decode(text: string): Incoming {
       return { kind: "welcome", welcome: raw as unknown as Welcome };
     case "state": {
       const seq = numberOrNull(raw.seq);
-      if (seq === null || !looksLikeView(raw.view))
-        return { kind: "unknown", raw };
+      if (seq === null || !looksLikeView(raw.view)) return { kind: "unknown", raw };
       return {
         kind: "state",
         state: {
           seq,
           at: numberOrNull(raw.at),
           view: normaliseView(raw.view),
-          clock: isObject(raw.clock)
-            ? (raw.clock as unknown as TurnClock)
-            : null,
+          clock: isObject(raw.clock) ? (raw.clock as unknown as TurnClock) : null,
           cause: isObject(raw.cause) ? (raw.cause as unknown as Change) : null,
           host: isObject(raw.host) ? (raw.host as unknown as HostState) : null,
-          tournament: isObject(raw.tournament)
-            ? (raw.tournament as unknown as TournamentView)
-            : null,
+          tournament: isObject(raw.tournament) ? (raw.tournament as unknown as TournamentView) : null,
         },
       };
     }
@@ -176,10 +158,7 @@ export function decode(text: string): Incoming {
     case "advice": {
       if (!isObject(raw.advice)) return { kind: "unknown", raw };
       const report = raw as unknown as AdviceReport;
-      return {
-        kind: "advice",
-        report: { ...report, advice: normaliseAdvice(report.advice) },
-      };
+      return { kind: "advice", report: { ...report, advice: normaliseAdvice(report.advice) } };
     }
     case "pong":
       return { kind: "pong", at: numberOrNull(raw.at) };
@@ -197,19 +176,9 @@ export function decode(text: string): Incoming {
     case "stats": {
       // hand_no is null when only other tables' hands (of players seated here) were counted.
       const handNo = numberOrNull(raw.hand_no);
-      const ids = Array.isArray(raw.player_ids)
-        ? raw.player_ids.filter((id) => typeof id === "string")
-        : null;
-      if ((handNo === null && raw.hand_no !== null) || ids === null)
-        return { kind: "unknown", raw };
-      return {
-        kind: "stats",
-        stats: {
-          hand_no: handNo,
-          player_ids: ids,
-          at: numberOrNull(raw.at) ?? 0,
-        },
-      };
+      const ids = Array.isArray(raw.player_ids) ? raw.player_ids.filter((id) => typeof id === "string") : null;
+      if ((handNo === null && raw.hand_no !== null) || ids === null) return { kind: "unknown", raw };
+      return { kind: "stats", stats: { hand_no: handNo, player_ids: ids, at: numberOrNull(raw.at) ?? 0 } };
     }
     default:
       return { kind: "unknown", raw };

@@ -34,10 +34,8 @@ export const endpoints = {
 };
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const num = (v: unknown, fallback = 0): number =>
-  typeof v === "number" && Number.isFinite(v) ? v : fallback;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const num = (v: unknown, fallback = 0): number => (typeof v === "number" && Number.isFinite(v) ? v : fallback);
 
 function listFrom(body: unknown, ...keys: string[]): unknown[] {
   if (Array.isArray(body)) return body;
@@ -53,30 +51,20 @@ function listFrom(body: unknown, ...keys: string[]): unknown[] {
 export function decodeGuest(body: unknown): GuestSession {
   const b = isObject(body) ? body : {};
   const token = b.token ?? b.access_token;
-  if (typeof token !== "string" || !token)
-    throw new Error("the server sent no token");
+  if (typeof token !== "string" || !token) throw new Error("the server sent no token");
   return {
     token,
     player_id: String(b.player_id ?? ""),
     name: String(b.name ?? ""),
     expires_at: (b.expires_at as string | number | undefined) ?? null,
-    ...(typeof b.refresh_token === "string" && b.refresh_token
-      ? { refresh_token: b.refresh_token }
-      : {}),
-    refresh_expires_at:
-      (b.refresh_expires_at as string | number | undefined) ?? null,
+    ...(typeof b.refresh_token === "string" && b.refresh_token ? { refresh_token: b.refresh_token } : {}),
+    refresh_expires_at: (b.refresh_expires_at as string | number | undefined) ?? null,
   };
 }
 
 function configOf(t: Json): TableConfig {
   const view = isObject(t.view) ? t.view : null;
-  const c = (
-    isObject(t.config)
-      ? t.config
-      : view && isObject(view.config)
-        ? view.config
-        : t
-  ) as Json;
+  const c = (isObject(t.config) ? t.config : view && isObject(view.config) ? view.config : t) as Json;
   return {
     variant: c.variant === "limit" ? "limit" : "no-limit",
     seats: num(c.seats, 6),
@@ -90,37 +78,26 @@ function configOf(t: Json): TableConfig {
     raise_cap: typeof c.raise_cap === "number" ? c.raise_cap : null,
     min_buy_in: num(c.min_buy_in),
     max_buy_in: num(c.max_buy_in),
-    chip_unit:
-      c.chip_unit === undefined || c.chip_unit === null
-        ? "1"
-        : String(c.chip_unit),
+    chip_unit: c.chip_unit === undefined || c.chip_unit === null ? "1" : String(c.chip_unit),
   };
 }
 
 export function decodeTableSummary(raw: unknown): TableSummary {
   const outer = isObject(raw) ? raw : {};
   // TableDetail may nest the summary: {summary: {...}, config, view}.
-  const t: Json = isObject(outer.summary)
-    ? { ...outer.summary, ...outer }
-    : outer;
+  const t: Json = isObject(outer.summary) ? { ...outer.summary, ...outer } : outer;
   const view = isObject(t.view) ? (t.view as unknown as TableView) : null;
   const seatsList = Array.isArray(t.seats) ? t.seats : view?.seats;
   const seated =
-    typeof t.seats_taken === "number"
-      ? t.seats_taken
-      : typeof t.seated === "number"
-        ? t.seated
-        : typeof t.occupied === "number"
-          ? t.occupied
-          : Array.isArray(seatsList)
-            ? seatsList.length
-            : 0;
+    typeof t.seats_taken === "number" ? t.seats_taken
+    : typeof t.seated === "number" ? t.seated
+    : typeof t.occupied === "number" ? t.occupied
+    : Array.isArray(seatsList) ? seatsList.length
+    : 0;
   const bots =
-    typeof t.bots === "number"
-      ? t.bots
-      : Array.isArray(seatsList)
-        ? seatsList.filter((s) => isObject(s) && s.is_bot === true).length
-        : 0;
+    typeof t.bots === "number" ? t.bots
+    : Array.isArray(seatsList) ? seatsList.filter((s) => isObject(s) && s.is_bot === true).length
+    : 0;
   const tableId = String(t.table_id ?? t.id ?? "");
   return {
     ...(t as unknown as TableSummary),
@@ -135,9 +112,7 @@ export function decodeTableSummary(raw: unknown): TableSummary {
 export function decodeTableDetail(raw: unknown): TableDetail {
   const summary = decodeTableSummary(raw);
   const b = isObject(raw) ? raw : {};
-  const view = isObject(b.view)
-    ? normaliseView(b.view as unknown as TableView)
-    : null;
+  const view = isObject(b.view) ? normaliseView(b.view as unknown as TableView) : null;
   return { ...summary, view };
 }
 
@@ -158,21 +133,12 @@ export function decodeHandPage(body: unknown): HandPage {
       hand_no: handNo,
     };
   });
-  return {
-    items,
-    total: num(b.total, items.length),
-    limit: num(b.limit, items.length),
-    offset: num(b.offset),
-  };
+  return { items, total: num(b.total, items.length), limit: num(b.limit, items.length), offset: num(b.offset) };
 }
 
 export function decodeHand(body: unknown): HandRecord {
   const b = isObject(body) ? body : {};
-  const record = (isObject(b.record)
-    ? b.record
-    : isObject(b.hand)
-      ? b.hand
-      : b) as unknown as HandRecord;
+  const record = (isObject(b.record) ? b.record : isObject(b.hand) ? b.hand : b) as unknown as HandRecord;
   return {
     ...record,
     hand_id: typeof b.hand_id === "string" ? b.hand_id : record.hand_id,
@@ -182,10 +148,7 @@ export function decodeHand(body: unknown): HandRecord {
     seats: (record.seats ?? []).map((s) => ({
       ...s,
       // "??" marks a card you may not see.
-      hole_cards:
-        s.hole_cards && s.hole_cards.every((c) => c && c !== "??")
-          ? s.hole_cards
-          : null,
+      hole_cards: s.hole_cards && s.hole_cards.every((c) => c && c !== "??") ? s.hole_cards : null,
     })),
   };
 }

@@ -95,9 +95,7 @@ export type Welcome = Omit<WelcomeMessage, "type">;
  * An `error`: `code` is stable, `message` is for people, `ref` echoes the command's
  * (missing from the errors the client makes up itself).
  */
-export type ServerError = Omit<ErrorMessage, "type" | "ref"> & {
-  ref?: string | null;
-};
+export type ServerError = Omit<ErrorMessage, "type" | "ref"> & { ref?: string | null };
 
 /** The table paused (its changes cannot be stored yet) or resumed: docs/protocol.md. */
 export type TableNotice = Omit<NoticeMessage, "type">;
@@ -222,5 +220,4 @@ export type HandRecord = Omit<WireHandRecord, "seats" | "played_at"> & {
 
 // ---------------------------------------------------------------- connection
 
-export type ConnectionStatus =
-  "idle" | "connecting" | "open" | "reconnecting" | "closed";
+export type ConnectionStatus = "idle" | "connecting" | "open" | "reconnecting" | "closed";

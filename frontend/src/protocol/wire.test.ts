@@ -9,13 +9,7 @@ import generatedText from "./wire.gen.ts?raw";
 import typesText from "./types.ts?raw";
 import type * as wire from "./wire.gen";
 import type { ClientCommand } from "./messages";
-import type {
-  Change,
-  HandEvent,
-  TableConfig,
-  TableView,
-  Welcome,
-} from "./types";
+import type { Change, HandEvent, TableConfig, TableView, Welcome } from "./types";
 import { event, makeView } from "../test/fixtures";
 
 interface SchemaModel {
@@ -28,9 +22,7 @@ const models = Object.keys(schema.$defs);
 describe("the generated wire types", () => {
   it("declare every model of the schema", () => {
     const declared = new Set(
-      [...generatedText.matchAll(/^export (?:interface|type) (\w+)/gm)].map(
-        (m) => m[1],
-      ),
+      [...generatedText.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]),
     );
     const missing = models.filter((name) => !declared.has(name));
     expect(missing).toEqual([]);
@@ -52,9 +44,7 @@ describe("the generated wire types", () => {
     // A view as the server sends it has exactly the schema's fields (a fixture that
     // drifts from the server fails here as well as in the type check).
     const view = makeView();
-    expect(Object.keys(view).sort()).toEqual(
-      Object.keys(schema.$defs.TableView?.properties ?? {}).sort(),
-    );
+    expect(Object.keys(view).sort()).toEqual(Object.keys(schema.$defs.TableView?.properties ?? {}).sort());
     expect(Object.keys(view.config).sort()).toEqual(
       Object.keys(schema.$defs.TableConfig?.properties ?? {}).sort(),
     );
@@ -65,38 +55,19 @@ describe("the generated wire types", () => {
 
   it("type what the server sends as always present and what the client sends as optional", () => {
     expectTypeOf<TableView>().toEqualTypeOf<wire.TableView>();
-    expectTypeOf<TableConfig["ante_mode"]>().toEqualTypeOf<
-      "every_seat" | "big_blind"
-    >();
+    expectTypeOf<TableConfig["ante_mode"]>().toEqualTypeOf<"every_seat" | "big_blind">();
     expectTypeOf<TableConfig["raise_cap"]>().toEqualTypeOf<number | null>();
     expectTypeOf<HandEvent["amount"]>().toEqualTypeOf<number | null>();
     expectTypeOf<Welcome["protocol"]>().toEqualTypeOf<number>();
     expectTypeOf<Change["kind"]>().toEqualTypeOf<
-      | "sit"
-      | "stand"
-      | "sit_out"
-      | "sit_back"
-      | "rebuy"
-      | "act"
-      | "hand_start"
-      | "restore"
-      | "show"
+      | "sit" | "stand" | "sit_out" | "sit_back" | "rebuy" | "act" | "hand_start" | "restore" | "show"
       // the host's events (#34)
-      | "seat_request"
-      | "seat_rejected"
-      | "remove"
-      | "pause"
-      | "resume"
-      | "settings"
-      | "bot_style"
-      | "adjust"
-      | "host"
+      | "seat_request" | "seat_rejected" | "remove" | "pause" | "resume" | "settings"
+      | "bot_style" | "adjust" | "host"
     >();
-    expectTypeOf<
-      Extract<ClientCommand, { type: "act" }>["amount"]
-    >().toEqualTypeOf<number | null | undefined>();
-    expectTypeOf<
-      Extract<ClientCommand, { type: "sit" }>["buy_in"]
-    >().toEqualTypeOf<number>();
+    expectTypeOf<Extract<ClientCommand, { type: "act" }>["amount"]>().toEqualTypeOf<
+      number | null | undefined
+    >();
+    expectTypeOf<Extract<ClientCommand, { type: "sit" }>["buy_in"]>().toEqualTypeOf<number>();
   });
 });
