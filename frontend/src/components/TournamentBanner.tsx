@@ -32,10 +32,12 @@ export function TournamentBanner({ tournament }: { tournament: TournamentView })
             · Level {tournament.level} · {stakes}
             {tournament.ante ? ` ante ${tournament.ante}${tournament.big_blind_ante ? " (BB)" : ""}` : ""}
           </span>
-          <span data-testid="tournament-clock">
-            {" "}
-            · {tournament.on_break ? "break ends in" : "next level in"} {clockText(left)}
-          </span>
+          {(left !== null || tournament.on_break) && (
+            <span data-testid="tournament-clock">
+              {" "}
+              · {tournament.on_break ? "break ends in" : "next level in"} {clockText(left)}
+            </span>
+          )}
           <span>
             {" "}
             · {tournament.players_left}/{tournament.entrants} left · avg {tournament.average_stack}

@@ -95,7 +95,7 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
                     {p.name}
                     {p.is_bot ? <small className="muted"> bot</small> : null}
                   </td>
-                  <td className="num">{p.place == null ? p.chips : "out"}</td>
+                  <td className="num">{p.place == null || p.place === 1 ? p.chips : "out"}</td>
                   <td className="num">{p.prize || ""}</td>
                 </tr>
               ))}

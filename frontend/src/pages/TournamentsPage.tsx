@@ -95,9 +95,22 @@ function CreateTournament({ onDone }: { onDone: () => void }) {
           <option value="hands">Hands</option>
         </select>
       </label>
+      {spec.levels_by === "hands" && (
+        <label>
+          Hands per level{" "}
+          <input
+            type="number"
+            min={1}
+            max={1000}
+            value={spec.level_hands ?? 6}
+            onChange={(e) => set({ level_hands: Number(e.target.value) })}
+            data-testid="tournament-level-hands"
+          />
+        </label>
+      )}
       <label>
         Prizes
-        <select value={spec.prizes} onChange={(e) => set({ prizes: e.target.value as CreateTournamentRequest["prizes"] })}>
+        <select value={spec.prizes} data-testid="tournament-prizes" onChange={(e) => set({ prizes: e.target.value as CreateTournamentRequest["prizes"] })}>
           <option value="winner_takes_all">Winner takes all</option>
           <option value="top2">Top 2</option>
           <option value="top3">Top 3</option>
