@@ -6,6 +6,7 @@ import { TournamentPage } from "../pages/TournamentPage";
 import { TournamentsPage } from "../pages/TournamentsPage";
 import { renderWithApp, stubFetch } from "../test/render";
 import { clockText, TournamentBanner } from "./TournamentBanner";
+import { TournamentRecord } from "./TournamentRecord";
 
 const VIEW: TournamentView = {
   tournament_id: "T1",
@@ -141,6 +142,24 @@ describe("the tournament pages", () => {
     ).toEqual(["250", "150", "100"]);
     expect(screen.getByTestId("structure").textContent).toContain("25/50");
     expect(screen.getByTestId("start-now")).toBeTruthy(); // registered: start now, or unregister
+  });
+});
+
+describe("a player's tournaments on the profile", () => {
+  it("shows played, cashes, wins and ROI", async () => {
+    const record = {
+      player_id: "alice",
+      played: 2,
+      cashes: 1,
+      wins: 1,
+      buy_ins: 200,
+      prizes: 300,
+      roi: 0.5,
+      results: [{ tournament_id: "T1", name: "Friday SNG", place: 1, prize: 300, buy_in: 100, entrants: 6 }],
+    };
+    vi.stubGlobal("fetch", stubFetch({ "GET /api/players/alice/tournaments": () => ({ json: record }) }).fn);
+    renderWithApp(<TournamentRecord playerId="alice" />);
+    expect((await screen.findByTestId("tournament-roi")).textContent).toBe("2 played · 1 in the money · 1 won · buy-ins 200 · prizes 300 · ROI 50%");
   });
 });
 
