@@ -275,3 +275,49 @@ def test_multi_table_to_the_end_with_a_restart() -> None:
     placed = sorted(e.place or 0 for e in state.entrants.values())
     assert placed[0] == 1 and len(set(placed)) >= 30  # ties may share a place
     assert sum(e.prize for e in state.entrants.values()) == director.pool
+
+
+def _timed(break_every: int = 0) -> Director:
+    structure = Structure(
+        starting_chips=1000,
+        levels=[Level(small_blind=10 * 2**i, big_blind=20 * 2**i) for i in range(4)],
+        level_seconds=60,
+        break_every=break_every,
+        break_seconds=30,
+    )
+    spec = Spec(name="t", max_players=4, seats_per_table=2, structure=structure, prize_shares=[100])
+    director = Director(State(tournament_id="c", spec=spec, seed=2))
+    for i in range(4):
+        director.register(f"p{i}", f"P{i}")
+    return director
+
+
+def test_the_director_raises_the_blinds_by_the_fake_clock() -> None:
+    director = _timed()
+    director.start(1000.0)
+    t1 = sorted(director.state.tables)[0]
+    ps = list(director.state.tables[t1].seats.values())
+    even = dict.fromkeys(ps, 1000)
+    assert director.hand_finished(t1, 1059.0, 1, even, even) == []  # level 1 still
+    orders = director.hand_finished(t1, 1061.0, 1, even, even)
+    assert [(o.kind, o.level and o.level.big_blind) for o in orders] == [(OrderKind.STAKES, 40)]
+    assert director.level(1061.0).big_blind == 40
+
+
+def test_a_synchronized_break_holds_every_table_and_releases_them_together() -> None:
+    director = _timed(break_every=1)
+    director.start(0.0)
+    t1, t2 = sorted(director.state.tables)
+    for tid in (t1, t2):
+        ps = list(director.state.tables[tid].seats.values())
+        even = dict.fromkeys(ps, 1000)
+        orders = director.hand_finished(tid, 70.0, 1, even, even)  # 60 s played: the break
+        assert (OrderKind.PAUSE, tid) in [(o.kind, o.table_id) for o in orders]
+    assert director.period(70.0).on_break
+    assert director.tick(80.0) == []  # still on break
+    released = director.tick(91.0)
+    assert sorted((o.kind, o.table_id) for o in released) == [
+        (OrderKind.RESUME, t1),
+        (OrderKind.RESUME, t2),
+    ]
+    assert not director.state.held
