@@ -40,6 +40,8 @@ class Spec(BaseModel):
     prize_shares: list[int] = Field(min_length=1)  # best place first
     # Hand-for-hand from this many players above the money down to the money (0: never).
     hand_for_hand_margin: int = Field(default=1, ge=0)
+    # Late registration: open while the clock is in the first this many levels (0: none).
+    late_registration_levels: int = Field(default=0, ge=0)
 
 
 class Entrant(BaseModel):
@@ -128,6 +130,44 @@ class Director:
             raise TournamentError("the tournament has started: no unregistering")
         if s.entrants.pop(player_id, None) is None:
             raise TournamentError("not registered")
+
+    def late_register(
+        self, player_id: str, name: str, now: float, *, is_bot: bool = False
+    ) -> list[Order]:
+        """Registering after the start: seated with the starting chips at the table with
+        the fewest players (a new table if every one is full)."""
+        s = self.state
+        if s.status is not Status.RUNNING:
+            raise TournamentError("late registration: the tournament is not running")
+        if self._clock_period(now).level >= s.spec.late_registration_levels:
+            raise TournamentError("late registration is closed")
+        if player_id in s.entrants:
+            raise TournamentError("already registered")
+        if len(s.entrants) >= s.spec.max_players:
+            raise TournamentError("the tournament is full")
+        if s.round_busts or self.hand_for_hand:
+            raise TournamentError("late registration is closed at the bubble")
+        entrant = Entrant(player_id=player_id, name=name, is_bot=is_bot)
+        entrant.chips = s.spec.structure.starting_chips
+        orders: list[Order] = []
+        open_tables = [t for t in s.tables.values() if t.empty()]
+        if open_tables:
+            table = min(open_tables, key=lambda t: len(t.seats))
+        else:
+            number = 1 + max(int(tid.rsplit("-", 1)[1]) for tid in s.hands)
+            table_id = f"{s.tournament_id}-{number}"
+            table = balancing.TableSeats(table_id=table_id, size=s.spec.seats_per_table)
+            s.tables[table_id] = table
+            level = self._clock_period(now).level
+            s.table_level[table_id] = level
+            s.hands[table_id] = 0
+            orders.append(Order(OrderKind.OPEN, table_id, level=s.spec.structure.levels[level]))
+        seat = random.Random(s.seed + len(s.entrants)).choice(table.empty())
+        table.seats[seat] = player_id
+        entrant.table_id = table.table_id
+        s.entrants[player_id] = entrant
+        orders.append(self._seat_order(table.table_id, seat, entrant))
+        return orders
 
     @property
     def full(self) -> bool:

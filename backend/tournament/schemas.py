@@ -28,6 +28,9 @@ class CreateTournamentRequest(BaseModel):
     level_hands: int | None = Field(default=None, ge=1, le=1000)
     prizes: str = Field(default="top3", description="winner_takes_all, top2, top3, standard")
     prize_shares: list[int] | None = Field(default=None, description="custom: best place first")
+    late_registration_levels: int = Field(
+        default=0, ge=0, le=100, description="registration stays open this many levels"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -64,6 +67,7 @@ class CreateTournamentRequest(BaseModel):
             buy_in=self.buy_in,
             structure=structure,
             prize_shares=shares,
+            late_registration_levels=self.late_registration_levels,
         )
 
 

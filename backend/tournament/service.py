@@ -155,6 +155,12 @@ class TournamentService:
 
     async def register(self, tournament_id: str, player_id: str, name: str) -> Director:
         director = self._need(tournament_id)
+        if director.state.status is Status.RUNNING:  # late registration
+            orders = director.late_register(player_id, name, self._clock.now())
+            await self._open(director, orders)
+            await self._store.save(director.state)
+            self._dispatch(tournament_id, [o for o in orders if o.kind is not OrderKind.OPEN])
+            return director
         director.register(player_id, name)
         await self._store.save(director.state)
         if director.full:
@@ -188,9 +194,15 @@ class TournamentService:
     async def _start(self, director: Director) -> None:
         tid = director.state.tournament_id
         orders = director.start(self._clock.now())
+        await self._open(director, orders)
+        await self._store.save(director.state)
+        self._dispatch(tid, [o for o in orders if o.kind is not OrderKind.OPEN])
+
+    async def _open(self, director: Director, orders: list[Order]) -> None:
+        """The new tables among `orders`. They exist before the state that names them is
+        stored: a restart between the two finds tables the director never knew (empty)."""
+        tid = director.state.tournament_id
         spec = director.state.spec
-        # The tables exist before the state that names them is stored: a restart
-        # between the two finds tables the director never knew (harmless, empty).
         for order in orders:
             if order.kind is OrderKind.OPEN:
                 assert order.level is not None
@@ -202,8 +214,6 @@ class TournamentService:
                     tid,
                 )
                 self._attach(tid, order.table_id)
-        await self._store.save(director.state)
-        self._dispatch(tid, [o for o in orders if o.kind is not OrderKind.OPEN])
 
     def _attach(self, tournament_id: str, table_id: str) -> None:
         runtime = self._tables.get(table_id)

@@ -321,3 +321,29 @@ def test_a_synchronized_break_holds_every_table_and_releases_them_together() -> 
         (OrderKind.RESUME, t2),
     ]
     assert not director.state.held
+
+
+def test_late_registration_seats_at_the_smallest_table_then_closes() -> None:
+    spec = Spec(
+        name="late",
+        max_players=10,
+        seats_per_table=3,
+        structure=_structure(level_seconds=60),
+        prize_shares=[100],
+        late_registration_levels=1,
+    )
+    director = Director(State(tournament_id="L", spec=spec, seed=4))
+    for i in range(5):
+        director.register(f"p{i}", f"P{i}")
+    director.start(0.0)
+    sizes = {tid: len(t.seats) for tid, t in director.state.tables.items()}
+    assert sorted(sizes.values()) == [2, 3]
+    orders = director.late_register("late1", "Late", 10.0)
+    assert [o.kind for o in orders] == [OrderKind.SEAT]
+    assert sizes[orders[0].table_id] == 2 and orders[0].chips == 1000
+    orders = director.late_register("late2", "Later", 20.0)  # both tables full: a new one
+    assert [o.kind for o in orders] == [OrderKind.OPEN, OrderKind.SEAT]
+    assert director.pool == 7 * 100
+    with pytest.raises(ValueError, match="closed"):
+        director.late_register("late3", "Too late", 61.0)  # level 2: closed
+    assert len(director.state.entrants) == 7
