@@ -42,6 +42,8 @@ class Spec(BaseModel):
     hand_for_hand_margin: int = Field(default=1, ge=0)
     # Late registration: open while the clock is in the first this many levels (0: none).
     late_registration_levels: int = Field(default=0, ge=0)
+    # A start time (epoch seconds): then bots fill the seats nobody took. None: when full.
+    start_at: float | None = None
 
 
 class Entrant(BaseModel):
@@ -168,6 +170,11 @@ class Director:
         s.entrants[player_id] = entrant
         orders.append(self._seat_order(table.table_id, seat, entrant))
         return orders
+
+    def due(self, now: float) -> bool:
+        """Its start time has come while it still waits for players."""
+        start_at = self.state.spec.start_at
+        return self.state.status is Status.REGISTERING and start_at is not None and now >= start_at
 
     @property
     def full(self) -> bool:

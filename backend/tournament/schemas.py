@@ -31,6 +31,9 @@ class CreateTournamentRequest(BaseModel):
     late_registration_levels: int = Field(
         default=0, ge=0, le=100, description="registration stays open this many levels"
     )
+    start_in_seconds: int | None = Field(
+        default=None, ge=1, le=7 * 86400, description="start then, bots filling empty seats"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -38,7 +41,7 @@ class CreateTournamentRequest(BaseModel):
             raise ValueError("bots: at most the number of players")
         return self
 
-    def spec(self) -> Spec:
+    def spec(self, now: float | None = None) -> Spec:
         """The tournament's fixed rules; a ValueError names what does not hold."""
         if self.structure == "custom":
             if not self.levels:
@@ -68,6 +71,11 @@ class CreateTournamentRequest(BaseModel):
             structure=structure,
             prize_shares=shares,
             late_registration_levels=self.late_registration_levels,
+            start_at=(
+                now + self.start_in_seconds
+                if now is not None and self.start_in_seconds is not None
+                else None
+            ),
         )
 
 

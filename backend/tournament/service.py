@@ -122,8 +122,13 @@ class TournamentService:
             await asyncio.sleep(TICK_SECONDS)
             now = self._clock.now()
             for tid, director in list(self._directors.items()):
-                if director.state.status is Status.RUNNING:
-                    self._dispatch(tid, director.tick(now))
+                try:
+                    if director.state.status is Status.RUNNING:
+                        self._dispatch(tid, director.tick(now))
+                    elif director.due(now):
+                        await self.start_now(tid)
+                except Exception:  # one tournament's trouble does not stop the others' clock
+                    log.exception("tournament clock", extra={"tournament_id": tid})
 
     # -- requests ----------------------------------------------------------------------
 

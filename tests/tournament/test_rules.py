@@ -347,3 +347,15 @@ def test_late_registration_seats_at_the_smallest_table_then_closes() -> None:
     with pytest.raises(ValueError, match="closed"):
         director.late_register("late3", "Too late", 61.0)  # level 2: closed
     assert len(director.state.entrants) == 7
+
+
+def test_a_start_time_is_due_once_reached_while_registering() -> None:
+    spec = Spec(
+        name="timed", max_players=6, structure=preset("turbo"), prize_shares=[100], start_at=500.0
+    )
+    director = Director(State(tournament_id="S", spec=spec))
+    director.register("a", "A")
+    director.register("b", "B")
+    assert not director.due(499.0) and director.due(500.0)
+    director.start(500.0)
+    assert not director.due(600.0)  # started: nothing more is due

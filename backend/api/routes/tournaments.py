@@ -62,7 +62,7 @@ async def create_tournament(
 ) -> TournamentDetail:
     service = _service(state)
     try:
-        spec = body.spec()
+        spec = body.spec(service.now())
         director = await service.create(spec, body.bots, player.player_id)
     except ValueError as error:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(error)) from error
