@@ -246,6 +246,12 @@ class TableRuntime(
 
     def _command(self, client: Client, message: ClientCommand) -> None:
         table, pid = self.table, client.player_id
+        if table.tournament and isinstance(message, SitCommand | StandCommand | RebuyCommand):
+            # The director seats and moves a tournament's players; chips never leave.
+            raise CommandError(
+                ErrorCode.BAD_MESSAGE,
+                "a tournament seats its players: no sitting down, standing up or adding chips",
+            )
         if isinstance(message, HostCommand):
             self._host_command(client, message)
         elif isinstance(message, SitCommand) and self._needs_approval(pid):

@@ -56,6 +56,9 @@ async def test_a_sit_and_go_runs_to_the_end(server_factory: Callable[..., Any]) 
     watcher = await join(server, table["table_id"], watcher_token)
     first = watcher.last_state()
     assert first["tournament"]["tournament_id"] == tid
+    await watcher.send({"type": "sit", "seat": 1, "buy_in": 1500})  # no seat from the lobby
+    refused = await watcher.wait_type("error")
+    assert refused["code"] == "bad_message" and "tournament seats its players" in refused["message"]
     state = first
     while not _finished(state):
         state = await watcher.wait_state(lambda s: True, within=TIMEOUT)
