@@ -49,6 +49,7 @@ async function playToTheEnd(page: Page, prefix: string): Promise<void> {
   const banner = page.getByTestId("tournament-banner");
   await expect(banner).toBeVisible();
   await expect(page.getByTestId("tournament-level")).toContainText("Level");
+  await expect(page.getByTestId("stand-up")).toHaveCount(0); // the director seats the players
   await shot(page, `${prefix}-tournament-table`);
   const deadline = Date.now() + 150_000;
   while (!(await page.getByTestId("tournament-finished").isVisible())) {

@@ -334,6 +334,9 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
                 {sitOutRequested ? "Sitting out next hand" : "Sit out"}
               </button>
             )}
+            {/* A tournament seats its players: no chips added, no standing up (#35). */}
+            {!snapshot.tournament && (
+              <>
             <button
               type="button"
               className={`btn btn--small ${me.stack < view.config.big_blind ? "btn--primary" : "btn--ghost"}`}
@@ -354,6 +357,8 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
             >
               Stand up
             </button>
+              </>
+            )}
           </>
         )}
       </div>
