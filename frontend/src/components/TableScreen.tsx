@@ -91,7 +91,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
   const me = view && view.viewer_seat !== null ? (view.seats.find((s) => s.seat === view.viewer_seat) ?? null) : null;
   const seated = me !== null;
   const tableFull = !!view && view.seats.length >= view.config.seats;
-  const canSit = !watch && !seated && snapshot.status === "open";
+  const canSit = !watch && !seated && snapshot.status === "open" && !snapshot.tournament; // a tournament seats its players
   const adviceAllowed = detail?.advice_allowed ?? true;
   const myTurn = !!view && view.legal_actions !== null && view.actor === view.viewer_seat && view.hand_in_progress;
 

@@ -21,7 +21,7 @@ export function TournamentBanner({ tournament }: { tournament: TournamentView })
   const last = tournament.eliminations?.[tournament.eliminations.length - 1] ?? null;
   const stakes = `${formatChips(tournament.small_blind)}/${formatChips(tournament.big_blind)}`;
   return (
-    <div className="banner tournament-banner" role="status" data-testid="tournament-banner">
+    <div className="tournament-banner" role="status" data-testid="tournament-banner">
       <strong>{tournament.name}</strong>
       {tournament.status === "finished" ? (
         <span data-testid="tournament-finished"> · finished</span>

@@ -70,7 +70,7 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
       )}
       {t.clock && <TournamentBanner tournament={t.clock} />}
       {me?.place != null && (
-        <p className="banner" data-testid="my-finish">
+        <p className="panel" data-testid="my-finish">
           You finished in place {me.place}
           {me.prize ? `, winning ${me.prize}` : ""}.
         </p>
