@@ -359,3 +359,25 @@ def test_a_start_time_is_due_once_reached_while_registering() -> None:
     assert not director.due(499.0) and director.due(500.0)
     director.start(500.0)
     assert not director.due(600.0)  # started: nothing more is due
+
+
+def test_a_tournament_table_deals_short_stacks_and_seats_sitting_out() -> None:
+    from backend.tournament.tables import table_config
+    from holdem.table import Table
+
+    table = Table(
+        "tt", table_config(3, Level(small_blind=10, big_blind=20)), seed=1, tournament=True
+    )
+    table.sit(1, "short", "Short", table.config.min_buy_in)
+    table.seats[1].stack = 7  # less than the big blind: all in for what it has
+    table.sit(2, "away", "Away", table.config.min_buy_in)
+    table.seats[2].stack = 500
+    table.sit_out("away")  # disconnected: still dealt in, blinded off
+    table.sit(3, "c", "C", table.config.min_buy_in)
+    table.seats[3].stack = 500
+    hand = table.start_hand()
+    assert sorted(hand.seats) == [1, 2, 3]
+    while not hand.is_over:
+        table.act(hand.actor or 0, table.default_action())  # check or fold, as a timeout
+    assert table.chips_in_play() == 1007  # nothing created or lost
+    assert all(not s.sitting_out or s.player_id == "away" for s in table.seats.values())
