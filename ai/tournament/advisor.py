@@ -1,0 +1,162 @@
+"""Tournament decisions for the bots and the advice: push/fold at short stacks, in ICM.
+
+`tournament_decision` recognises the heads-up push/fold spots, the small blind first
+in (everyone else folded) or the big blind facing the small blind's all-in, at an
+effective stack of at most PUSHFOLD_MAX_BB big blinds in a No-Limit game. It solves
+the push/fold game for that spot with the payoffs in prize equity (`spot.icm_payoffs`:
+the stacks of everyone still in and the prizes left) and plays the equilibrium's
+action for the hand held. Other spots return None: the bot decides as at a cash table,
+and `annotate` still shows the prize equity of folding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ai.game.observation import Decision, Observation
+from ai.sim.rules import CALL, FOLD, PREFLOP
+from ai.tournament.hands import class_of, label
+from ai.tournament.pushfold import FOLD as FOLDED
+from ai.tournament.pushfold import STEAL, Chart, Payoffs, hand_values, solve
+from ai.tournament.spot import Blinds, Valuation, chip_payoffs, icm_payoffs
+from holdem.protocol import Advice, TournamentSituation
+from holdem.views import TableView
+
+PUSHFOLD_MAX_BB = 15.0
+_ITERATIONS = 1500  # the advice's solve: ~0.1 s; the chart agrees with 3000 (tests)
+
+
+@dataclass(frozen=True)
+class TournamentDecision:
+    """The action and, per value label, (chips in big blinds, prize equity)."""
+
+    decision: Decision
+    values: dict[str, tuple[float, float]]
+    prize_equity: float  # our equity before acting (as if we folded now)
+
+    def annotate(self, advice: Advice) -> Advice:
+        """The advice with each action's prize equity beside its chip value."""
+        entries = []
+        for entry in advice.values:
+            name = entry.action.value if entry.amount is None else f"raise {entry.amount}"
+            found = self.values.get(name) or self.values.get(entry.action.value)
+            entries.append(
+                entry if found is None else entry.model_copy(update={"prize_equity": found[1]})
+            )
+        return advice.model_copy(
+            update={"values": entries, "prize_equity": round(self.prize_equity, 4)}
+        )
+
+
+def _start(obs: Observation, i: int) -> int:
+    return obs.stacks[i] + obs.bets[i] + obs.collected[i]
+
+
+def _others(
+    obs: Observation, view: TableView, situation: TournamentSituation, skip: set[int]
+) -> list[float]:
+    """Stacks of everyone still in except the indices in `skip`, after this hand's folds."""
+    dealt = set(obs.seats)
+    out: list[float] = [float(obs.stacks[i]) for i in range(obs.n) if i not in skip]
+    out += [float(s.stack) for s in view.seats if s.seat not in dealt and s.stack > 0]
+    out += [float(s) for s in situation.other_stacks]
+    return [s for s in out if s > 0]
+
+
+def _roles(obs: Observation) -> tuple[int, int]:
+    """(small blind index, big blind index): heads-up the button (index 1) is the SB."""
+    return (1, 0) if obs.n == 2 else (0, 1)
+
+
+def pushfold_spot(obs: Observation) -> str | None:
+    """ "push" (SB, all folded to it), "call" (BB facing the SB's all-in), else None."""
+    if obs.limit or obs.street != PREFLOP or obs.n < 2:
+        return None
+    sb, bb = _roles(obs)
+    others_folded = all(not obs.in_hand[i] for i in range(obs.n) if i not in (sb, bb))
+    if not others_folded:
+        return None
+    sb_acts = [a for a in obs.history if a.player == sb]
+    effective = min(_start(obs, sb), _start(obs, bb)) / obs.big_blind
+    if effective > PUSHFOLD_MAX_BB:
+        return None
+    if obs.index == sb and not sb_acts and obs.legal.can_fold:
+        all_in = obs.legal.max_to == obs.legal.stack + obs.legal.committed
+        return "push" if obs.legal.raise_kind is None or all_in else None
+    bb_acts = [a for a in obs.history if a.player == bb]
+    if obs.index == bb and len(sb_acts) == 1 and not bb_acts and obs.stacks[sb] == 0:
+        return "call" if obs.legal.can_call else None
+    return None
+
+
+def _blinds(obs: Observation, view: TableView, sb: int, bb: int) -> Blinds:
+    """Preflop `collected` holds the antes; the blinds are the table's (the SB's bet is
+    its whole all-in once it pushed)."""
+    dead = sum(obs.collected[i] + obs.bets[i] for i in range(obs.n) if i not in (sb, bb))
+    return Blinds(
+        sb_blind=float(min(view.config.small_blind, obs.bets[sb] or view.config.small_blind)),
+        bb_blind=float(min(obs.bets[bb], obs.big_blind)),
+        sb_ante=float(obs.collected[sb]),
+        bb_ante=float(obs.collected[bb]),
+        dead=float(dead),
+    )
+
+
+@lru_cache(maxsize=256)
+def _solve(payoffs: Payoffs) -> Chart:
+    return solve(payoffs, _ITERATIONS)
+
+
+def tournament_decision(
+    obs: Observation, view: TableView, situation: TournamentSituation
+) -> TournamentDecision | None:
+    """The push/fold equilibrium's action in prize equity, or None outside those spots."""
+    role = pushfold_spot(obs)
+    if role is None:
+        return None
+    sb, bb = _roles(obs)
+    blinds = _blinds(obs, view, sb, bb)
+    sb_start, bb_start = float(_start(obs, sb)), float(_start(obs, bb))
+    value = Valuation(tuple(situation.prizes), tuple(_others(obs, view, situation, {sb, bb})))
+    prize = icm_payoffs(sb_start, bb_start, blinds, value)
+    chips = chip_payoffs(sb_start, bb_start, blinds, float(obs.big_blind))
+    chart = _solve(_rounded(prize))
+    hand = class_of(*obs.hole)
+    name = label(hand)
+    sb_push, _, bb_call, _ = hand_values(prize, chart, hand)
+    sb_chip, _, bb_chip, _ = hand_values(chips, chart, hand)
+    if role == "push":
+        push = bool(chart.push[hand] > 0.5)
+        legal = obs.legal
+        to = legal.max_to if legal.raise_kind is not None else 0
+        kind = legal.raise_kind if legal.raise_kind is not None else CALL
+        push_label = f"raise {to}" if kind != CALL else "call"
+        values = {"fold": (chips.sb[FOLDED], prize.sb[FOLDED]), push_label: (sb_chip, sb_push)}
+        decision = Decision(
+            kind if push else FOLD, to if push and kind != CALL else 0,
+            reason=f"Push/fold equilibrium in prize equity: {'push' if push else 'fold'} {name}"
+            f" at {min(sb_start, bb_start) / obs.big_blind:.1f} bb",
+            values={k: v[0] for k, v in values.items()},
+        )  # fmt: skip
+        return TournamentDecision(decision, values, prize.sb[FOLDED])
+    call = bool(chart.call[hand] > 0.5)
+    values = {"fold": (chips.bb[STEAL], prize.bb[STEAL]), "call": (bb_chip, bb_call)}
+    decision = Decision(
+        CALL if call else FOLD,
+        reason=f"Push/fold equilibrium in prize equity: {'call' if call else 'fold'} {name}"
+        f" against the all-in at {min(sb_start, bb_start) / obs.big_blind:.1f} bb",
+        values={k: v[0] for k, v in values.items()},
+    )
+    return TournamentDecision(decision, values, prize.bb[STEAL])
+
+
+def _rounded(p: Payoffs) -> Payoffs:
+    """Payoffs rounded so that repeated spots share the cached solve."""
+    return Payoffs(
+        sb=(round(p.sb[0], 6), round(p.sb[1], 6), round(p.sb[2], 6), round(p.sb[3], 6)),
+        bb=(round(p.bb[0], 6), round(p.bb[1], 6), round(p.bb[2], 6), round(p.bb[3], 6)),
+    )
+
+
+__all__ = ["PUSHFOLD_MAX_BB", "TournamentDecision", "pushfold_spot", "tournament_decision"]
