@@ -17,10 +17,11 @@ from functools import lru_cache
 from ai.game.observation import Decision, Observation
 from ai.sim.rules import CALL, FOLD, PREFLOP
 from ai.tournament.hands import class_of, label
+from ai.tournament.icm import icm
 from ai.tournament.pushfold import FOLD as FOLDED
 from ai.tournament.pushfold import STEAL, Chart, Payoffs, hand_values, solve
 from ai.tournament.spot import Blinds, Valuation, chip_payoffs, icm_payoffs
-from holdem.protocol import Advice, TournamentSituation
+from holdem.protocol import Advice, DecisionQuery, TournamentSituation
 from holdem.views import TableView
 
 PUSHFOLD_MAX_BB = 15.0
@@ -108,13 +109,14 @@ def _solve(payoffs: Payoffs) -> Chart:
     return solve(payoffs, _ITERATIONS)
 
 
-def tournament_decision(
-    obs: Observation, view: TableView, situation: TournamentSituation
-) -> TournamentDecision | None:
-    """The push/fold equilibrium's action in prize equity, or None outside those spots."""
+def tournament_decision(obs: Observation, query: DecisionQuery) -> TournamentDecision | None:
+    """The push/fold equilibrium's action in prize equity, or None outside those spots
+    (and at cash tables)."""
+    situation = query.tournament
     role = pushfold_spot(obs)
-    if role is None:
+    if role is None or situation is None:
         return None
+    view = query.view
     sb, bb = _roles(obs)
     blinds = _blinds(obs, view, sb, bb)
     sb_start, bb_start = float(_start(obs, sb)), float(_start(obs, bb))
@@ -159,4 +161,31 @@ def _rounded(p: Payoffs) -> Payoffs:
     )
 
 
-__all__ = ["PUSHFOLD_MAX_BB", "TournamentDecision", "pushfold_spot", "tournament_decision"]
+def prize_equity_now(obs: Observation, view: TableView, situation: TournamentSituation) -> float:
+    """Our prize equity with the stacks as they were when the hand began."""
+    mine = float(_start(obs, obs.index))
+    others = [float(_start(obs, i)) for i in range(obs.n) if i != obs.index]
+    others += _others(obs, view, situation, set(range(obs.n)))
+    return icm([mine, *others], situation.prizes)[0]
+
+
+def with_prize_equity(
+    advice: Advice, obs: Observation, query: DecisionQuery, tour: TournamentDecision | None
+) -> Advice:
+    """The advice with prize equities: per action in push/fold spots, else our stack's now."""
+    if tour is not None:
+        return tour.annotate(advice)
+    if query.tournament is None:
+        return advice
+    now = prize_equity_now(obs, query.view, query.tournament)
+    return advice.model_copy(update={"prize_equity": round(now, 4)})
+
+
+__all__ = [
+    "PUSHFOLD_MAX_BB",
+    "TournamentDecision",
+    "prize_equity_now",
+    "pushfold_spot",
+    "tournament_decision",
+    "with_prize_equity",
+]
