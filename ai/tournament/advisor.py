@@ -161,6 +161,58 @@ def _rounded(p: Payoffs) -> Payoffs:
     )
 
 
+def icm_call(
+    obs: Observation, query: DecisionQuery, decision: Decision
+) -> TournamentDecision | None:
+    """Facing one all-in opponent, everyone else folded: call or fold by prize equity.
+
+    The chance to win is the bot's own equity against the range it put the opponent on
+    (`decision.equity`); the two showdown outcomes and the fold are valued by ICM with
+    everyone's stacks. A call that chips favour can be a fold for the money (the bubble).
+    """
+    situation = query.tournament
+    legal = obs.legal
+    if situation is None or decision.equity is None or not legal.can_call or not legal.can_fold:
+        return None
+    if decision.kind not in (CALL, FOLD) or obs.n_in_hand != 2:
+        return None
+    (opp,) = obs.opponents
+    if obs.stacks[opp] != 0:  # the opponent is all in: our call ends the betting
+        return None
+    me = obs.index
+    call = min(legal.call_amount, obs.stacks[me])
+    mine_in, theirs_in = obs.invested(me) + call, obs.invested(opp)
+    matched = min(mine_in, theirs_in)
+    dead = obs.pot - obs.invested(me) - theirs_in
+    left = obs.stacks[me] - call
+    outcomes = {
+        "fold": (obs.stacks[me], obs.stacks[opp] + obs.pot),
+        "win": (left + mine_in + matched + dead, theirs_in - matched),
+        "lose": (left + mine_in - matched, theirs_in + matched + dead),
+    }
+    others = _others(obs, query.view, situation, {me, opp})
+    value = {
+        k: icm([float(a), float(b), *others], situation.prizes)[0] for k, (a, b) in outcomes.items()
+    }
+    eq = min(1.0, max(0.0, decision.equity))
+    call_value = eq * value["win"] + (1 - eq) * value["lose"]
+    chips_call = (
+        eq * (outcomes["win"][0] - obs.stacks[me])
+        + (1 - eq) * (outcomes["lose"][0] - obs.stacks[me])
+    ) / obs.big_blind
+    calls = call_value > value["fold"]
+    values = {"fold": (0.0, value["fold"]), "call": (chips_call, call_value)}
+    chosen = Decision(
+        CALL if calls else FOLD,
+        reason=f"All in for the money (ICM): {'call' if calls else 'fold'} with {eq:.0%} equity;"
+        f" prize equity {call_value:.2f} calling, {value['fold']:.2f} folding",
+        values={k: v[0] for k, v in values.items()},
+        equity=decision.equity,
+        ehs=decision.ehs,
+    )
+    return TournamentDecision(chosen, values, value["fold"])
+
+
 def prize_equity_now(obs: Observation, view: TableView, situation: TournamentSituation) -> float:
     """Our prize equity with the stacks as they were when the hand began."""
     mine = float(_start(obs, obs.index))
@@ -184,6 +236,7 @@ def with_prize_equity(
 __all__ = [
     "PUSHFOLD_MAX_BB",
     "TournamentDecision",
+    "icm_call",
     "prize_equity_now",
     "pushfold_spot",
     "tournament_decision",

@@ -29,7 +29,7 @@ from ai.models.public import from_record_doc
 from ai.models.replay import summary_of
 from ai.models.stats import StatsBook
 from ai.sim.rules import CALL, CHECK, Rules
-from ai.tournament.advisor import tournament_decision, with_prize_equity
+from ai.tournament.advisor import icm_call, tournament_decision, with_prize_equity
 from ai.worker.advice import build_advice
 from ai.worker.model_sync import ModelSync
 from holdem.actions import ActionKind, LegalActions
@@ -132,6 +132,9 @@ class Decider:
             decision = bot.decide(obs) if tour is None else tour.decision
         finally:
             bot.deadline = None
+        if tour is None and query.tournament is not None:  # an all-in call, valued by ICM
+            tour = icm_call(obs, query, decision)
+            decision = decision if tour is None else tour.decision
         if query.purpose is QueryPurpose.REVIEW and self._yielding():
             return DecisionDecline(request_id=query.request_id, reason=REVIEW_YIELDED)
         if not decision.is_legal(obs.legal):  # pragma: no cover - the sizing helpers prevent it

@@ -166,3 +166,36 @@ def test_cash_tables_and_deep_stacks_are_unchanged() -> None:
     answer = ask(decider, table, WINNER_TAKES_ALL, advice=True)
     assert answer.advice is not None and answer.advice.prize_equity == pytest.approx(50.0)
     assert "equilibrium" not in answer.advice.reason
+
+
+def test_an_all_in_call_beyond_push_fold_is_valued_in_prize_equity() -> None:
+    """30 bb deep, facing a shove: the bot's equity (55%) makes the call +EV in chips;
+    on the bubble (a 3 bb stack elsewhere, 3 paid of 4) ICM folds; winner-takes-all calls."""
+    from ai.bots.from_view import observation_from_view
+    from ai.game.observation import Decision
+    from ai.sim.rules import CALL, FOLD
+    from ai.tournament.advisor import icm_call
+
+    table = deal({1: 3000, 2: 8000}, 1, ("Ac", "Qd"))
+    table.act(2, Action(kind=ActionKind.RAISE, amount=8000))
+    view = observe(table, 1)
+    obs = observation_from_view(view)
+    assert view.legal_actions is not None
+    bot_says = Decision(CALL, equity=0.55)
+    for prizes, expected in (([50.0, 30.0, 20.0], FOLD), ([100.0], CALL)):
+        situation = TournamentSituation(prizes=prizes, other_stacks=[300, 8000], players_left=4)
+        query = DecisionQuery(
+            request_id="r", purpose=QueryPurpose.ADVICE, table_id=table.table_id,
+            hand_no=table.hand_no, seat=1, style=None, view=view, legal=view.legal_actions,
+            deadline=0, timeout_ms=1, want_advice=True, tournament=situation,
+        )  # fmt: skip
+        tour = icm_call(obs, query, bot_says)
+        assert tour is not None and tour.decision.kind == expected, (prizes, tour)
+        assert tour.values["call"][0] > 0  # +EV in chips either way
+    # Not an all-in spot: nothing to change.
+    table = deal({1: 3000, 2: 8000}, 1, ("Ac", "Qd"))
+    table.act(2, Action(kind=ActionKind.RAISE, amount=300))
+    view = observe(table, 1)
+    assert view.legal_actions is not None
+    query = query.model_copy(update={"view": view, "legal": view.legal_actions})
+    assert icm_call(observation_from_view(view), query, bot_says) is None
