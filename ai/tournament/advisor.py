@@ -20,7 +20,7 @@ from ai.tournament.hands import class_of, label
 from ai.tournament.icm import icm
 from ai.tournament.pushfold import FOLD as FOLDED
 from ai.tournament.pushfold import STEAL, Chart, Payoffs, hand_values, solve
-from ai.tournament.spot import Blinds, Valuation, chip_payoffs, icm_payoffs
+from ai.tournament.spot import LIVE_SAMPLES, Blinds, Valuation, chip_payoffs, icm_payoffs
 from holdem.protocol import Advice, DecisionQuery, TournamentSituation
 from holdem.views import TableView
 
@@ -192,7 +192,8 @@ def icm_call(
     }
     others = _others(obs, query.view, situation, {me, opp})
     value = {
-        k: icm([float(a), float(b), *others], situation.prizes)[0] for k, (a, b) in outcomes.items()
+        k: icm([float(a), float(b), *others], situation.prizes, samples=LIVE_SAMPLES)[0]
+        for k, (a, b) in outcomes.items()
     }
     eq = min(1.0, max(0.0, decision.equity))
     call_value = eq * value["win"] + (1 - eq) * value["lose"]
@@ -218,7 +219,7 @@ def prize_equity_now(obs: Observation, view: TableView, situation: TournamentSit
     mine = float(_start(obs, obs.index))
     others = [float(_start(obs, i)) for i in range(obs.n) if i != obs.index]
     others += _others(obs, view, situation, set(range(obs.n)))
-    return icm([mine, *others], situation.prizes)[0]
+    return icm([mine, *others], situation.prizes, samples=LIVE_SAMPLES)[0]
 
 
 def with_prize_equity(

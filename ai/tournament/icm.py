@@ -119,7 +119,12 @@ def icm_monte_carlo(
         while done < samples:
             m = min(chunk, samples - done)
             times = rng.exponential(size=(m, k)) / rates
-            top = np.argsort(times, axis=1)[:, :paid] if paid < k else np.argsort(times, axis=1)
+            if paid < k:  # only the paid places need ordering
+                top = np.argpartition(times, paid - 1, axis=1)[:, :paid]
+                order = np.argsort(np.take_along_axis(times, top, axis=1), axis=1)
+                top = np.take_along_axis(top, order, axis=1)
+            else:
+                top = np.argsort(times, axis=1)
             for place in range(paid):
                 sums += p[place] * np.bincount(top[:, place], minlength=k)
             done += m
@@ -129,11 +134,18 @@ def icm_monte_carlo(
     return [float(e) for e in equity]
 
 
-def icm(stacks: Sequence[float], prizes: Sequence[float], seed: int = 0) -> list[float]:
-    """Exact up to EXACT_LIMIT players (milliseconds), Monte Carlo beyond."""
-    if len(stacks) <= EXACT_LIMIT:
+def icm(
+    stacks: Sequence[float], prizes: Sequence[float], seed: int = 0, samples: int = 200_000
+) -> list[float]:
+    """Exact up to 14 players, or EXACT_LIMIT with at most 8 paid (milliseconds: the
+    dynamic program visits only the sets of placed players that are paid), Monte Carlo
+    beyond (`samples` finishing orders). The same seed
+    for several calls draws the same exponential times: their differences (one outcome
+    against another) are far less noisy than each value."""
+    paid = int(np.count_nonzero(np.asarray(prizes, dtype=np.float64)[: len(stacks)]))
+    if len(stacks) <= 14 or (len(stacks) <= EXACT_LIMIT and paid <= 8):
         return icm_exact(stacks, prizes)
-    return icm_monte_carlo(stacks, prizes, seed=seed)
+    return icm_monte_carlo(stacks, prizes, samples=samples, seed=seed)
 
 
 __all__ = ["EXACT_LIMIT", "IcmError", "icm", "icm_exact", "icm_monte_carlo"]

@@ -46,6 +46,12 @@ def chip_outcomes(
     )
 
 
+# Big fields (beyond exact ICM) in a live decision: 20000 sampled finishing orders per
+# outcome, about 0.1 s for 100 players; the value of an outcome is off by ~0.1% of the
+# top prize, and less between outcomes (the same seed draws the same times).
+LIVE_SAMPLES = 20_000
+
+
 @dataclass(frozen=True)
 class Valuation:
     """Prize equity of a set of stacks: the two players of the hand, then everyone else."""
@@ -55,7 +61,7 @@ class Valuation:
 
     def of(self, first: float, second: float) -> tuple[float, float]:
         stacks = [first, second, *self.others]
-        equity = icm(stacks, self.prizes)
+        equity = icm(stacks, self.prizes, samples=LIVE_SAMPLES)
         return equity[0], equity[1]
 
 

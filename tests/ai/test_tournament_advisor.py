@@ -199,3 +199,21 @@ def test_an_all_in_call_beyond_push_fold_is_valued_in_prize_equity() -> None:
     assert view.legal_actions is not None
     query = query.model_copy(update={"view": view, "legal": view.legal_actions})
     assert icm_call(observation_from_view(view), query, bot_says) is None
+
+
+def test_a_big_field_uses_the_sampled_icm_within_the_advice_budget() -> None:
+    """100 players left, 15 paid: beyond exact ICM; a push/fold answer still comes fast."""
+    decider = Decider()
+    others = [1000 + (37 * i) % 4000 for i in range(98)]
+    situation = TournamentSituation(
+        prizes=[float(p) for p in range(15, 0, -1)], other_stacks=others, players_left=100
+    )
+    table = deal({1: 800, 2: 800}, 2, ("Ks", "Th"))
+    ask(decider, table, situation, advice=True)  # compiles and caches what it can
+    table = deal({1: 800, 2: 800}, 2, ("Qs", "9h"))
+    started = time.perf_counter()
+    answer = ask(decider, table, situation, advice=True)
+    assert time.perf_counter() - started < 3.0
+    assert answer.advice is not None and answer.advice.prize_equity is not None
+    assert "prize equity" in answer.advice.reason
+    assert answer.action in (ActionKind.RAISE, ActionKind.FOLD)
