@@ -74,4 +74,62 @@ def write_png(chart: Chart, path: Path, title: str, published_at: float | None) 
         plt.close(fig)
 
 
-__all__ = ["comparison", "grid_text", "write_png"]
+def thresholds(
+    step: float = 0.5, top: float = 20.0, iterations: int = 1500
+) -> tuple[list[float], list[float]]:
+    """Per class, the largest stack (on a grid of `step` bb, up to `top`) at which our
+    equilibrium pushes, and calls; `top` stands for "top or more" as in the chart."""
+    from ai.tournament.pushfold import Payoffs, solve
+
+    push = [0.0] * N_CLASSES
+    call = [0.0] * N_CLASSES
+    stack = step * 2
+    while stack <= top + 1e-9:
+        chart = solve(Payoffs.chips(stack), iterations)
+        for k in range(N_CLASSES):
+            if chart.push[k] > 0.5:
+                push[k] = stack
+            if chart.call[k] > 0.5:
+                call[k] = stack
+        stack += step
+    return push, call
+
+
+def write_threshold_png(path: Path, step: float = 0.5) -> tuple[float, float]:
+    """Our push and call thresholds against the published chart's, one dot per class;
+    returns the mean absolute difference (bb) for pushes and calls."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ai.tournament.published import CALL_LIMIT, CHART_CAP, PUSH_LIMIT
+
+    push, call = thresholds(step, CHART_CAP)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 5.2), dpi=100)
+    errors = []
+    try:
+        for ax, ours, theirs, name in (
+            (axes[0], push, PUSH_LIMIT, "push (small blind)"),
+            (axes[1], call, CALL_LIMIT, "call (big blind)"),
+        ):
+            ax.plot([0, CHART_CAP], [0, CHART_CAP], color="0.7", linewidth=1)
+            ax.scatter(theirs, ours, s=12, alpha=0.7)
+            ax.set_xlabel("published chart: largest stack (bb, 20 = 20+)")
+            ax.set_ylabel(f"fictitious play: largest stack (bb, grid {step:g})")
+            ax.set_title(name)
+            errors.append(
+                float(sum(abs(a - b) for a, b in zip(ours, theirs, strict=True)) / N_CLASSES)
+            )
+        fig.suptitle(
+            "Heads-up push/fold thresholds per hand class: ours against the published chart"
+        )
+        fig.tight_layout()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path)
+    finally:
+        plt.close(fig)
+    return errors[0], errors[1]
+
+
+__all__ = ["comparison", "grid_text", "thresholds", "write_png", "write_threshold_png"]

@@ -2,6 +2,7 @@
 
 showdown pushfold --stack 10 [--ante 0.1 | --bb-ante 1] [--png chart.png] [--json]
 showdown pushfold --stack 10 --prizes 50,30,20 --others 3,50 [--bb-stack 10] [--png ...]
+showdown pushfold --thresholds thresholds.png
 
 Stacks are in big blinds. With --prizes the payoffs are prize equity (ICM) with the
 other players' stacks (--others) still in; without, chips, and the chart is compared
@@ -30,6 +31,12 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--iterations", type=int, default=3000, help="fictitious play rounds")
     parser.add_argument("--png", type=Path, default=None, help="write the chart as a PNG")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--thresholds",
+        type=Path,
+        default=None,
+        help="instead: plot each hand's largest push/call stack against the published chart",
+    )
     parser.set_defaults(run=run)
 
 
@@ -44,7 +51,15 @@ def _numbers(text: str, what: str) -> list[float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ai.tournament.chart import comparison, grid_text, write_png
+    from ai.tournament.chart import comparison, grid_text, write_png, write_threshold_png
+
+    if args.thresholds is not None:
+        push_err, call_err = write_threshold_png(args.thresholds)
+        print(
+            f"mean |ours - published| largest stack: push {push_err:.2f} bb, call {call_err:.2f} bb"
+        )
+        print(f"wrote {args.thresholds}")
+        return 0
     from ai.tournament.pushfold import Payoffs, solve
     from ai.tournament.spot import Blinds, Valuation, icm_payoffs
 
