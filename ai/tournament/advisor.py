@@ -25,6 +25,15 @@ from holdem.protocol import Advice, DecisionQuery, TournamentSituation
 from holdem.views import TableView
 
 PUSHFOLD_MAX_BB = 15.0
+# Bots whose whole character is one rule keep it in tournaments too.
+FIXED_STYLES = frozenset({"always-raise", "calling-station", "always-fold", "random"})
+
+
+def plays_for_money(style: str) -> bool:
+    """Whether a bot (or the advisor) of this registered style decides by prize equity."""
+    return style not in FIXED_STYLES
+
+
 _ITERATIONS = 1500  # the advice's solve: ~0.1 s; the chart agrees with 3000 (tests)
 
 
@@ -235,9 +244,11 @@ def with_prize_equity(
 
 
 __all__ = [
+    "FIXED_STYLES",
     "PUSHFOLD_MAX_BB",
     "TournamentDecision",
     "icm_call",
+    "plays_for_money",
     "prize_equity_now",
     "pushfold_spot",
     "tournament_decision",

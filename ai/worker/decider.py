@@ -29,7 +29,12 @@ from ai.models.public import from_record_doc
 from ai.models.replay import summary_of
 from ai.models.stats import StatsBook
 from ai.sim.rules import CALL, CHECK, Rules
-from ai.tournament.advisor import icm_call, tournament_decision, with_prize_equity
+from ai.tournament.advisor import (
+    icm_call,
+    plays_for_money,
+    tournament_decision,
+    with_prize_equity,
+)
 from ai.worker.advice import build_advice
 from ai.worker.model_sync import ModelSync
 from holdem.actions import ActionKind, LegalActions
@@ -126,13 +131,14 @@ class Decider:
             if query.purpose is not QueryPurpose.BOT:
                 budget = min(budget, ADVICE_SECONDS)
         # Tournaments: short-stacked push/fold spots play the equilibrium in prize equity.
-        tour = None if query.tournament is None else tournament_decision(obs, query)
+        icm = query.tournament is not None and plays_for_money(style)
+        tour = tournament_decision(obs, query) if icm else None
         bot.deadline = time.monotonic() + budget
         try:
             decision = bot.decide(obs) if tour is None else tour.decision
         finally:
             bot.deadline = None
-        if tour is None and query.tournament is not None:  # an all-in call, valued by ICM
+        if tour is None and icm:  # an all-in call, valued by ICM
             tour = icm_call(obs, query, decision)
             decision = decision if tour is None else tour.decision
         if query.purpose is QueryPurpose.REVIEW and self._yielding():

@@ -58,7 +58,11 @@ def deal(stacks: dict[int, int], hero: int, cards: tuple[str, str]) -> Table:
 
 
 def ask(
-    decider: Decider, table: Table, situation: TournamentSituation, advice: bool = False
+    decider: Decider,
+    table: Table,
+    situation: TournamentSituation,
+    advice: bool = False,
+    style: str = "rational",
 ) -> DecisionAnswer:
     hand = table.hand
     assert hand is not None and hand.actor is not None
@@ -70,7 +74,7 @@ def ask(
         table_id=table.table_id,
         hand_no=table.hand_no,
         seat=hand.actor,
-        style=None if advice else "rational",
+        style=None if advice else style,
         view=view,
         legal=view.legal_actions,
         deadline=time.time() * 1000 + 5000,
@@ -217,3 +221,14 @@ def test_a_big_field_uses_the_sampled_icm_within_the_advice_budget() -> None:
     assert answer.advice is not None and answer.advice.prize_equity is not None
     assert "prize equity" in answer.advice.reason
     assert answer.action in (ActionKind.RAISE, ActionKind.FOLD)
+
+
+def test_one_rule_bots_keep_their_character() -> None:
+    """A calling station calls the all-in with 72o, as at a cash table; rational folds."""
+    decider = Decider()
+    answers = {}
+    for style in ("calling-station", "rational"):
+        table = deal({1: 1000, 2: 1000}, 1, ("7c", "2d"))
+        table.act(2, Action(kind=ActionKind.RAISE, amount=1000))
+        answers[style] = ask(decider, table, WINNER_TAKES_ALL, style=style).action
+    assert answers == {"calling-station": ActionKind.CALL, "rational": ActionKind.FOLD}
