@@ -232,3 +232,19 @@ def test_one_rule_bots_keep_their_character() -> None:
         table.act(2, Action(kind=ActionKind.RAISE, amount=1000))
         answers[style] = ask(decider, table, WINNER_TAKES_ALL, style=style).action
     assert answers == {"calling-station": ActionKind.CALL, "rational": ActionKind.FOLD}
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"prizes": [], "players_left": 2},
+        {"prizes": [-5.0], "players_left": 2},
+        {"prizes": [10.0], "other_stacks": [0], "players_left": 2},
+        {"prizes": [10.0], "players_left": 0},
+    ],
+)
+def test_a_malformed_situation_is_refused(bad: dict[str, object]) -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError):
+        TournamentSituation.model_validate(bad)
