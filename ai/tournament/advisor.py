@@ -11,6 +11,7 @@ and `annotate` still shows the prize equity of folding.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -25,6 +26,7 @@ from holdem.protocol import Advice, DecisionQuery, TournamentSituation
 from holdem.views import TableView
 
 PUSHFOLD_MAX_BB = 15.0
+NEAR_MONEY = 2
 # Bots whose whole character is one rule keep it in tournaments too.
 FIXED_STYLES = frozenset({"always-raise", "calling-station", "always-fold", "random"})
 
@@ -42,8 +44,8 @@ class TournamentDecision:
     """The action and, per value label, (chips in big blinds, prize equity)."""
 
     decision: Decision
-    values: dict[str, tuple[float, float]]
-    prize_equity: float  # our equity before acting (as if we folded now)
+    values: Mapping[str, tuple[float, float | None]]  # prize None: far from the money
+    prize_equity: float | None  # our equity before acting (as if we folded now)
 
     def annotate(self, advice: Advice) -> Advice:
         """The advice with each action's prize equity beside its chip value."""
@@ -51,12 +53,12 @@ class TournamentDecision:
         for entry in advice.values:
             name = entry.action.value if entry.amount is None else f"raise {entry.amount}"
             found = self.values.get(name) or self.values.get(entry.action.value)
+            prize = None if found is None or found[1] is None else round(found[1], 4)
             entries.append(
-                entry if found is None else entry.model_copy(update={"prize_equity": found[1]})
+                entry if prize is None else entry.model_copy(update={"prize_equity": prize})
             )
-        return advice.model_copy(
-            update={"values": entries, "prize_equity": round(self.prize_equity, 4)}
-        )
+        now = None if self.prize_equity is None else round(self.prize_equity, 4)
+        return advice.model_copy(update={"values": entries, "prize_equity": now})
 
 
 def _start(obs: Observation, i: int) -> int:
@@ -77,6 +79,14 @@ def _others(
 def _roles(obs: Observation) -> tuple[int, int]:
     """(small blind index, big blind index): heads-up the button (index 1) is the SB."""
     return (1, 0) if obs.n == 2 else (0, 1)
+
+
+def near_money(situation: TournamentSituation) -> bool:
+    """ICM matters: at most NEAR_MONEY times as many players left as places paid (or few
+    enough for exact ICM). Further out, chips are money to within a little, and a big
+    field's sampled ICM would cost every bot's decision a tenth of a second or more."""
+    paid = sum(1 for p in situation.prizes if p > 0)
+    return situation.players_left <= max(NEAR_MONEY * paid, 14)
 
 
 def pushfold_spot(obs: Observation) -> str | None:
@@ -129,37 +139,47 @@ def tournament_decision(obs: Observation, query: DecisionQuery) -> TournamentDec
     sb, bb = _roles(obs)
     blinds = _blinds(obs, view, sb, bb)
     sb_start, bb_start = float(_start(obs, sb)), float(_start(obs, bb))
-    value = Valuation(tuple(situation.prizes), tuple(_others(obs, view, situation, {sb, bb})))
-    prize = icm_payoffs(sb_start, bb_start, blinds, value)
     chips = chip_payoffs(sb_start, bb_start, blinds, float(obs.big_blind))
+    money = near_money(situation)
+    prize = chips
+    if money:
+        value = Valuation(tuple(situation.prizes), tuple(_others(obs, view, situation, {sb, bb})))
+        prize = icm_payoffs(sb_start, bb_start, blinds, value)
     chart = _solve(_rounded(prize))
     hand = class_of(*obs.hole)
     name = label(hand)
     sb_push, _, bb_call, _ = hand_values(prize, chart, hand)
     sb_chip, _, bb_chip, _ = hand_values(chips, chart, hand)
+    unit = "prize equity" if money else "chips (far from the money)"
     if role == "push":
         push = bool(chart.push[hand] > 0.5)
         legal = obs.legal
         to = legal.max_to if legal.raise_kind is not None else 0
         kind = legal.raise_kind if legal.raise_kind is not None else CALL
         push_label = f"raise {to}" if kind != CALL else "call"
-        values = {"fold": (chips.sb[FOLDED], prize.sb[FOLDED]), push_label: (sb_chip, sb_push)}
+        values: dict[str, tuple[float, float | None]] = {
+            "fold": (chips.sb[FOLDED], prize.sb[FOLDED] if money else None),
+            push_label: (sb_chip, sb_push if money else None),
+        }
         decision = Decision(
             kind if push else FOLD, to if push and kind != CALL else 0,
-            reason=f"Push/fold equilibrium in prize equity: {'push' if push else 'fold'} {name}"
+            reason=f"Push/fold equilibrium in {unit}: {'push' if push else 'fold'} {name}"
             f" at {min(sb_start, bb_start) / obs.big_blind:.1f} bb",
             values={k: v[0] for k, v in values.items()},
         )  # fmt: skip
-        return TournamentDecision(decision, values, prize.sb[FOLDED])
+        return TournamentDecision(decision, values, prize.sb[FOLDED] if money else None)
     call = bool(chart.call[hand] > 0.5)
-    values = {"fold": (chips.bb[STEAL], prize.bb[STEAL]), "call": (bb_chip, bb_call)}
+    values = {
+        "fold": (chips.bb[STEAL], prize.bb[STEAL] if money else None),
+        "call": (bb_chip, bb_call if money else None),
+    }
     decision = Decision(
         CALL if call else FOLD,
-        reason=f"Push/fold equilibrium in prize equity: {'call' if call else 'fold'} {name}"
+        reason=f"Push/fold equilibrium in {unit}: {'call' if call else 'fold'} {name}"
         f" against the all-in at {min(sb_start, bb_start) / obs.big_blind:.1f} bb",
         values={k: v[0] for k, v in values.items()},
     )
-    return TournamentDecision(decision, values, prize.bb[STEAL])
+    return TournamentDecision(decision, values, prize.bb[STEAL] if money else None)
 
 
 def _rounded(p: Payoffs) -> Payoffs:
@@ -182,6 +202,8 @@ def icm_call(
     situation = query.tournament
     legal = obs.legal
     if situation is None or decision.equity is None or not legal.can_call or not legal.can_fold:
+        return None
+    if not near_money(situation):
         return None
     if decision.kind not in (CALL, FOLD) or obs.n_in_hand != 2:
         return None
@@ -236,8 +258,8 @@ def with_prize_equity(
 ) -> Advice:
     """The advice with prize equities: per action in push/fold spots, else our stack's now."""
     if tour is not None:
-        return tour.annotate(advice)
-    if query.tournament is None:
+        advice = tour.annotate(advice)
+    if query.tournament is None or advice.prize_equity is not None:
         return advice
     now = prize_equity_now(obs, query.view, query.tournament)
     return advice.model_copy(update={"prize_equity": round(now, 4)})
@@ -248,6 +270,7 @@ __all__ = [
     "PUSHFOLD_MAX_BB",
     "TournamentDecision",
     "icm_call",
+    "near_money",
     "plays_for_money",
     "prize_equity_now",
     "pushfold_spot",

@@ -206,11 +206,12 @@ def test_an_all_in_call_beyond_push_fold_is_valued_in_prize_equity() -> None:
 
 
 def test_a_big_field_uses_the_sampled_icm_within_the_advice_budget() -> None:
-    """100 players left, 15 paid: beyond exact ICM; a push/fold answer still comes fast."""
+    """28 players left, 15 paid: near the money, beyond exact ICM (sampled); a push/fold
+    answer still comes fast."""
     decider = Decider()
-    others = [1000 + (37 * i) % 4000 for i in range(98)]
+    others = [1000 + (37 * i) % 4000 for i in range(26)]
     situation = TournamentSituation(
-        prizes=[float(p) for p in range(15, 0, -1)], other_stacks=others, players_left=100
+        prizes=[float(p) for p in range(15, 0, -1)], other_stacks=others, players_left=28
     )
     table = deal({1: 800, 2: 800}, 2, ("Ks", "Th"))
     ask(decider, table, situation, advice=True)  # compiles and caches what it can
@@ -248,3 +249,19 @@ def test_a_malformed_situation_is_refused(bad: dict[str, object]) -> None:
 
     with pytest.raises(ValidationError):
         TournamentSituation.model_validate(bad)
+
+
+def test_far_from_the_money_a_big_field_plays_push_fold_in_chips() -> None:
+    """300 left, 30 paid: no ICM for the bots (it would cost every decision); the
+    advice still shows our prize equity now."""
+    decider = Decider()
+    others = [1000 + (37 * i) % 4000 for i in range(298)]
+    far = TournamentSituation(
+        prizes=[float(p) for p in range(30, 0, -1)], other_stacks=others, players_left=300
+    )
+    table = deal({1: 1000, 2: 1000}, 2, ("Ks", "Th"))
+    answer = ask(decider, table, far, advice=True)
+    assert answer.action is ActionKind.RAISE  # KTo pushes 10 bb in chips
+    assert answer.advice is not None and "chips (far from the money)" in answer.advice.reason
+    assert answer.advice.prize_equity is not None
+    assert all(v.prize_equity is None for v in answer.advice.values)
