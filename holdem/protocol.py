@@ -688,6 +688,18 @@ class TournamentSituation(_Message):
     )
     players_left: int = Field(ge=1, description="players still in, this table included")
 
+    @classmethod
+    def of(
+        cls, stacks: dict[str, int], prizes: list[int] | list[float], at_table: set[str]
+    ) -> TournamentSituation:
+        """From every stack left (by player) and the prizes still to be paid (best first):
+        the stacks of the players not at this table become `other_stacks`."""
+        return cls(
+            prizes=[float(p) for p in prizes] or [0.0],
+            other_stacks=[chips for p, chips in stacks.items() if p not in at_table and chips > 0],
+            players_left=max(1, sum(1 for chips in stacks.values() if chips > 0)),
+        )
+
 
 class DecisionQuery(_Message):
     """Decide for `seat`. `view` is exactly what that seat sees; nothing more is sent."""

@@ -265,3 +265,10 @@ def test_far_from_the_money_a_big_field_plays_push_fold_in_chips() -> None:
     assert answer.advice is not None and "chips (far from the money)" in answer.advice.reason
     assert answer.advice.prize_equity is not None
     assert all(v.prize_equity is None for v in answer.advice.values)
+
+
+def test_situation_from_the_directors_stacks() -> None:
+    stacks = {"a": 1000, "b": 5000, "c": 300, "d": 5000}
+    situation = TournamentSituation.of(stacks, [50, 30, 20], at_table={"a", "b"})
+    assert situation.prizes == [50.0, 30.0, 20.0]
+    assert sorted(situation.other_stacks) == [300, 5000] and situation.players_left == 4
