@@ -4,9 +4,11 @@
 in (everyone else folded) or the big blind facing the small blind's all-in, at an
 effective stack of at most PUSHFOLD_MAX_BB big blinds in a No-Limit game. It solves
 the push/fold game for that spot with the payoffs in prize equity (`spot.icm_payoffs`:
-the stacks of everyone still in and the prizes left) and plays the equilibrium's
-action for the hand held. Other spots return None: the bot decides as at a cash table,
-and `annotate` still shows the prize equity of folding.
+the stacks of everyone still in and the prizes left) near the money, in chips further
+out, and plays the equilibrium's action for the hand held. `icm_call` decides any
+other call of a lone all-in opponent by prize equity, with the bot's own equity.
+Elsewhere the bot decides as at a cash table; `with_prize_equity` still shows the
+advice our stack's prize equity.
 """
 
 from __future__ import annotations
