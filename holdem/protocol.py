@@ -357,6 +357,12 @@ class ActionValue(_Message):
     share: float | None = Field(
         default=None, ge=0, le=1, description="the action's share of the search's iterations"
     )
+    prize_equity: float | None = Field(
+        default=None,
+        ge=0,
+        description="tournaments: the expected prize after this action (ICM), in the "
+        "prize table's units; None at cash tables or where it was not estimated",
+    )
 
 
 class OpponentRead(_Message):
@@ -394,6 +400,9 @@ class Advice(_Message):
     ehs: float | None = Field(default=None, ge=0, le=1, description="Effective hand strength")
     opponents: list[OpponentRead] = Field(default_factory=list, max_length=10)
     reason: str = Field(default="", max_length=300)
+    prize_equity: float | None = Field(
+        default=None, ge=0, description="tournaments: our stack's prize equity now (ICM)"
+    )
 
 
 # -- server -> browser ------------------------------------------------------------
@@ -660,6 +669,38 @@ class WorkerWelcome(_Message):
     worker_id: str
 
 
+class TournamentSituation(_Message):
+    """What a decision is worth in a tournament: the prizes still to be paid and every
+    other player's chips, so the AI can value chips in prize equity (ICM).
+
+    The stacks of the players at this table come from the view; `other_stacks` are
+    those of the players still in at the tournament's other tables.
+    """
+
+    prizes: list[Annotated[float, Field(ge=0)]] = Field(
+        min_length=1,
+        max_length=10_000,
+        description="prize per place still to be decided, best place first (places of "
+        "players already out are settled and not listed); 0 for unpaid places may be left off",
+    )
+    other_stacks: list[Annotated[int, Field(gt=0)]] = Field(
+        default_factory=list, max_length=100_000
+    )
+    players_left: int = Field(ge=1, description="players still in, this table included")
+
+    @classmethod
+    def of(
+        cls, stacks: dict[str, int], prizes: list[int] | list[float], at_table: set[str]
+    ) -> TournamentSituation:
+        """From every stack left (by player) and the prizes still to be paid (best first):
+        the stacks of the players not at this table become `other_stacks`."""
+        return cls(
+            prizes=[float(p) for p in prizes] or [0.0],
+            other_stacks=[chips for p, chips in stacks.items() if p not in at_table and chips > 0],
+            players_left=max(1, sum(1 for chips in stacks.values() if chips > 0)),
+        )
+
+
 class DecisionQuery(_Message):
     """Decide for `seat`. `view` is exactly what that seat sees; nothing more is sent."""
 
@@ -675,6 +716,9 @@ class DecisionQuery(_Message):
     deadline: float = Field(description="Server epoch ms after which the answer is ignored")
     timeout_ms: int = Field(description="Time allowed from sending, for clock-skewed workers")
     want_advice: bool
+    tournament: TournamentSituation | None = Field(
+        default=None, description="the tournament's prizes and stacks; None at cash tables"
+    )
 
 
 class QueryCancel(_Message):

@@ -22,6 +22,7 @@ from holdem.protocol import (
     ChangeKind,
     ErrorCode,
     QueryPurpose,
+    TournamentSituation,
 )
 from holdem.table import Seat
 
@@ -96,10 +97,17 @@ class AITurns(RuntimeCore):
                 legal=legal,
                 style=seat.bot_style if seat.is_bot else None,
                 time_limit=timeout,
+                tournament=self._tournament_situation(),
             )
             self.post(AIDone(turn, purpose, player_id, ref, decision))
 
         self._spawn(ask())
+
+    def _tournament_situation(self) -> TournamentSituation | None:
+        """The prizes and stacks for the AI at a tournament table (ICM); None at a cash
+        table. The tournament service's tables fill it from their director
+        (`TournamentSituation.of`)."""
+        return None
 
     def _ai_done(self, done: AIDone) -> None:
         key = (done.player_id, done.purpose)

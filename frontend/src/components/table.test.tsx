@@ -324,14 +324,15 @@ const REPORT: AdviceReport = {
     action: "raise",
     amount: 600,
     values: [
-      { action: "fold", amount: null, value_bb: 0, stderr_bb: null, share: null },
-      { action: "call", amount: null, value_bb: 1.2, stderr_bb: 0.3, share: 0.25 },
-      { action: "raise", amount: 600, value_bb: 2.4, stderr_bb: 0.2, share: 0.75 },
+      { action: "fold", amount: null, value_bb: 0, stderr_bb: null, share: null, prize_equity: null },
+      { action: "call", amount: null, value_bb: 1.2, stderr_bb: 0.3, share: 0.25, prize_equity: null },
+      { action: "raise", amount: 600, value_bb: 2.4, stderr_bb: 0.2, share: 0.75, prize_equity: null },
     ],
     equity: 0.61,
     ehs: 0.66,
     opponents: [read({ seat: 4, label: "loose-passive", vpip: 0.45, note: "calls light" })],
     reason: "Top pair, good kicker against a calling station: value raise.",
+    prize_equity: null,
   },
 };
 
@@ -342,8 +343,8 @@ describe("AdvicePanel", () => {
       action: "check" as const,
       amount: null,
       values: [
-        { action: "check" as const, amount: null, value_bb: 0.1, stderr_bb: 0.2, share: 0.5 },
-        { action: "bet" as const, amount: null, value_bb: 0.3, stderr_bb: 0.2, share: 0.5 },
+        { action: "check" as const, amount: null, value_bb: 0.1, stderr_bb: 0.2, share: 0.5, prize_equity: null },
+        { action: "bet" as const, amount: null, value_bb: 0.3, stderr_bb: 0.2, share: 0.5, prize_equity: null },
       ],
     };
     render(<AdvicePanel report={{ ...REPORT, advice }} loading={false} view={makeView()} canAsk />);
