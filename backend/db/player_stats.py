@@ -4,9 +4,10 @@ A maintained summary, not an aggregation over the hands: a profile must answer
 in milliseconds for a player with 100,000 hands, and a pass over those hands
 costs seconds (measured: `showdown bench stats`). Three collections:
 
-- player_hand_stats: one document per player per filed hand (id: hand id and
-  player id). Filing it first makes filing again harmless: counters are added
-  only for the documents that were new.
+- player_hand_stats: one document per filed hand with every seat's facts (id:
+  hand id and its first seat's player id, the id that seat's fact had when
+  each seat had a document). Filing it first makes filing again harmless:
+  counters are added only for the hands whose document was new.
 - player_stats: per player, game type and stakes, the summed counters.
 - table_stats: per table, the lobby's figures: hands, chips pushed to winners
   (the pots), players who saw a flop and hands that had one, first and last hand.
@@ -17,14 +18,15 @@ costs seconds (measured: `showdown bench stats`). Three collections:
   100,000 hands are 100 blocks of 1,000.
 
 Counting is queued (`file_later`) and done by one background task, never on a
-table's path. The task counts whatever is queued together: one group write of
-the per-hand facts, one of the summed counters (an update per player and game,
-however many hands), one read of the players' hand counts, and one each for the
-results blocks and the tables; counting hand by hand cost the database about
-four round trips per seat and hand (measured: `showdown bench server`). If the
-server stops between a new player_hand_stats document and its counters, or
-with hands still queued, those hands are missing from the summary (a known gap:
-nothing counts them later); a clean stop drains the queue (`close`).
+table's path (its writes go in the writer's background lane). The task counts
+whatever is queued together: one group write of the per-hand facts, one of the
+summed counters (an update per player and game, however many hands), one read of
+the players' hand counts, and one each for the results blocks and the tables;
+counting hand by hand cost the database about four round trips per seat and hand
+(measured: `showdown bench server`). If the server stops between a new
+player_hand_stats document and its counters, or with hands still queued, those
+hands are missing from the summary (a known gap: nothing counts them later); a
+clean stop drains the queue (`close`).
 Once a batch is counted, its listeners (`listen`) hear which tables' hands it
 counted and whose statistics changed: the tables tell their seats' HUDs to fetch
 again, so a HUD never shows the figures from before the hand it just watched.
@@ -301,35 +303,54 @@ class PlayerStats:
         (counting each of a few hundred distinct hands once), so the benchmark's
         documents are the ones the server keeps, whatever this comes to write.
         """
-        seats = [(record, p, at) for record, players, at in counted for p in players]
-        new = await asyncio.gather(*(self._insert_fact(r, p, at) for r, p, at in seats))
-        fresh = [(p, at) for (_, p, at), is_new in zip(seats, new, strict=True) if is_new]
+        new = await asyncio.gather(*(self._insert_fact(r, ps, at) for r, ps, at in counted))
+        fresh = [
+            (p, at)
+            for (_, players, at), is_new in zip(counted, new, strict=True)
+            if is_new
+            for p in players
+        ]
         if fresh:
             hands_after = await self._add_counts(fresh)
             await self._add_blocks(fresh, hands_after)
-        firsts = iter(new)
-        tables: list[UpdateOne] = []
-        for record, players, at in counted:
-            flags = [next(firsts) for _ in players]
-            if flags and flags[0]:  # the first seat's fact was new: the hand is counted once
-                tables.append(table_update(record, players, at))
-        await asyncio.gather(*(self._writer.write(self._tables.name, op) for op in tables))
+        tables = [
+            table_update(record, players, at)
+            for (record, players, at), is_new in zip(counted, new, strict=True)
+            if is_new
+        ]
+        await asyncio.gather(*(self._write(self._tables.name, op) for op in tables))
 
-    async def _insert_fact(self, record: HandRecord, p: PlayerHand, played_at: datetime) -> bool:
-        """Store one seat's fact of the hand; False if it was there already (counted)."""
+    async def _write(self, collection: str, op: InsertOne[Document] | UpdateOne) -> None:
+        # Never on a table's path: the writer's background lane.
+        await self._writer.write(collection, op, background=True)
+
+    async def _insert_fact(
+        self, record: HandRecord, players: list[PlayerHand], played_at: datetime
+    ) -> bool:
+        """Store the hand's facts, one document for all its seats; False if it was there
+        already (counted). Its id is the one the first seat's fact had when each seat
+        had its own document, so a hand counted then is not counted again."""
+        if not players:
+            return False
         hid = hand_id(record.table_id, record.hand_no)
         fact = {
-            "_id": f"{hid}|{p.player_id}",
-            "player_id": p.player_id,
+            "_id": f"{hid}|{players[0].player_id}",
             "hand_id": hid,
-            "game": game_doc(p.game),
+            "player_ids": [p.player_id for p in players],
             "played_at": played_at,
-            "net": p.net,
-            "showdown": p.showdown,
-            "allin_ev": p.allin_ev,
+            "seats": [
+                {
+                    "player_id": p.player_id,
+                    "game": game_doc(p.game),
+                    "net": p.net,
+                    "showdown": p.showdown,
+                    "allin_ev": p.allin_ev,
+                }
+                for p in players
+            ],
         }
         try:
-            await self._writer.write(self._per_hand.name, InsertOne(fact))
+            await self._write(self._per_hand.name, InsertOne(fact))
         except WriteError as error:
             if error.code == DUPLICATE_KEY:
                 return False
@@ -356,7 +377,7 @@ class PlayerStats:
             update["$set"] = {"name": p.name, "is_bot": p.is_bot, "last_played_at": played_at}
         await asyncio.gather(
             *(
-                self._writer.write(self._summary.name, UpdateOne({"_id": key}, u, upsert=True))
+                self._write(self._summary.name, UpdateOne({"_id": key}, u, upsert=True))
                 for key, u in updates.items()
             )
         )
@@ -377,9 +398,7 @@ class PlayerStats:
             key = stats_id(p.player_id, p.game)
             number[key] += 1
             blocks.add(p, number[key], played_at)
-        await asyncio.gather(
-            *(self._writer.write(self._blocks.name, op) for op in blocks.updates())
-        )
+        await asyncio.gather(*(self._write(self._blocks.name, op) for op in blocks.updates()))
 
     # -- reading -----------------------------------------------------------------
 

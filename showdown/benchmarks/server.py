@@ -274,6 +274,13 @@ async def _bench(args: argparse.Namespace) -> int:
             f"{database['writes'] / database['batches']:.1f} per round trip   "
             f"{database['failed']} failed"
         )
+    if hands and database.get("table_batches"):
+        # The writes a table waits for (or that wait in its queue), apart from statistics.
+        print(
+            f"    on tables' path   {database['table_writes'] / hands:.2f} per hand   "
+            f"{database['table_writes'] / database['table_batches']:.1f} per round trip   "
+            f"{database['commits'] / hands:.2f} journal syncs per hand"
+        )
     return 0
 
 
