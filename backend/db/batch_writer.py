@@ -13,9 +13,11 @@ Two lanes, each with its own round in flight, so a table never waits behind
 the statistics: the table lane (writes a table's persister sends, in order)
 and the background lane (statistics counted after the hands are filed), whose
 rounds are cut into commands of at most BACKGROUND_CHUNK operations sent one
-after the other, so the database is never busy with a long one while a table
-waits. (Measured: with one lane, a table's deal waited for a round of
-thousands of statistics updates, p99 action-to-broadcast 2.7 s.)
+after the other, each once the table lane's round in flight is done, so the
+database is never busy with a long one while a table waits. (With one lane, a
+table's deal waited for rounds of thousands of statistics updates: p99
+action-to-broadcast 2.7 s in `showdown bench server`.) The table lane carries
+only what a player waits for and what is queued behind it on the table.
 
 A write with `journal=True` is acknowledged only once the database's journal is
 on disk (j: true): the embedded database loses acknowledged but unjournaled
@@ -47,7 +49,10 @@ from backend.db.codec import Document
 
 WriteOp = InsertOne[Document] | ReplaceOne[Document] | UpdateOne | DeleteOne
 
-BACKGROUND_CHUNK = 100  # operations per background command (a few ms of the database's time)
+BACKGROUND_CHUNK = 25  # operations per background command (a few ms of the database's time)
+# A background command waits for the table lane's round in flight, at most this long
+# (the statistics keep moving under any load).
+BACKGROUND_YIELD = 0.1
 TABLE_CHUNK = 1000  # per table-lane command (the driver splits larger ones anyway)
 COMMITS = "group_commits"  # the collection of the marker documents
 
@@ -68,6 +73,7 @@ class _Lane:
     sending: list[_Queued] = field(default_factory=list)  # the round in flight
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
+    round: asyncio.Future[None] | None = None  # the round in flight, resolved when done
 
 
 class BatchWriter:
@@ -119,7 +125,11 @@ class BatchWriter:
             lane.wake.clear()
             batch, lane.queued = lane.queued, defaultdict(list)
             lane.sending = [item for items in batch.values() for item in items]
-            errors = await self._round(lane, batch)
+            lane.round = asyncio.get_running_loop().create_future()
+            try:
+                errors = await self._round(lane, batch)
+            finally:
+                lane.round.set_result(None)
             for item in lane.sending:
                 if item.done.done():  # the writer gave up waiting (cancelled)
                     continue
@@ -151,6 +161,7 @@ class BatchWriter:
                 errors.update(found)
         else:
             for send in sends:
+                await self._yield_to_tables()
                 errors.update(await send)
         journaled = [item for item in items if item.journal and id(item) not in errors]
         if lone and journaled:
@@ -160,6 +171,13 @@ class BatchWriter:
             if failure is not None:
                 errors.update({id(item): failure for item in journaled})
         return errors
+
+    async def _yield_to_tables(self) -> None:
+        """Wait for the table lane's round in flight: the database is shared by
+        threads, and a round that runs beside a long command takes longer."""
+        busy = self._table.round
+        if busy is not None and not busy.done():
+            await asyncio.wait((busy,), timeout=BACKGROUND_YIELD)
 
     def _collection(self, name: str, journal: bool) -> AsyncCollection[Document]:
         concern = WriteConcern(**{**self._db.write_concern.document, "j": journal})
