@@ -321,6 +321,14 @@ async def test_hands_counted_in_one_batch_equal_those_counted_one_by_one(
             assert len(kept) >= 3 * (HANDS // 2 + HANDS // 5)
         for a, b in zip(recount, kept, strict=True):
             assert a == approx_row(b), name
+    # Counted again with the facts and summaries gone (as if lost): every block a hand
+    # begins is inserted, finds itself stored, and is added to instead.
+    before = {doc["_id"]: doc["hands"] async for doc in again.player_results.find({})}
+    await again.player_hand_stats.drop()
+    await again.player_stats.drop()
+    await stats.file_many(hands)
+    after = {doc["_id"]: doc["hands"] async for doc in again.player_results.find({})}
+    assert after == {key: 2 * count for key, count in before.items()}
 
 
 async def test_players_without_hands_have_statistics_of_zero_hands(
