@@ -59,6 +59,9 @@ DUPLICATE_KEY = 11000
 # left uncounted and logged rather than held in memory without bound.
 MAX_QUEUED = 10_000
 BATCH_HANDS = 200  # queued hands counted together (a handful of group writes for all)
+# Seconds the counting waits after a hand is queued for others to count with it: the
+# group writes cost round trips per batch, not per hand (a HUD updates this much later).
+STATS_LINGER = 0.5
 # Hands per point of the results graph, finest first. A graph is drawn with the finest
 # size that gives it at most MAX_POINTS points: a 40-hand night has a point per hand
 # (with 100 a point, it was one straight line), 100,000 hands have 100 points of 1,000.
@@ -272,6 +275,8 @@ class PlayerStats:
     async def _count_queued(self) -> None:
         while True:
             batch = [await self._queue.get()]
+            if STATS_LINGER > 0 and self._queue.qsize() < BATCH_HANDS:
+                await asyncio.sleep(STATS_LINGER)  # a pause to gather a batch, not a sync
             while len(batch) < BATCH_HANDS and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:

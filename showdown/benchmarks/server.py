@@ -267,6 +267,10 @@ async def _bench(args: argparse.Namespace) -> int:
         share = "   ".join(f"{name} {100 * used / elapsed:.0f}%" for name, used in cpu.used.items())
         per_hand = 1000 * cpu.used["server"] / hands if hands else float("nan")
         print(f"  CPU (of one core)   {share}   server {per_hand:.2f} ms per hand")
+        if "database" in cpu.used and hands:
+            # Apart from the host's load: what a hand costs the database.
+            database_ms = 1000 * cpu.used["database"] / hands
+            print(f"{'':22}database {database_ms:.2f} ms per hand")
     database = {k: v - database_before.get(k, 0) for k, v in stats["database"].items()}
     if hands and database["batches"]:
         print(
