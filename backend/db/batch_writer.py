@@ -9,15 +9,16 @@ Operations in a round come from different tables and touch different
 documents, so their order does not matter; each caller still learns whether
 its own operation succeeded.
 
-Two lanes, each with its own round in flight, so a table never waits behind
-the statistics: the table lane (writes a table's persister sends, in order)
-and the background lane (statistics counted after the hands are filed), whose
-rounds are cut into commands of at most BACKGROUND_CHUNK operations sent one
-after the other, each once the table lane's round in flight is done, so the
-database is never busy with a long one while a table waits. (With one lane, a
-table's deal waited for rounds of thousands of statistics updates: p99
-action-to-broadcast 2.7 s in `showdown bench server`.) The table lane carries
-only what a player waits for and what is queued behind it on the table.
+Two lanes, each with its own rounds in flight (the table lane two at once), so
+a table never waits behind the statistics: the table lane (writes a table's
+persister sends, in order) and the background lane (statistics counted after
+the hands are filed), whose rounds are cut into commands of at most
+BACKGROUND_CHUNK operations sent one after the other, each once the table
+lane's round in flight is done, so the database is never busy with a long one
+while a table waits. (With one lane, a table's deal waited for rounds of
+thousands of statistics updates: p99 action-to-broadcast 2.7 s in `showdown
+bench server`.) The table lane carries only what a player waits for and what is
+queued behind it on the table.
 
 A write with `journal=True` is acknowledged only once the database's journal is
 on disk (j: true): the embedded database loses acknowledged but unjournaled
@@ -36,7 +37,6 @@ trip less.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -56,6 +56,9 @@ BACKGROUND_CHUNK = 25  # operations per background command (a few ms of the data
 BACKGROUND_YIELD = 0.1
 TABLE_CHUNK = 1000  # per table-lane command (the driver splits larger ones anyway)
 COMMITS = "group_commits"  # the collection of the marker documents
+# Table rounds in flight at once: a write queued during a round goes out with the
+# next one at once instead of waiting for that round's marker to come back.
+TABLE_ROUNDS = 2
 # Syncs a round may ask for by journaling its commands directly; above, a marker. On
 # this shared host a sync took 3 ms under load (30 journaled updates: 115 ms; sent
 # unjournaled with a marker after them: 27 ms), and the marker is a sync and a round
@@ -82,11 +85,12 @@ class _Lane:
     name: str
     chunk: int
     parallel: bool  # a round's commands sent together (else one after the other)
+    max_rounds: int  # rounds in flight at once
     queued: dict[str, list[_Queued]] = field(default_factory=lambda: defaultdict(list))
-    sending: list[_Queued] = field(default_factory=list)  # the round in flight
+    sending: dict[int, list[_Queued]] = field(default_factory=dict)  # by round, in flight
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
-    round: asyncio.Future[None] | None = None  # the round in flight, resolved when done
+    rounds: set[asyncio.Task[None]] = field(default_factory=set)  # in flight
 
 
 class BatchWriter:
@@ -106,8 +110,8 @@ class BatchWriter:
         self._db = db
         self._marker = marker
         self._group_commit_min = group_commit_min
-        self._table = _Lane("table", TABLE_CHUNK, parallel=True)
-        self._background = _Lane("background", BACKGROUND_CHUNK, parallel=False)
+        self._table = _Lane("table", TABLE_CHUNK, parallel=True, max_rounds=TABLE_ROUNDS)
+        self._background = _Lane("background", BACKGROUND_CHUNK, parallel=False, max_rounds=1)
         self.batches = 0  # round trips (commands), group commits included
         self.writes = 0  # operations sent (a marker is not one)
         self.commits = 0  # journal syncs asked for: group commits and lone journaled writes
@@ -127,38 +131,46 @@ class BatchWriter:
 
     async def close(self) -> None:
         for lane in (self._table, self._background):
-            if lane.task is not None:
-                lane.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await lane.task
-                lane.task = None
-            # Whether the round in flight was stored is unknown: its writers are told it failed.
-            items = lane.sending + [item for group in lane.queued.values() for item in group]
+            # Whether a round in flight was stored is unknown: its writers are told it failed.
+            items = [item for group in lane.sending.values() for item in group]
+            items += [item for group in lane.queued.values() for item in group]
+            tasks = [*lane.rounds, *([lane.task] if lane.task is not None else [])]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            lane.task = None
             for item in items:
                 if not item.done.done():
                     item.done.set_exception(PyMongoError("the server is shutting down"))
-            lane.sending, lane.queued = [], defaultdict(list)
+            lane.sending, lane.queued, lane.rounds = {}, defaultdict(list), set()
 
     async def _run(self, lane: _Lane) -> None:
         while True:
             await lane.wake.wait()
             lane.wake.clear()
+            while len(lane.rounds) >= lane.max_rounds:  # writes queue (and batch) meanwhile
+                await asyncio.wait(set(lane.rounds), return_when=asyncio.FIRST_COMPLETED)
             batch, lane.queued = lane.queued, defaultdict(list)
-            lane.sending = [item for items in batch.values() for item in items]
-            lane.round = asyncio.get_running_loop().create_future()
-            try:
-                errors = await self._round(lane, batch)
-            finally:
-                lane.round.set_result(None)
-            for item in lane.sending:
-                if item.done.done():  # the writer gave up waiting (cancelled)
-                    continue
-                error = errors.get(id(item))
-                if error is not None:
-                    item.done.set_exception(error)
-                else:
-                    item.done.set_result(None)
-            lane.sending = []
+            if not batch:
+                continue
+            task = asyncio.create_task(self._deliver(lane, batch), name=f"round-{lane.name}")
+            lane.rounds.add(task)
+            task.add_done_callback(lane.rounds.discard)
+
+    async def _deliver(self, lane: _Lane, batch: dict[str, list[_Queued]]) -> None:
+        """Send a round and tell each writer its outcome."""
+        items = [item for group in batch.values() for item in group]
+        lane.sending[id(items)] = items
+        errors = await self._round(lane, batch)
+        del lane.sending[id(items)]
+        for item in items:
+            if item.done.done():  # the writer gave up waiting (cancelled)
+                continue
+            error = errors.get(id(item))
+            if error is not None:
+                item.done.set_exception(error)
+            else:
+                item.done.set_result(None)
 
     async def _round(self, lane: _Lane, batch: dict[str, list[_Queued]]) -> dict[int, PyMongoError]:
         """Send a round; the errors by id() of the items that failed."""
@@ -195,11 +207,10 @@ class BatchWriter:
         return errors
 
     async def _yield_to_tables(self) -> None:
-        """Wait for the table lane's round in flight: the database is shared by
+        """Wait for the table lane's rounds in flight: the database is shared by
         threads, and a round that runs beside a long command takes longer."""
-        busy = self._table.round
-        if busy is not None and not busy.done():
-            await asyncio.wait((busy,), timeout=BACKGROUND_YIELD)
+        if self._table.rounds:
+            await asyncio.wait(set(self._table.rounds), timeout=BACKGROUND_YIELD)
 
     def _collection(self, name: str, journal: bool) -> AsyncCollection[Document]:
         concern = WriteConcern(**{**self._db.write_concern.document, "j": journal})
