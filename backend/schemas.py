@@ -281,6 +281,7 @@ class StatsResponse(BaseModel):
     workers: int
     ai: dict[str, int]
     database: dict[str, int] = Field(
-        description="writes sent, round trips (batches) they took, retried and failed writes"
+        description="writes sent, round trips (batches) they took, journal syncs (commits), "
+        "the table lane's writes and round trips, retried and failed writes"
     )
     loop_lag: LoopLag  # how late the server's event loop runs what is due, recently
