@@ -40,7 +40,9 @@ from holdem.showdown_equity import pot_shares
 _VOLUNTARY = frozenset(
     {EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE}
 )
-_PUT_IN = frozenset({EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.CALL})
+_PUT_IN = frozenset(
+    {EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.STRADDLE, EventKind.CALL}
+)
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from backend_testlib import RunningServer, WsClient, create_table, guest, join, my_turn
 from test_host_controls import caused, refused
 
 from backend.db.codec import hand_id, snapshot_from_doc, snapshot_to_doc
-from holdem.config import TableConfig, Variant
+from backend.realtime import host_commands
+from backend.realtime.inbox import CommandError
+from holdem.config import Straddle, TableConfig, Variant
+from holdem.protocol import TableSettingsCommand
 from holdem.table import Table
 
 Message = dict[str, Any]
@@ -183,3 +187,34 @@ def test_a_called_bomb_pot_and_straddle_choices_survive_a_restart() -> None:
     table.call_bomb_pot()
     restored = snapshot_from_doc("t", config, snapshot_to_doc(table.snapshot()))
     assert restored.bomb_pot_called and restored.seats[0].straddle
+
+
+def test_the_hosts_rules_from_the_next_hand_and_the_bots_refusals() -> None:
+    config = TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=5, big_blind=10, ante=2)
+    settings = TableSettingsCommand(
+        straddle=Straddle.BUTTON, run_it_max=3, rabbit_hunt=True, bomb_pot_ante=20,
+        bomb_pot_every=5, big_blind_ante=True,
+    )  # fmt: skip
+    new = host_commands.new_config(config, settings)
+    assert (new.straddle, new.run_it_max, new.rabbit_hunt) == (Straddle.BUTTON, 3, True)
+    assert (new.bomb_pot_ante, new.bomb_pot_every, new.big_blind_ante) == (20, 5, True)
+    note = host_commands.settings_note(config, new, settings)
+    assert note == (
+        "big-blind ante on, straddle button, run it up to 3 times, rabbit hunt on, "
+        "bomb pot ante 20 every 5 hands"
+    )
+    limit = TableConfig(variant=Variant.LIMIT, seats=6, small_blind=5, big_blind=10)
+    with pytest.raises(CommandError, match="no-limit rule"):
+        host_commands.new_config(limit, TableSettingsCommand(straddle=Straddle.UTG))
+    table = Table("t", config)
+    table.sit(1, "a", "A", 400)
+    host_commands.refuse_with_bots(table, new)  # no bots: every rule is fine
+    host_commands.add_bot(table, 2, "rational", "Ada")
+    with pytest.raises(CommandError, match="bots cannot play at a table with a straddle"):
+        host_commands.refuse_with_bots(table, new)
+    twice = host_commands.new_config(config, TableSettingsCommand(run_it_max=2))
+    host_commands.refuse_with_bots(table, twice)  # bots play run it twice
+    table.config = new
+    with pytest.raises(CommandError, match="big-blind ante"):
+        host_commands.add_bot(table, 3, "rational", "Bo")
+    assert 3 not in table.seats
