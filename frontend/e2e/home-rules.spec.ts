@@ -79,6 +79,24 @@ test("two friends agree to run it twice", async ({ browser }) => {
     await expect(host.getByTestId("run-board-1").locator("[data-card]")).toHaveCount(5);
     await expect(host.getByTestId("run-board-2").locator("[data-card]")).toHaveCount(5);
     await shot(host, "desktop-run-it-twice-boards");
+
+    // On a phone: the same two boards, under the table.
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      storageState: await friendContext.storageState(),
+    });
+    try {
+      const mobile = await phone.newPage();
+      await mobile.goto(`/#/tables/${encodeURIComponent(tableId)}`);
+      await expect(mobile.getByTestId("run-board-2")).toBeVisible({ timeout: 30_000 });
+      await mobile.getByTestId("home-bar").scrollIntoViewIfNeeded();
+      await shot(mobile, "phone-run-it-twice-boards");
+    } finally {
+      await phone.close();
+    }
   } finally {
     await hostContext.close();
     await friendContext.close();
