@@ -9,12 +9,14 @@ import pytest
 from holdem_testlib import check_down, nl, play, random_action, seated_table
 from test_phh_histories import pokerkit_finishing_stacks
 
+from ai.models.public import from_record_doc
 from holdem.actions import Action, EventKind, Street
 from holdem.cards import Deck, ScriptedDeck, make_rng
 from holdem.config import Straddle, TableConfig
 from holdem.errors import IllegalActionError, SeatError
 from holdem.hand import Hand
 from holdem.phh import parse_phh, replay_text, to_phh
+from holdem.stats import player_hands
 
 # -- run it twice ------------------------------------------------------------------------
 
@@ -321,3 +323,18 @@ def test_every_option_conserves_chips_and_round_trips_through_phh(
         assert "runouts" in kinds
     if options.get("rabbit_hunt"):
         assert "rabbit" in kinds
+
+
+def test_statistics_and_the_ais_public_hand_read_the_first_run_only() -> None:
+    config = nl(seats=3, run_it_max=2, min_buy_in=20)
+    table = seated_table(config, {1: 25, 2: 100, 3: 100}, button=3)
+    table.start_hand(_twice_deck())
+    play(table, (3, Action.raise_to(100)), (1, Action.call()), (2, Action.call()))
+    for player in ("p1", "p2", "p3"):
+        table.vote_runouts(player, 2)
+    record = table.last_record
+    assert record is not None and len(record.boards) == 2
+    hands = player_hands(record)  # the all-in expectation from the first run's board
+    assert sum(h.net for h in hands) == 0
+    public = from_record_doc(record.model_dump(mode="json"))
+    assert len(public.board) == 5
