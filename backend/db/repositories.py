@@ -253,6 +253,12 @@ class Hands:
             {"$push": {"record.events": event.model_dump(mode="json")}},
         )
 
+    async def set_rabbit(self, table_id: str, hand_no: int, cards: tuple[str, ...]) -> None:
+        """A rabbit hunt after the hand was filed: kept apart from its board (idempotent)."""
+        await self._col.update_one(
+            {"_id": hand_id(table_id, hand_no)}, {"$set": {"record.rabbit": list(cards)}}
+        )
+
     async def get(self, hand_id_: str) -> Document | None:
         return await self._col.find_one({"_id": hand_id_})
 

@@ -8,6 +8,7 @@ import math
 from dataclasses import replace
 
 from backend.fallback_policy import fallback_action
+from backend.home_rules import bot_refusal
 from backend.realtime.core import RuntimeCore
 from backend.realtime.inbox import AIDone, Client, CommandError
 from backend.realtime.timers import Turn
@@ -46,6 +47,12 @@ class AITurns(RuntimeCore):
             what = "advice" if advice_only else "the AI"
             raise CommandError(
                 ErrorCode.NOT_YOUR_TURN, f"it is not your turn: ask {what} when you are to act"
+            )
+        refusal = bot_refusal(self.table.config)
+        if refusal is not None:  # the AI's simulator does not model this table's rules
+            what = "advise" if advice_only else "decide"
+            raise CommandError(
+                ErrorCode.BAD_MESSAGE, f"the AI cannot {what} here: " + refusal.split(": ", 1)[1]
             )
         purpose = QueryPurpose.ADVICE if advice_only else QueryPurpose.AI_DECIDE
         if self._ai_pending.get((client.player_id, purpose)) == clock.turn:

@@ -87,6 +87,7 @@ class RuntimeCore:
         # The host's new stakes and settings, applied once no hand is in progress.
         self._next_config: TableConfig | None = None
         self._next_options: dict[str, object] = {}
+        self._runout_deadline: float | None = None  # the run-it-twice vote's countdown end
 
     @property
     def table_id(self) -> str:
@@ -159,6 +160,12 @@ class RuntimeCore:
         raise NotImplementedError
 
     def _schedule(self) -> None:  # hand cycle
+        raise NotImplementedError
+
+    def _schedule_runout_vote(self) -> bool:  # home games
+        raise NotImplementedError
+
+    def _call_bomb_pot(self) -> None:  # home games
         raise NotImplementedError
 
     def _ask_ai(  # AI turns

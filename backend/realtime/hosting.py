@@ -19,6 +19,7 @@ from holdem.protocol import (
     AddBotCommand,
     AdjustCommand,
     ApproveCommand,
+    BombPotCommand,
     BotStyleCommand,
     Change,
     ChangeKind,
@@ -49,6 +50,7 @@ _WHAT = {
     "approve": "approve a seat request",
     "reject": "reject a seat request",
     "hand_over": "hand the host's role on",
+    "bomb_pot": "call a bomb pot",
 }
 
 
@@ -164,6 +166,8 @@ class Hosting(RuntimeCore):
                     ),
                     False,
                 )
+        elif isinstance(message, BombPotCommand):
+            self._call_bomb_pot()
         elif isinstance(message, HandOverCommand):
             target = message.player_id
             seat = table.find_seat(target)
@@ -176,6 +180,7 @@ class Hosting(RuntimeCore):
     def _settings_command(self, message: TableSettingsCommand) -> None:
         old = self._next_config or self.table.config
         config = host_commands.new_config(old, message)
+        host_commands.refuse_with_bots(self.table, config)
         note = host_commands.settings_note(old, config, message)
         if not note:
             raise CommandError(ErrorCode.BAD_MESSAGE, "nothing to change")

@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { ClientCommand, HostState, TableView } from "../protocol";
 import { BOT_STYLES } from "../protocol";
 import { formatChips } from "../lib/chips";
+import { HostHomeRules } from "./HostHomeRules";
 
 export function HostPanel({
   host,
@@ -74,6 +75,7 @@ export function HostPanel({
           From the next hand
         </button>
       </form>
+      <HostHomeRules view={view} send={send} />
       {empty !== undefined && (
         <p>
           <select aria-label="Bot style" value={style} onChange={(e) => setStyle(e.target.value)}>

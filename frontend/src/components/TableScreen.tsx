@@ -24,6 +24,7 @@ import { HostPanel } from "./HostPanel";
 import { Icon } from "./Icon";
 import { PokerTable } from "./PokerTable";
 import { ShowCardsBar } from "./ShowCardsBar";
+import { HomeGameBar } from "./HomeGameBar";
 import { Toasts } from "./Toasts";
 
 type Tab = "advice" | "log" | "chat" | "hands" | "host";
@@ -392,6 +393,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
 
           <div className="action-dock">
             <ShowCardsBar view={view} always={prefs.showUncalled} onShow={() => send({ type: "show" })} onAlways={setShowUncalled} />
+            <HomeGameBar view={view} runoutDeadline={snapshot.runoutDeadline} clockOffset={snapshot.clockOffset} send={send} />
             <ActionBar
               view={view}
               onAct={onAct}

@@ -121,7 +121,7 @@ describe("PokerTable", () => {
         seat({ seat: 1, name: "Alice", player_id: "alice", hole_cards: ["Ah", "2d"], has_cards: false, state: "waiting" }),
         seat({ seat: 2, name: "Ada", hole_cards: ["Td", "Kh"], has_cards: false, state: "waiting", stack: 12000 }),
       ],
-      last_result: { hand_no: 3, net: { "2": 2000, "1": -2000 }, winnings: { "2": 4000 }, shown: { "2": ["Td", "Kh"] }, board: ["Kd", "Kc", "3s", "Jc", "Tc"] },
+      last_result: { hand_no: 3, net: { "2": 2000, "1": -2000 }, winnings: { "2": 4000 }, shown: { "2": ["Td", "Kh"] }, board: ["Kd", "Kc", "3s", "Jc", "Tc"], boards: [] },
     });
     renderTable(view);
     expect(screen.getByTestId("hand-result")).toHaveTextContent("Ada wins 4,000 with a Full House, Kings full of Tens");
@@ -159,6 +159,7 @@ describe("PokerTable", () => {
         winnings: { "1": 1000, "2": 1000, "3": 1500 },
         shown: { "1": ["Qh", "Qd"], "2": ["Qs", "Qc"], "3": ["Kh", "Kc"] },
         board,
+        boards: [],
       },
     });
     renderTable(view);

@@ -79,6 +79,12 @@ function configOf(t: Json): TableConfig {
     min_buy_in: num(c.min_buy_in),
     max_buy_in: num(c.max_buy_in),
     chip_unit: c.chip_unit === undefined || c.chip_unit === null ? "1" : String(c.chip_unit),
+    // Home-game rules (#34): in the view's config; the flat lobby summary has none.
+    straddle: c.straddle === "utg" || c.straddle === "button" ? c.straddle : "off",
+    run_it_max: num(c.run_it_max, 1),
+    rabbit_hunt: c.rabbit_hunt === true,
+    bomb_pot_ante: num(c.bomb_pot_ante),
+    bomb_pot_every: num(c.bomb_pot_every),
   };
 }
 
