@@ -49,7 +49,7 @@ async def export_hands(
     until: Annotated[datetime | None, Query(description="played before (ISO 8601)")] = None,
 ) -> StreamingResponse:
     if since is not None and until is not None and since >= until:
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY, "'since' must be before 'until'")
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "'since' must be before 'until'")
     hands = state.repos.hands
 
     async def stream() -> AsyncIterator[str]:
