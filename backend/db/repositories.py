@@ -190,6 +190,10 @@ class Tables:
         """The table's options changed (its invite, its host, its settings)."""
         await self._col.update_one({"_id": table_id}, {"$set": {"options": options}})
 
+    async def set_access(self, table_id: str, access: Document) -> None:
+        """Who the invite admitted and who waits for a seat (kept across restarts)."""
+        await self._col.update_one({"_id": table_id}, {"$set": {"access": access}})
+
     async def set_config(self, table_id: str, config: Document) -> None:
         """The host changed the stakes (from the next hand)."""
         await self._col.update_one({"_id": table_id}, {"$set": {"config": config}})
