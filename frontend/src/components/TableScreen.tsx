@@ -21,12 +21,14 @@ import { ConnectionBadge } from "./ConnectionBadge";
 import { HandList, HandReplay } from "./HandHistory";
 import { HandLog, noticeIcon, noticeText } from "./HandLog";
 import { HostPanel } from "./HostPanel";
+import { JoinRequests } from "./JoinRequests";
+import { LedgerPanel } from "./LedgerPanel";
 import { Icon } from "./Icon";
 import { PokerTable } from "./PokerTable";
 import { ShowCardsBar } from "./ShowCardsBar";
 import { Toasts } from "./Toasts";
 
-type Tab = "advice" | "log" | "chat" | "hands" | "host";
+type Tab = "advice" | "log" | "chat" | "hands" | "host" | "ledger";
 
 /** Room the advice needs in view under the panel's top (tabs, the recommendation, the
  * first values); less than this on screen and asking scrolls the panel up. */
@@ -373,6 +375,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
               Table paused: {snapshot.paused.message}
             </div>
           )}
+          {isHost && snapshot.host && <JoinRequests host={snapshot.host} unit={view.config.chip_unit} send={send} />}
           {latestBanner && (
             <div className="banner" data-testid="ai-banner" key={lastNotice?.id}>
               {lastNotice && <Icon name={noticeIcon(lastNotice)} size={15} />} {latestBanner}
@@ -414,6 +417,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
                 ["log", "Hand log"],
                 ["chat", unreadChat ? `Chat (${unreadChat})` : "Chat"],
                 ["hands", "Past hands"],
+                ["ledger", "Ledger"],
                 ...(isHost ? ([["host", "Host"]] as const) : []),
               ] as const
             ).map(([key, label]) => (
@@ -429,6 +433,14 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
             {tab === "log" && <HandLog view={view} notices={table.notices} nameOf={nameOf} />}
             {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
             {tab === "hands" && <HandList tableId={tableId} onOpen={setReplayHand} />}
+            {tab === "ledger" && (
+              <LedgerPanel
+                tableId={tableId}
+                token={session?.token ?? null}
+                unit={view.config.chip_unit}
+                refreshKey={`${view.hand_no}:${view.hand_in_progress}:${view.seats.map((s) => `${s.player_id}=${s.stack}`).join(",")}`}
+              />
+            )}
             {tab === "host" && isHost && snapshot.host && <HostPanel host={snapshot.host} view={view} send={send} inviteLink={hostInvite ? inviteLink(tableId, hostInvite) : null} />}
           </div>
         </aside>
