@@ -49,23 +49,30 @@ export function LedgerPanel({
           <thead>
             <tr>
               <th scope="col">Player</th>
-              <th scope="col">Bought in</th>
-              <th scope="col">Top-ups</th>
-              <th scope="col">Adjusted</th>
-              <th scope="col">Cashed out</th>
-              <th scope="col">On table</th>
+              <th scope="col" title="Buy-ins, top-ups and the host's adjustments">In</th>
+              <th scope="col" title="Cashed out, plus what is still on the table">Out</th>
               <th scope="col">Net</th>
             </tr>
           </thead>
           <tbody>
             {ledger.rows.map((r) => (
               <tr key={r.player_id} data-testid={`ledger-row-${r.player_id}`}>
-                <th scope="row">{r.name}{r.is_bot ? " (bot)" : ""}</th>
-                <td>{chips(r.buy_ins)}</td>
-                <td>{chips(r.rebuys)}</td>
-                <td>{r.adjustments ? signed(r.adjustments) : "–"}</td>
-                <td>{chips(r.cashed_out)}</td>
-                <td>{chips(r.on_table)}</td>
+                <th scope="row">
+                  {r.name}
+                  {r.is_bot ? " (bot)" : ""}
+                </th>
+                <td>
+                  {chips(r.buy_ins + r.rebuys + r.adjustments)}
+                  <small className="ledger__detail">
+                    {[`${chips(r.buy_ins)} buy-in`, r.rebuys ? `${chips(r.rebuys)} top-ups` : "", r.adjustments ? `${signed(r.adjustments)} adjusted` : ""].filter(Boolean).join(", ")}
+                  </small>
+                </td>
+                <td>
+                  {chips(r.cashed_out + r.on_table)}
+                  <small className="ledger__detail">
+                    {[r.cashed_out ? `${chips(r.cashed_out)} cashed out` : "", r.on_table ? `${chips(r.on_table)} on the table` : ""].filter(Boolean).join(", ") || "–"}
+                  </small>
+                </td>
                 <td className={r.net > 0 ? "is-up" : r.net < 0 ? "is-down" : ""} data-testid="ledger-net">
                   {signed(r.net)}
                 </td>
@@ -75,7 +82,7 @@ export function LedgerPanel({
           <tfoot>
             <tr>
               <th scope="row">Total</th>
-              <td colSpan={5} />
+              <td colSpan={2} />
               <td data-testid="ledger-total">{signed(ledger.total)}</td>
             </tr>
           </tfoot>

@@ -101,13 +101,11 @@ describe("the ledger", () => {
     renderWithApp(<LedgerPanel tableId="t1" token="tok" unit="1" refreshKey="1" />);
     const table = await screen.findByTestId("ledger");
     expect(within(screen.getByTestId("ledger-row-bo")).getAllByRole("cell").map((c) => c.textContent)).toEqual([
-      "1,000",
-      "500",
-      "−50",
-      "800",
-      "0",
+      "1,4501,000 buy-in, 500 top-ups, −50 adjusted",
+      "800800 cashed out",
       "−650",
     ]);
+    expect(within(screen.getByTestId("ledger-row-ana")).getAllByRole("cell")[1]!.textContent).toBe("1,6501,650 on the table");
     expect(screen.getByTestId("ledger-total").textContent).toBe("0");
     expect(screen.getByTestId("settle-up").textContent).toBe("Bo pays Ana 650");
     fireEvent.click(within(table).getByTestId("ledger-csv"));
