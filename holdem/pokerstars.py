@@ -20,6 +20,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from holdem.actions import EventKind, HandEvent, Street
+from holdem.hand_names import hand_name
 from holdem.history import HandRecord
 from holdem.views import observe_record
 
@@ -140,7 +141,7 @@ def _win(w: _Writer, e: HandEvent) -> None:
         w.lines.append("*** SHOW DOWN ***")
         for shown in w.showdown:
             if shown.kind is EventKind.SHOW:
-                w.lines.append(f"{w.name(shown.seat)}: shows [{' '.join(shown.cards)}]")
+                w.lines.append(f"{w.name(shown.seat)}: shows {_shown(w.record, shown.cards)}")
             else:
                 w.lines.append(f"{w.name(shown.seat)}: mucks hand")
     w.pushed = True
@@ -232,7 +233,8 @@ def _summary(w: _Writer) -> list[str]:
             cards = " ".join(shown[seat.seat])
             won = w.won.get(seat.seat)
             outcome = f"won ({w.chips(won)})" if won else "lost"
-            lines.append(f"{head}showed [{cards}] and {outcome}")
+            name = hand_name(shown[seat.seat], record.board)
+            lines.append(f"{head}showed [{cards}] and {outcome}{f' with {name}' if name else ''}")
         elif seat.seat in w.won:
             lines.append(f"{head}collected ({w.chips(w.won[seat.seat])})")
         elif seat.seat in mucked:
@@ -296,5 +298,11 @@ def _late_shows(w: _Writer, events: Iterable[HandEvent]) -> list[str]:
     for event in events:
         after = after or event.kind is EventKind.WIN
         if after and event.kind is EventKind.SHOW:
-            lines.append(f"{w.name(event.seat)}: shows [{' '.join(event.cards)}]")
+            lines.append(f"{w.name(event.seat)}: shows {_shown(w.record, event.cards)}")
     return lines
+
+
+def _shown(record: HandRecord, cards: tuple[str, ...]) -> str:
+    """Shown cards as the format writes them: "[Ad Qd] (a pair of Sixes)"."""
+    name = hand_name(cards, record.board)
+    return f"[{' '.join(cards)}]" + (f" ({name})" if name else "")

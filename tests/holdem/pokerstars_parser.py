@@ -68,6 +68,7 @@ class ParsedHand:
     hero_cards: tuple[str, ...] = ()
     board: list[str] = field(default_factory=list)
     shown: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    shown_names: dict[str, str] = field(default_factory=dict)  # "(a pair of Sixes)"
     mucked: set[str] = field(default_factory=set)
     returned: dict[str, Decimal] = field(default_factory=dict)
     collected: dict[str, Decimal] = field(default_factory=dict)
@@ -210,7 +211,12 @@ def _act(hand: ParsedHand, street: str, name: str, verb: str, rest: str) -> None
     all_in = rest.endswith("and is all-in")
     rest = rest.removesuffix(" and is all-in")
     if verb == "shows":
-        hand.shown[name] = tuple(_CARDS.match(rest)["cards"].split())  # type: ignore[index]
+        shown = re.match(r"^\[(?P<cards>[^\]]*)\](?: \((?P<name>.+)\))?$", rest)
+        if shown is None:
+            raise ParseError(f"shows what? {rest!r}")
+        hand.shown[name] = tuple(shown["cards"].split())
+        if shown["name"]:
+            hand.shown_names[name] = shown["name"]
         return
     if verb == "mucks hand":
         hand.mucked.add(name)

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from holdem.actions import EventKind, HandEvent, Street
 from holdem.config import AnteMode, TableConfig, Variant
 from holdem.exports import ExportFormat, in_file, render
+from holdem.hand_names import hand_name
 from holdem.history import HandRecord
 from holdem.ohh import to_ohh
 from holdem.pokerstars import to_pokerstars
@@ -136,6 +137,28 @@ def test_reader_reads_real_pokerstars_hands() -> None:
     assert tournament.final_stacks() == {"mhuggins": Decimal(755175 + 184825), "hammy6955": 0}
 
 
+def test_hands_are_named_as_pokerstars_names_them() -> None:
+    """Our names of the real hands' shown cards are PokerStars' own, word for word."""
+    named = 0
+    for hand in read_hands(REAL_HANDS.read_text()):
+        for player, cards in hand.shown.items():
+            assert hand_name(cards, hand.board) == hand.shown_names[player]
+            named += 1
+    assert named == 4
+    known = {
+        ("As Ks", "Qs Js Ts 2c 3d"): "a Royal Flush",
+        ("As 2s", "3s 4s 5s 9c 9d"): "a straight flush, Ace to Five",
+        ("9s 9h", "9c 5s 5d Ac Kd"): "a full house, Nines full of Fives",
+        ("Ks 6h", "Kd 6c 2s 3h 8d"): "two pair, Kings and Sixes",
+        ("Ac Jh", "2s 5d 7c 9h Td"): "high card Ace",
+        ("Ah 2c", "3d 4s 5h Kc Kd"): "a straight, Ace to Five",
+        ("Th 9c", "8d 7s 6h Kc Kd"): "a straight, Six to Ten",
+        ("Ah Ac", "Ad As 5h Kc Kd"): "four of a kind, Aces",
+    }
+    for (hole, board), name in known.items():
+        assert hand_name(tuple(hole.split()), tuple(board.split())) == name
+
+
 # -- our PokerStars text read back -----------------------------------------------------
 
 
@@ -197,6 +220,11 @@ def test_pokerstars_export_reads_back(config: str, index: int) -> None:
         assert parsed.hero == seat.name and parsed.hero_cards == seat.hole_cards
         shown = {s.name: s.hole_cards for s in record.seats if s.seat in shown_seats(record)}
         assert parsed.shown == shown
+        assert parsed.shown_names == {
+            name: hand_name(cards, record.board)
+            for name, cards in shown.items()
+            if hand_name(cards, record.board) is not None
+        }
         assert_hides(text, record, hero)
 
 
