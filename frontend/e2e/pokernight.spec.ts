@@ -82,12 +82,14 @@ test.describe.serial("a home game: host, invite, approval, ledger, exports", () 
     const empty = friend.locator('[data-testid^="sit-"]:not([data-testid="sit-out"]):not([data-testid="sit-back"])').first();
     await empty.click();
     await friend.getByTestId("buyin-dialog").getByTestId("buyin-confirm").click();
+    await expect(friend.getByTestId("seat-request-pending")).toContainText("waiting for the host to approve");
     const prompt = host.getByTestId("join-requests");
     await expect(prompt).toContainText("Finn asks to sit in seat");
     await shot(host, "pokernight-desktop-join-request");
     await prompt.getByRole("button", { name: "Approve" }).click();
     await expect(friend.locator('[data-me="true"]')).toBeVisible();
     await expect(prompt).toBeHidden();
+    await expect(friend.getByTestId("seat-request-pending")).toBeHidden();
     await shot(friend, "pokernight-phone-seated");
   });
 

@@ -54,6 +54,8 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
   }, [renew, playerId]);
   const table = useTable(tableId, tokenSource, { onAuthFailure, invite });
   const { view, snapshot, send } = table;
+  // A seat asked for at a table where the host approves seats (#34): shown until answered.
+  const myRequest = snapshot.host?.seat_requests.find((r) => r.player_id === playerId) ?? null;
   const [detail, setDetail] = useState<TableDetail | null>(null);
   const [tab, setTab] = useState<Tab>("log");
   const [buyInSeat, setBuyInSeat] = useState<number | null>(null);
@@ -302,9 +304,14 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
             You left with <strong>{formatChips(leftWith, view.config.chip_unit)}</strong>
           </span>
         )}
-        {!seated && !watch && (
+        {!seated && !watch && !myRequest && (
           <span className="muted small" data-testid="seat-hint">
             {tableFull ? "The table is full: watch, or pick another table in the lobby." : "Click an empty seat to sit down."}
+          </span>
+        )}
+        {!seated && myRequest && (
+          <span className="tag" role="status" data-testid="seat-request-pending">
+            Seat {myRequest.seat} asked for: waiting for the host to approve
           </span>
         )}
         {me && (
