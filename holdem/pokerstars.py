@@ -13,6 +13,7 @@ only a writer of its own.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -241,12 +242,12 @@ def _summary(w: _Writer) -> list[str]:
             lines.append(f"{head}mucked")
         else:
             lines.append(f"{head}lost")
-    return [line.replace("  ", " ") for line in lines]
+    return lines
 
 
 def to_pokerstars(record: HandRecord, hero: str | None, table_name: str | None = None) -> str:
     """One hand in PokerStars format, as player `hero` may see it."""
-    record = observe_record(record, hero)
+    record = _unique_names(observe_record(record, hero))
     w = _Writer(record, record.config.chip_unit)
     w.lines += _header(record, table_name)
     first_deal = next(
@@ -271,6 +272,19 @@ def to_pokerstars(record: HandRecord, hero: str | None, table_name: str | None =
 
 
 _FORCED = (EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND)
+
+
+def _unique_names(record: HandRecord) -> HandRecord:
+    """The format knows players by name alone: two guests of one name (which the room
+    allows) are told apart by their seats, "Sam #2" and "Sam #5"."""
+    counts = Counter(s.name for s in record.seats)
+    if all(n == 1 for n in counts.values()):
+        return record
+    seats = [
+        s.model_copy(update={"name": f"{s.name} #{s.seat}"}) if counts[s.name] > 1 else s
+        for s in record.seats
+    ]
+    return record.model_copy(update={"seats": seats})
 
 
 def _hole_cards(record: HandRecord, hero: str | None) -> list[str]:

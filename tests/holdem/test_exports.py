@@ -235,6 +235,19 @@ def assert_hides(text: str, record: HandRecord, hero: str) -> None:
     assert not hidden & tokens, f"{hero}'s export shows hidden cards {hidden & tokens}"
 
 
+def test_players_of_one_name_are_told_apart_by_seat() -> None:
+    record = next(r for r in HANDS["nl6"] if len(r.seats) >= 3)
+    same = record.model_copy(
+        update={"seats": [s.model_copy(update={"name": "Sam"}) for s in record.seats]}
+    )
+    hero = same.seats[0]
+    [parsed] = read_hands(to_pokerstars(same, hero.player_id))
+    assert sorted(parsed.names) == sorted(f"Sam #{s.seat}" for s in same.seats)
+    assert parsed.hero == f"Sam #{hero.seat}"
+    assert len(parsed.acts) == len(expected_acts(same))
+    check_chips(parsed)
+
+
 def test_pokerstars_spectator_sees_no_hole_cards() -> None:
     record = HANDS["nl6"][0]
     text = to_pokerstars(record, None)
