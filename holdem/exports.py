@@ -27,6 +27,8 @@ MEDIA_TYPE = {
     ExportFormat.OHH: "application/json",
     ExportFormat.PHH: "text/plain; charset=utf-8",
 }
+# A file of many OHH hands is JSON documents apart by blank lines, not one JSON value.
+MANY_MEDIA_TYPE = {**MEDIA_TYPE, ExportFormat.OHH: "text/plain; charset=utf-8"}
 ONE_SUFFIX = {ExportFormat.POKERSTARS: "txt", ExportFormat.OHH: "ohh", ExportFormat.PHH: "phh"}
 MANY_SUFFIX = {ExportFormat.POKERSTARS: "txt", ExportFormat.OHH: "ohh", ExportFormat.PHH: "phhs"}
 

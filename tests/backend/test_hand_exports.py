@@ -104,6 +104,7 @@ async def test_exports_of_your_hands(server: RunningServer) -> None:
         assert everything.text.index("Table 'Monday'") < everything.text.index("Table 'Tuesday'")
         assert_hidden(everything.text.split("PokerStars Hand #")[1:], hidden)
         ohh_file = await http.get("/api/hands/export/ohh", headers=bearer(alice_token))
+        assert ohh_file.headers["content-type"].startswith("text/plain")  # many documents
         documents = [json.loads(chunk) for chunk in ohh_file.text.strip().split("\n\n")]
         assert len(documents) == 3
         for document in documents:

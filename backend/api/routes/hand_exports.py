@@ -17,7 +17,15 @@ from fastapi.responses import PlainTextResponse, StreamingResponse
 from backend.api.deps import Player, State
 from backend.api.strict_json import StrictJsonRoute
 from backend.db.codec import Document, record_from_doc
-from holdem.exports import MANY_SUFFIX, MEDIA_TYPE, ONE_SUFFIX, ExportFormat, in_file, render
+from holdem.exports import (
+    MANY_MEDIA_TYPE,
+    MANY_SUFFIX,
+    MEDIA_TYPE,
+    ONE_SUFFIX,
+    ExportFormat,
+    in_file,
+    render,
+)
 from holdem.history import HandRecord
 
 router = APIRouter(prefix="/api/hands", tags=["hands"], route_class=StrictJsonRoute)
@@ -67,7 +75,7 @@ async def export_hands(
     name = f"showdown-hands{'-' + table_id if table_id else ''}.{MANY_SUFFIX[fmt]}"
     return StreamingResponse(
         stream(),
-        media_type=MEDIA_TYPE[fmt],
+        media_type=MANY_MEDIA_TYPE[fmt],
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
