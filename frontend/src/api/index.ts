@@ -100,9 +100,15 @@ export async function downloadHandExport(handId: string, format: ExportFormat, t
   return request<string>(endpoints.handExport(handId, format), { token, accept: "text" });
 }
 
-/** All your hands (or one table's) in one file. */
-export async function downloadHandsExport(format: ExportFormat, token: string | null, tableId: string | null = null): Promise<string> {
-  return request<string>(endpoints.handsExport(format, tableId), { token, accept: "text" });
+/** All your hands (or one table's, or a time range's) in one file. */
+export async function downloadHandsExport(
+  format: ExportFormat,
+  token: string | null,
+  tableId: string | null = null,
+  since: string | null = null,
+  until: string | null = null,
+): Promise<string> {
+  return request<string>(endpoints.handsExport(format, tableId, since, until), { token, accept: "text" });
 }
 
 /** The table session's ledger and settle-up (its players only). */

@@ -134,10 +134,15 @@ describe("the ledger", () => {
       fireEvent.click(button);
     }
     await waitFor(() => expect(saved.map((s) => s.name)).toEqual(["showdown-hands.txt", "showdown-hands.ohh", "showdown-hands.phhs"]));
-    expect(api.calls.filter((c) => c.path.startsWith("/api/hands/export/")).map((c) => c.headers.Authorization)).toEqual([
-      "Bearer tok",
-      "Bearer tok",
-      "Bearer tok",
-    ]);
+    // A range of days: from the start of the first to the end of the last (local days).
+    fireEvent.change(screen.getByTestId("export-from"), { target: { value: "2026-11-20" } });
+    fireEvent.change(screen.getByTestId("export-to"), { target: { value: "2026-11-21" } });
+    await waitFor(() => expect(screen.getByTestId("hands-export-pokerstars")).not.toBeDisabled());
+    fireEvent.click(screen.getByTestId("hands-export-pokerstars"));
+    await waitFor(() => expect(saved.at(-1)?.name).toBe("showdown-hands-2026-11-20-to-2026-11-21.txt"));
+    const asked = new URL(api.calls.at(-1)!.path, "http://x").searchParams;
+    expect(asked.get("since")).toBe(new Date("2026-11-20T00:00:00").toISOString());
+    expect(asked.get("until")).toBe(new Date("2026-11-22T00:00:00").toISOString());
+    expect(new Set(api.calls.filter((c) => c.path.startsWith("/api/hands/export/")).map((c) => c.headers.Authorization))).toEqual(new Set(["Bearer tok"]));
   });
 });

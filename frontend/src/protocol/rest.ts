@@ -32,9 +32,15 @@ export const endpoints = {
   handPhh: (handId: string) => `/api/hands/${encodeURIComponent(handId)}/phh`,
   /** One hand as another poker program reads it (#34): PokerStars text, OHH JSON or PHH. */
   handExport: (handId: string, format: ExportFormat) => `/api/hands/${encodeURIComponent(handId)}/${format}`,
-  /** All your hands in one file: one table's, or all. */
-  handsExport: (format: ExportFormat, tableId: string | null = null) =>
-    `/api/hands/export/${format}${tableId ? `?table_id=${encodeURIComponent(tableId)}` : ""}`,
+  /** All your hands in one file: one table's, a time range's (ISO 8601; until exclusive), or all. */
+  handsExport: (format: ExportFormat, tableId: string | null = null, since: string | null = null, until: string | null = null) => {
+    const query = new URLSearchParams();
+    if (tableId) query.set("table_id", tableId);
+    if (since) query.set("since", since);
+    if (until) query.set("until", until);
+    const text = query.toString();
+    return `/api/hands/export/${format}${text ? `?${text}` : ""}`;
+  },
   ledger: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}/ledger`,
   ledgerCsv: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}/ledger.csv`,
   health: () => "/healthz",
