@@ -124,6 +124,15 @@ class RuntimeCore:
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
 
+    def _store_access(self) -> None:
+        """Who the invite admitted and who waits for the host's approval, stored whole
+        each time either changes, so a restart keeps both (TableRuntime.restore_access)."""
+        access = {
+            "members": sorted(self._members),
+            "seat_requests": [r.model_dump(mode="json") for r in self._seat_requests.values()],
+        }
+        self._spawn(self._repos.tables.set_access(self.table_id, access))
+
     # -- hooks: each part implements its own ----------------------------------------------
 
     def _send(self, client: Client, text: str) -> None:  # presence

@@ -83,6 +83,7 @@ class Hosting(RuntimeCore):
             player_id=client.player_id, name=client.name, seat=message.seat, buy_in=message.buy_in
         )
         self._seat_requests[client.player_id] = request
+        self._store_access()
         self._changed(
             Change(
                 kind=ChangeKind.SEAT_REQUEST,
@@ -98,6 +99,7 @@ class Hosting(RuntimeCore):
         request = self._seat_requests.pop(player_id, None)
         if request is None:
             return
+        self._store_access()
         change = Change(
             kind=ChangeKind.SEAT_REJECTED,
             seat=request.seat,
@@ -152,11 +154,13 @@ class Hosting(RuntimeCore):
                     table, request.player_id, request.name, request.seat, request.buy_in
                 )
                 del self._seat_requests[message.player_id]
+                self._store_access()
                 self._banks.forget(request.player_id)
                 change = outcome.change.model_copy(update={"by": ActedBy.HOST, "note": "approved"})
                 self._apply(Outcome(change, outcome.seats_changed, outcome.ledger))
             else:
                 del self._seat_requests[message.player_id]
+                self._store_access()
                 self._changed(
                     Change(
                         kind=ChangeKind.SEAT_REJECTED,
@@ -196,6 +200,7 @@ class Hosting(RuntimeCore):
         self._next_options.update(options)
         if message.approve_seats is False:
             self._seat_requests.clear()  # asked under the old rule: sit now, freely
+            self._store_access()
         self._apply_next_settings()
         change = Change(
             kind=ChangeKind.SETTINGS, by=ActedBy.HOST, note=note + " from the next hand"

@@ -189,6 +189,7 @@ class TableManager:
             TableOptions.model_validate(options_doc),
             _initial_seq(int(saved_seq) if isinstance(saved_seq, int) else 0),
         )
+        runtime.restore_access(doc.get("access"))
         runtime.start(Change(kind=ChangeKind.RESTORE, by=ActedBy.TABLE))
         log.info("table restored", extra={"seats": sorted(table.seats), "hand_no": table.hand_no})
 
