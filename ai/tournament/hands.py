@@ -18,41 +18,19 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from ai.math.combos import N_CLASSES, class_index, class_name, combo_class, combo_index_of
 from holdem.cards import RANKS, card_index
 
-N_CLASSES = 169
 GRID_RANKS = RANKS[::-1]  # "AKQJT98765432"
 
-
-def label(k: int) -> str:
-    """'AA', 'AKs' or 'AKo' for class k."""
-    row, col = divmod(k, 13)
-    if row == col:
-        return GRID_RANKS[row] * 2
-    if row < col:
-        return GRID_RANKS[row] + GRID_RANKS[col] + "s"
-    return GRID_RANKS[col] + GRID_RANKS[row] + "o"
-
-
-def index(name: str) -> int:
-    """The class index of 'AA', 'AKs' or 'AKo' (upper-case ranks, high card first)."""
-    hi, lo = GRID_RANKS.index(name[0]), GRID_RANKS.index(name[1])
-    if hi == lo:
-        if len(name) != 2:
-            raise ValueError(f"a pair has no suitedness: {name!r}")
-        return hi * 13 + hi
-    if hi > lo or len(name) != 3 or name[2] not in "so":
-        raise ValueError(f"not a hand class (high card first, then s or o): {name!r}")
-    return hi * 13 + lo if name[2] == "s" else lo * 13 + hi
+# The grid is ai.math.combos': one definition of the 169 classes and their names.
+label = class_name
+index = class_index
 
 
 def class_of(a: int, b: int) -> int:
     """The class of the holding of card indices a and b."""
-    ra, rb = 12 - (a >> 2), 12 - (b >> 2)  # grid rows: 0 = ace
-    hi, lo = min(ra, rb), max(ra, rb)
-    if hi == lo:
-        return hi * 13 + hi
-    return hi * 13 + lo if (a & 3) == (b & 3) else lo * 13 + hi
+    return combo_class(combo_index_of(a, b))
 
 
 def _holdings() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
