@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from backend.ai_gateway import AIGateway
 from backend.api.routes import (
     auth,
+    hand_exports,
     hands,
     health,
     players,
@@ -116,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         auth,
         tables,
         table_stats,
+        hand_exports,
         hands,
         reviews,
         players,

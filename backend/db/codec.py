@@ -35,6 +35,7 @@ def snapshot_to_doc(snapshot: TableSnapshot) -> Document:
         "button": snapshot.button,
         "hand_no": snapshot.hand_no,
         "tournament": snapshot.tournament,
+        "bomb_pot_called": snapshot.bomb_pot_called,
     }
 
 
@@ -47,6 +48,7 @@ def snapshot_from_doc(table_id: str, config: TableConfig, doc: Document) -> Tabl
         doc.get("button"),
         int(doc.get("hand_no", 0)),
         bool(doc.get("tournament", False)),
+        bool(doc.get("bomb_pot_called", False)),
     )
 
 

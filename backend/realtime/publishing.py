@@ -20,6 +20,7 @@ class Publishing(RuntimeCore):
             cause=cause,
             host=self._host_state(),
             tournament=self.tournament.view(self.table_id) if self.tournament else None,
+            runout_deadline=self._runout_deadline,
         ).model_dump_json()
 
     def _view(self, seat: int | None) -> TableView:

@@ -93,6 +93,8 @@ export interface TableClientSnapshot {
   host: HostState | null;
   /** the table's tournament (level, clock, field), with the last state; null: a cash table */
   tournament: TournamentView | null;
+  /** the run-it-twice vote's end (server epoch ms), with the last state (#34) */
+  runoutDeadline: number | null;
   /** the last seq applied */
   seq: number | null;
   /** server time minus local time (ms), measured on the last state */
@@ -119,6 +121,7 @@ export const INITIAL_SNAPSHOT: TableClientSnapshot = Object.freeze({
   cause: null,
   host: null,
   tournament: null,
+  runoutDeadline: null,
   seq: null,
   clockOffset: 0,
   welcome: null,
@@ -430,6 +433,7 @@ export class TableClient {
           cause: state.cause,
           host: state.host,
           tournament: state.tournament ?? null,
+          runoutDeadline: state.runout_deadline ?? null,
           seq: state.seq,
           clockOffset: state.at !== null ? state.at - Date.now() : this.snapshot.clockOffset,
         });

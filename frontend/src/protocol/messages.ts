@@ -51,6 +51,8 @@ export interface StateUpdate {
   host: HostState | null;
   /** the tournament this table belongs to: level, clock, field (#35) */
   tournament?: TournamentView | null;
+  /** the run-it-twice vote: server epoch ms when unanswered votes count as once (#34) */
+  runout_deadline?: number | null;
 }
 
 export type Incoming =
@@ -92,6 +94,9 @@ export function normaliseView(view: TableView): TableView {
     events: view.events ?? [],
     legal_actions: view.legal_actions ?? null,
     last_result: view.last_result ?? null,
+    boards: view.boards ?? [],
+    runout_voters: view.runout_voters ?? [],
+    rabbit: view.rabbit ?? [],
   };
 }
 
@@ -130,6 +135,7 @@ export function decode(text: string): Incoming {
           cause: isObject(raw.cause) ? (raw.cause as unknown as Change) : null,
           host: isObject(raw.host) ? (raw.host as unknown as HostState) : null,
           tournament: isObject(raw.tournament) ? (raw.tournament as unknown as TournamentView) : null,
+          runout_deadline: numberOrNull(raw.runout_deadline),
         },
       };
     }
