@@ -26,7 +26,14 @@ from backend.realtime.timers import Clock, TimeBanks, Turn
 from backend.schemas import TableOptions
 from backend.settings import Settings
 from holdem.config import TableConfig
-from holdem.protocol import Change, HostState, QueryPurpose, SeatRequest, TournamentView
+from holdem.protocol import (
+    Change,
+    HostState,
+    QueryPurpose,
+    SeatRequest,
+    TournamentSituation,
+    TournamentView,
+)
 from holdem.table import Table
 from holdem.views import TableView
 
@@ -47,6 +54,8 @@ class TournamentHook(Protocol):
     ) -> None: ...
 
     def view(self, table_id: str) -> TournamentView | None: ...
+
+    def situation(self, table_id: str, at_table: set[str]) -> TournamentSituation | None: ...
 
 
 class RuntimeCore:

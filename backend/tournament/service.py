@@ -31,7 +31,7 @@ from backend.tournament.director import (
 )
 from backend.tournament.store import Document, TournamentStore
 from backend.tournament.tables import table_config
-from holdem.protocol import TournamentElimination, TournamentView
+from holdem.protocol import TournamentElimination, TournamentSituation, TournamentView
 
 log = logging.getLogger(__name__)
 
@@ -251,6 +251,19 @@ class TournamentService:
     def view(self, table_id: str) -> TournamentView | None:
         director = self._of(table_id)
         return view_of(director, self._clock.now()) if director is not None else None
+
+    def situation(self, table_id: str, at_table: set[str]) -> TournamentSituation | None:
+        """For the AI at a tournament's table (ICM): the prizes still to be paid and the
+        chips of everyone still in at the other tables (`at_table`: the players seated at
+        this one, whose stacks the view has). Public: the tournament page shows them all.
+        None at a cash table, before the start or after the end, and in a freeroll."""
+        director = self._of(table_id)
+        if director is None or director.state.status is not Status.RUNNING:
+            return None
+        stacks, prizes, _ = director.situation()
+        if not any(prizes):  # nothing to win but chips: the AI plays them as chips
+            return None
+        return TournamentSituation.of(stacks, prizes, at_table)
 
     def _of(self, table_id: str) -> Director | None:
         tid = self._of_table.get(table_id)
