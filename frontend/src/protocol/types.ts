@@ -47,6 +47,7 @@ export type {
   ResultView,
   SeatState,
   SeatView,
+  Straddle,
   Street,
   TableConfig,
   TableView,
