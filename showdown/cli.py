@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "arena",
     "gauntlet",
     "lbr",
+    "calibration",
     "records",
     "bench",
     "train",
