@@ -64,12 +64,15 @@ def chosen_pairs(rows: Iterable[Mapping[str, Any]], player: str) -> list[tuple[f
     """(predicted, made, street) per searched decision of `player` that did not fold."""
     pairs = []
     for row in rows:
-        if row["player"] != player:
-            continue
-        chosen = next(a for a in row["actions"] if a["label"] == row["choice"])
-        if chosen["kind"] == FOLD:
-            continue
-        pairs.append((float(chosen["value_bb"]), float(row["made_bb"]), int(row["street"])))
+        try:
+            if row["player"] != player:
+                continue
+            chosen = next(a for a in row["actions"] if a["label"] == row["choice"])
+            if chosen["kind"] == FOLD:
+                continue
+            pairs.append((float(chosen["value_bb"]), float(row["made_bb"]), int(row["street"])))
+        except (KeyError, StopIteration, TypeError, ValueError):
+            raise ValueError(f"not a searched decision row: {str(dict(row))[:120]}") from None
     return pairs
 
 
@@ -94,12 +97,7 @@ def calibrate(
     pairs = chosen_pairs(rows, player)
     if not pairs:
         raise ValueError(f"no searched decision of {player!r} that did not fold")
-    folds = sum(
-        1
-        for row in rows
-        if row["player"] == player
-        and next(a for a in row["actions"] if a["label"] == row["choice"])["kind"] == FOLD
-    )
+    folds = sum(1 for row in rows if row["player"] == player and row["choice"] == "fold")
     predicted = np.array([p for p, _, _ in pairs])
     made = np.array([m for _, m, _ in pairs])
     streets = np.array([s for _, _, s in pairs])
