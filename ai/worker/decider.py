@@ -29,6 +29,12 @@ from ai.models.public import from_record_doc
 from ai.models.replay import summary_of
 from ai.models.stats import StatsBook
 from ai.sim.rules import CALL, CHECK, Rules
+from ai.tournament.advisor import (
+    icm_call,
+    plays_for_money,
+    tournament_decision,
+    with_prize_equity,
+)
 from ai.worker.advice import build_advice
 from ai.worker.model_sync import ModelSync
 from holdem.actions import ActionKind, LegalActions
@@ -150,11 +156,17 @@ class Decider:
                 bot.model.book = self._book  # every bot reads every stored hand's statistics
             if query.purpose is not QueryPurpose.BOT:
                 budget = min(budget, self.advice_seconds)
+        # Tournaments: short-stacked push/fold spots play the equilibrium in prize equity.
+        icm = query.tournament is not None and plays_for_money(style)
+        tour = tournament_decision(obs, query) if icm else None
         bot.deadline = time.monotonic() + budget
         try:
-            decision = bot.decide(obs)
+            decision = bot.decide(obs) if tour is None else tour.decision
         finally:
             bot.deadline = None
+        if tour is None and icm:  # an all-in call, valued by ICM
+            tour = icm_call(obs, query, decision)
+            decision = decision if tour is None else tour.decision
         if query.purpose is QueryPurpose.REVIEW and self._yielding():
             return DecisionDecline(request_id=query.request_id, reason=REVIEW_YIELDED)
         if not decision.is_legal(obs.legal):  # pragma: no cover - the sizing helpers prevent it
@@ -165,6 +177,8 @@ class Decider:
         # same spot may want it.
         want = query.want_advice or spot is not None
         advice = build_advice(obs, decision, bot, self._model) if want else None
+        if advice is not None and query.tournament is not None:
+            advice = with_prize_equity(advice, obs, query, tour)
         answer = DecisionAnswer(
             request_id=query.request_id, action=action.kind, amount=action.amount, advice=advice
         )
