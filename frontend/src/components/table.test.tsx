@@ -357,7 +357,7 @@ describe("AdvicePanel", () => {
   });
 
   it("names a close call between the recommendation and the runner-up, and none when clear", () => {
-    const runner = { action: "call" as const, amount: null, value_bb: 2.1, stderr_bb: 0.3, share: 0.25 };
+    const runner = { action: "call" as const, amount: null, value_bb: 2.1, stderr_bb: 0.3, share: 0.25, prize_equity: null };
     const advice = { ...REPORT.advice, close_call: runner };
     const { unmount } = render(<AdvicePanel report={{ ...REPORT, advice }} loading={false} view={makeView()} canAsk />);
     expect(screen.getByTestId("advice-close-call").textContent).toBe("Close call: Raise to 600 vs Call");
