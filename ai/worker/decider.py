@@ -68,8 +68,10 @@ REVIEW_YIELDED = "yielded to a live query"
 # applies the action the advice showed, even when a busy machine cut either search short.
 MAX_SPOTS = 256
 
-# (table, hand, seat, style, actions so far, board, our cards): one decision of a hand.
-SpotKey = tuple[str, int, int, str, int, tuple[int, ...], tuple[int, ...]]
+# (table, hand, seat, style, actions so far, board, our cards, the tournament situation
+# as JSON or ""): one decision of a hand. The situation is part of it: the prize
+# structure and the other tables' stacks can turn the same cards' call into a fold.
+SpotKey = tuple[str, int, int, str, int, tuple[int, ...], tuple[int, ...], str]
 
 
 class YieldFlag(Protocol):
@@ -132,8 +134,9 @@ class Decider:
             return safe_answer(query, "the legal actions did not match the view")
         spot: SpotKey | None = None
         if query.purpose in (QueryPurpose.ADVICE, QueryPurpose.AI_DECIDE):
+            situation = "" if query.tournament is None else query.tournament.model_dump_json()
             spot = (query.table_id, query.hand_no, query.seat, style, len(obs.history),
-                    tuple(obs.board), tuple(obs.hole))  # fmt: skip
+                    tuple(obs.board), tuple(obs.hole), situation)  # fmt: skip
             kept = self._spots.get(spot)
             if kept is not None:
                 self._spots.move_to_end(spot)
