@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from search_spots import LIMIT2, LIMIT6, NL2, bot, spot
 
 from ai.game.observation import Observation
+from ai.search import kernel as K
 from ai.search.profiles import ADVISOR
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
 from holdem.config import TableConfig, Variant
@@ -40,6 +43,46 @@ def test_a_free_check_is_never_folded() -> None:
     for obs in (free, spot(LIMIT2, {1: "7c2d"}, [(CALL, 0), (CHECK, 0)], board="AhKhQs")):
         decision = bot(iterations=150).decide(obs)
         assert decision.kind != FOLD and decision.is_legal(obs.legal)
+
+
+def test_folding_in_the_tree_loses_the_chips_in_front_of_us() -> None:
+    # Folding loses this street's chips too (a fold that kept them made a bet-then-fold
+    # look free). The big blind facing a raise: the root's fold loses the blind. A missed
+    # Limit flop, where our bets are often raised: every fold further down the tree is
+    # backed up as exactly the chips we hold at its node, no more.
+    facing = search_tree(spot(NL2, {2: "Ts9s"}, [(RAISE, 6)]))
+    assert facing.nodes[facing.root, K.NODE_FOLD] == -2  # the blind, lost
+    assert all(facing.nodes[node, K.NODE_FOLD] <= -2 for node in facing.ids)
+    missed = search_tree(spot(LIMIT2, {1: "7c2d"}, [(CALL, 0), (CHECK, 0)], board="AhKhQs"))
+    folds = 0
+    for node in missed.ids:
+        first = int(missed.nodes[node, K.NODE_FIRST])
+        for e in range(first, first + int(missed.nodes[node, K.NODE_K])):
+            n = missed.edges[e, K.E_N]
+            if node != missed.root and missed.edges[e, K.E_KIND] == FOLD and n:
+                folds += 1
+                assert missed.edge_f[e, K.EF_W] / n == missed.nodes[node, K.NODE_FOLD]
+    assert folds > 0  # the search did fold later in some lines
+
+
+@dataclass
+class _Tree:
+    nodes: K.I64
+    edges: K.I64
+    edge_f: K.F64
+    root: int
+    ids: range
+
+
+def search_tree(obs: Observation) -> _Tree:
+    """The tree of one decision's search (values: chips since the hand began)."""
+    searcher = bot(iterations=600)
+    searcher.decide(obs)
+    result = searcher.last
+    assert result is not None
+    tree = result.root.tree
+    ids = range(int(tree.counts[K.COUNT_NODES]))
+    return _Tree(tree.nodes, tree.edges, tree.edge_f, result.root.id, ids)
 
 
 def test_the_reason_leads_with_the_chosen_action_and_its_best_value() -> None:
