@@ -89,7 +89,7 @@ export function Lobby() {
             <tbody>
               {tables.map((t) => {
                 const unit = t.config.chip_unit;
-                const full = t.seated >= t.config.seats;
+                const full = t.seats_taken >= t.config.seats;
                 const f = figures?.get(t.table_id);
                 return (
                   <tr key={t.table_id} data-testid="table-row" data-table-id={t.table_id}>
@@ -107,10 +107,10 @@ export function Lobby() {
                     <td className="num" data-testid="table-seats">
                       <span className="seats-meter hide-sm" aria-hidden="true">
                         {Array.from({ length: t.config.seats }, (_, i) => (
-                          <span key={i} className={i < t.seated ? "is-taken" : ""} />
+                          <span key={i} className={i < t.seats_taken ? "is-taken" : ""} />
                         ))}
                       </span>
-                      {t.seated}/{t.config.seats}
+                      {t.seats_taken}/{t.config.seats}
                       {t.sitting_out ? (
                         <small className="muted" data-testid="table-sitting-out" title="Seats whose player sits out: freed if their player stays away">
                           {" "}

@@ -1,6 +1,6 @@
 /** A table page: the live table, your decision bar, advice, hand log, chat, past hands. */
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
 import { getTable } from "../api";
 import type { ActionKind, HandSummary, TableDetail } from "../protocol";
 import { formatChips } from "../lib/chips";
@@ -159,11 +159,16 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
       panel.scrollIntoView?.({ behavior: "smooth", block: "start" });
     }
   }, [table.adviceLoading, table.advice]);
-  useEffect(() => {
+  // A new chat line counts as unread unless the chat tab is open; switching tabs is not
+  // a new line, so the tab is read when a line comes (an effect event), not watched.
+  const onChatLine = useEffectEvent(() => {
     // Lines sent again on joining (the table's last 50) are not news.
     const last = table.chat[table.chat.length - 1];
     if (tab !== "chat" && last && !last.history) setUnreadChat((n) => n + 1);
-  }, [table.chat.length]); // eslint-disable-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    onChatLine();
+  }, [table.chat.length]);
 
   // The standing "show when uncalled" choice, told to the table on every (re)connection.
   const welcome = snapshot.welcome;
@@ -193,14 +198,19 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
   const cueFlashes = useFlashes<number, string>(3000);
   const { flash: flashCue } = cueFlashes;
   const { flash: flashAi, clear: clearAi } = aiFlashes;
-  useEffect(() => {
-    if (!lastNotice || lastNotice.seat === null || !view) return;
-    if (lastNotice.by === "rebuy" && lastNotice.rebuy) {
-      flashCue(lastNotice.seat, `+${formatChips(lastNotice.rebuy.amount, view.config.chip_unit)} ${lastNotice.rebuy.topUp ? "top-up" : "rebuy"}`);
-    } else if (lastNotice.by === "ai") {
-      flashAi(lastNotice.seat, true);
+  // Each notice flashes once, when it arrives: the view it reads for the chip unit changes
+  // with every action and must not flash the same notice again (an effect event).
+  const onNotice = useEffectEvent((notice: NonNullable<typeof lastNotice>) => {
+    if (notice.seat === null || !view) return;
+    if (notice.by === "rebuy" && notice.rebuy) {
+      flashCue(notice.seat, `+${formatChips(notice.rebuy.amount, view.config.chip_unit)} ${notice.rebuy.topUp ? "top-up" : "rebuy"}`);
+    } else if (notice.by === "ai") {
+      flashAi(notice.seat, true);
     }
-  }, [lastNotice]); // eslint-disable-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    if (lastNotice) onNotice(lastNotice);
+  }, [lastNotice]);
   const actor = view?.hand_in_progress ? view.actor : null;
   useEffect(() => {
     if (actor !== null) clearAi(actor);

@@ -319,7 +319,7 @@ export class TableClient {
    */
   private authenticate(socket: SocketLike): void {
     const source = this.options.token;
-    let token: string | null | Promise<string | null> = null;
+    let token: string | null | Promise<string | null>;
     try {
       token = typeof source === "function" ? source() : source;
     } catch {
