@@ -64,6 +64,14 @@ REVIEW_SECONDS = ADVICE_SECONDS
 # its lane, and is declined with this reason: the gateway asks for it again later, and
 # does not count it as a failed try (backend.ai_gateway.REVIEW_YIELDED, the same words).
 REVIEW_YIELDED = "yielded to a live query"
+# Spots whose advisor answer is kept: "Let AI decide" after "Advice" on the same spot
+# applies the action the advice showed, even when a busy machine cut either search short.
+MAX_SPOTS = 256
+
+# (table, hand, seat, style, actions so far, board, our cards, the tournament situation
+# as JSON or ""): one decision of a hand. The situation is part of it: the prize
+# structure and the other tables' stacks can turn the same cards' call into a fold.
+SpotKey = tuple[str, int, int, str, int, tuple[int, ...], tuple[int, ...], str]
 
 
 class YieldFlag(Protocol):
@@ -75,8 +83,15 @@ class YieldFlag(Protocol):
 class Decider:
     """Keeps the bots; thread-safe (one lock: a decider serves one lane of queries)."""
 
-    def __init__(self, database_url: str = "", yield_flag: YieldFlag | None = None) -> None:
+    def __init__(
+        self,
+        database_url: str = "",
+        yield_flag: YieldFlag | None = None,
+        advice_seconds: float = ADVICE_SECONDS,
+    ) -> None:
         self._yield = yield_flag
+        self.advice_seconds = advice_seconds
+        self._spots: OrderedDict[SpotKey, DecisionAnswer] = OrderedDict()
         self._sync = ModelSync(database_url) if database_url else None
         self._bots: OrderedDict[tuple[str, int, str], Bot] = OrderedDict()
         # Statistics of every player met: loaded from the stored hands (ModelSync) and
@@ -117,6 +132,20 @@ class Decider:
         if obs.legal.to_legal_actions() != query.legal:
             log.warning("query %s: legal actions differ from the view's", query.request_id)
             return safe_answer(query, "the legal actions did not match the view")
+        spot: SpotKey | None = None
+        if query.purpose in (QueryPurpose.ADVICE, QueryPurpose.AI_DECIDE):
+            situation = "" if query.tournament is None else query.tournament.model_dump_json()
+            spot = (query.table_id, query.hand_no, query.seat, style, len(obs.history),
+                    tuple(obs.board), tuple(obs.hole), situation)  # fmt: skip
+            kept = self._spots.get(spot)
+            if kept is not None:
+                self._spots.move_to_end(spot)
+                return kept.model_copy(
+                    update={
+                        "request_id": query.request_id,
+                        "advice": kept.advice if query.want_advice else None,
+                    }
+                )
         players = [obs.player_id(i) for i in range(obs.n)]
         if self._sync is not None:
             self._sync.refresh(players, self._book.players.update)
@@ -129,7 +158,7 @@ class Decider:
             if isinstance(bot, LokiBot):
                 bot.model.book = self._book  # every bot reads every stored hand's statistics
             if query.purpose is not QueryPurpose.BOT:
-                budget = min(budget, ADVICE_SECONDS)
+                budget = min(budget, self.advice_seconds)
         # Tournaments: short-stacked push/fold spots play the equilibrium in prize equity.
         icm = query.tournament is not None and plays_for_money(style)
         tour = tournament_decision(obs, query) if icm else None
@@ -147,12 +176,22 @@ class Decider:
             log.error("query %s: %s proposed an illegal %s", query.request_id, style, decision)
             return safe_answer(query, "the bot proposed an illegal action")
         action = decision.to_action()
-        advice = build_advice(obs, decision, bot, self._model) if query.want_advice else None
+        # Advice is built for a kept spot even when not asked for: a later question on the
+        # same spot may want it.
+        want = query.want_advice or spot is not None
+        advice = build_advice(obs, decision, bot, self._model) if want else None
         if advice is not None and query.tournament is not None:
             advice = with_prize_equity(advice, obs, query, tour)
-        return DecisionAnswer(
+        answer = DecisionAnswer(
             request_id=query.request_id, action=action.kind, amount=action.amount, advice=advice
         )
+        if spot is not None:
+            self._spots[spot] = answer
+            while len(self._spots) > MAX_SPOTS:
+                self._spots.popitem(last=False)
+            if not query.want_advice:
+                answer = answer.model_copy(update={"advice": None})
+        return answer
 
     def hand_ended(self, message: HandEnded) -> int:
         """Show a finished hand to the bots of its table that were dealt into it, as the
