@@ -15,14 +15,13 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
-from dataclasses import replace
 from typing import Protocol
 
 from ai.bots import ADVISOR_STYLE, Bot, canonical_style, make_bot
 from ai.bots.from_view import ReplayError, observation_from_view
-from ai.bots.loki import LokiBot
-from ai.bots.mcts import MctsBot
+from ai.bots.mcts import make_mcts
 from ai.bots.poki import PokiBot
+from ai.bots.settings import BotSettings
 from ai.game.observation import Decision
 from ai.models.model import OpponentModel
 from ai.models.public import from_record_doc
@@ -99,6 +98,8 @@ class Decider:
         self._book = StatsBook()
         self._model = OpponentModel(book=self._book)
         self._review_bots: dict[str, Bot] = {}
+        # The statistics the review bots read: a copy of the players' as they are now.
+        self._review_book = StatsBook()
         self._lock = threading.Lock()
 
     @property
@@ -111,8 +112,9 @@ class Decider:
         bot = self._bots.get(key)
         if bot is None:
             seed = zlib.crc32(f"{table_id}:{seat}:{style}".encode())
-            bot = self._bots[key] = make_bot(style, seed)
-            bot.explain = True
+            # Every bot here explains itself and reads every stored hand's statistics.
+            settings = BotSettings(explain=True, book=self._book)
+            bot = self._bots[key] = make_bot(style, seed, settings)
             while len(self._bots) > MAX_BOTS:
                 self._bots.popitem(last=False)
         self._bots.move_to_end(key)
@@ -155,8 +157,6 @@ class Decider:
         else:
             self._book.ingest(obs.hand_key, players, obs.history, obs.bet_units, obs.limit)
             bot = self.bot_for(query.table_id, query.seat, style)
-            if isinstance(bot, LokiBot):
-                bot.model.book = self._book  # every bot reads every stored hand's statistics
             if query.purpose is not QueryPurpose.BOT:
                 budget = min(budget, self.advice_seconds)
         # Tournaments: short-stacked push/fold spots play the equilibrium in prize equity.
@@ -235,18 +235,17 @@ class Decider:
         """The advisor for a past hand's decision: it reads the players' statistics as they
         are now, from a copy, so replaying an old hand counts nothing twice and leaves the
         live bots (their statistics, their kept trees) as they were."""
+        book = self._review_book
+        book.players.clear()
+        book.players.update({p: copy.deepcopy(self._book.peek(p)) for p in players})
         bot = self._review_bots.get(style)
         if bot is None:
-            bot = self._review_bots[style] = self.bot_for("review", 0, style)
-            self._bots.pop(("review", 0, style), None)  # never evicted, never shared
-        if isinstance(bot, MctsBot):
-            # Decisions arrive in any order, from any hand: no tree is kept between them.
-            bot.config = replace(bot.config, keep_tree=False)
-            bot.clock = self._review_clock  # stops the search when a live query waits
-        if isinstance(bot, LokiBot):
-            book = StatsBook()
-            book.players.update({p: copy.deepcopy(self._book.peek(p)) for p in players})
-            bot.model.book = book
+            # Decisions arrive in any order, from any hand: no tree is kept between them;
+            # the search stops when a live query waits. Never evicted, never shared.
+            settings = BotSettings(
+                explain=True, book=book, keep_tree=False, clock=self._review_clock
+            )
+            bot = self._review_bots[style] = make_bot(style, 0, settings)
         return bot
 
     def _yielding(self) -> bool:
@@ -313,9 +312,7 @@ def warm_up() -> None:
 
     config = TableConfig(variant=Variant.LIMIT, seats=3, small_blind=1, big_blind=2)
     state = SimState.new_hand(config, {1: 100, 2: 100, 3: 100}, button=3, seed=1)
-    bot = make_bot("poki", 1)
-    assert isinstance(bot, PokiBot)
-    bot.rollouts = 20
+    bot = PokiBot(1, rollouts=20)
     history: list[ActionRecord] = []
     while not state.over:
         obs = observe(state, history, "warm-up")
@@ -327,7 +324,5 @@ def warm_up() -> None:
     # where it would leave the first advice of each process with no searched values.
     config = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
     state = SimState.new_hand(config, {1: 200, 2: 200}, button=2, seed=1)
-    advisor = make_bot(ADVISOR_STYLE, 1)
-    if isinstance(advisor, MctsBot):
-        advisor.iterations = 64
+    advisor = make_mcts(1, ADVISOR_STYLE.removeprefix("mcts-"), iterations=64)
     advisor.decide(observe(state, [], "warm-up"))
