@@ -443,6 +443,9 @@ class Advice(_Message):
     ehs: float | None = Field(default=None, ge=0, le=1, description="Effective hand strength")
     opponents: list[OpponentRead] = Field(default_factory=list, max_length=10)
     reason: str = Field(default="", max_length=300)
+    # The runner-up whose value's 95% interval overlaps the recommended action's: a close
+    # call between the two, shown as such (None: the recommendation is clear).
+    close_call: ActionValue | None = None
     prize_equity: float | None = Field(
         default=None, ge=0, description="tournaments: our stack's prize equity now (ICM)"
     )

@@ -107,6 +107,7 @@ export function normaliseAdvice(advice: Advice): Advice {
     opponents: advice.opponents ?? [],
     equity: advice.equity ?? null,
     reason: advice.reason ?? "",
+    close_call: advice.close_call ?? null,
   };
 }
 
