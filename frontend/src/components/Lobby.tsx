@@ -1,7 +1,7 @@
 /** The lobby: tables (variant, stakes, seats taken, bots), join or watch, create a table. */
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { createTable } from "../api";
 import type { CreateTableRequest } from "../protocol";
 import { formatChips } from "../lib/chips";
@@ -38,6 +38,11 @@ export function Lobby() {
         <div>
           <h1>Lobby</h1>
           <p className="muted">Pick a table, or start your own with bots of your choice.</p>
+          <p>
+            <Link to={paths.tournaments()} data-testid="lobby-tournaments">
+              Tournaments: sit-and-go and multi-table →
+            </Link>
+          </p>
         </div>
         {!creating && (
           <button type="button" className="btn btn--primary" onClick={() => setCreating(true)} data-testid="open-create-table">

@@ -21,6 +21,7 @@ import { ConnectionBadge } from "./ConnectionBadge";
 import { HandList, HandReplay } from "./HandHistory";
 import { HandLog, noticeIcon, noticeText } from "./HandLog";
 import { HostPanel } from "./HostPanel";
+import { TournamentBanner } from "./TournamentBanner";
 import { JoinRequests } from "./JoinRequests";
 import { LedgerPanel } from "./LedgerPanel";
 import { Icon } from "./Icon";
@@ -95,7 +96,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
   const me = view && view.viewer_seat !== null ? (view.seats.find((s) => s.seat === view.viewer_seat) ?? null) : null;
   const seated = me !== null;
   const tableFull = !!view && view.seats.length >= view.config.seats;
-  const canSit = !watch && !seated && snapshot.status === "open";
+  const canSit = !watch && !seated && snapshot.status === "open" && !snapshot.tournament; // a tournament seats its players
   const adviceAllowed = detail?.advice_allowed ?? true;
   const myTurn = !!view && view.legal_actions !== null && view.actor === view.viewer_seat && view.hand_in_progress;
 
@@ -353,6 +354,9 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
                 {sitOutRequested ? "Sitting out next hand" : "Sit out"}
               </button>
             )}
+            {/* A tournament seats its players: no chips added, no standing up (#35). */}
+            {!snapshot.tournament && (
+              <>
             <button
               type="button"
               className={`btn btn--small ${me.stack < view.config.big_blind ? "btn--primary" : "btn--ghost"}`}
@@ -373,6 +377,8 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
             >
               Stand up
             </button>
+              </>
+            )}
           </>
         )}
       </div>
@@ -393,6 +399,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
               Table paused: {snapshot.paused.message}
             </div>
           )}
+          {snapshot.tournament && <TournamentBanner tournament={snapshot.tournament} />}
           {isHost && snapshot.host && <JoinRequests host={snapshot.host} unit={view.config.chip_unit} send={send} />}
           {latestBanner && (
             <div className="banner" data-testid="ai-banner" key={lastNotice?.id}>

@@ -51,6 +51,8 @@ export type {
   Street,
   TableConfig,
   TableView,
+  TournamentElimination,
+  TournamentView,
   TurnClock,
   Variant,
 } from "./wire.gen";
