@@ -31,8 +31,8 @@ from ai.policy.limit.leduc import LeducAbstraction
 from ai.policy.limit.solver import MCCFR
 
 Note = Callable[[str], None]
-GAMES = ("limit-hu", "leduc", "nolimit-hu", "limit-3max", "nolimit-6max")
-NWAY_GAMES = ("nolimit-hu", "limit-3max", "nolimit-6max")  # ai.policy.nway
+GAMES = ("limit-hu", "leduc", "nolimit-hu", "limit-3max")
+NWAY_GAMES = ("nolimit-hu", "limit-3max")  # ai.policy.nway
 
 
 @dataclass(frozen=True)

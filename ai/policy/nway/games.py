@@ -41,6 +41,8 @@ NOLIMIT_HU = NWayGame(
     preflop_sizes=((0.5, 1.0), (1.0,), ()),
 )
 LIMIT_3MAX = NWayGame(name="limit-3max", n=3, limit=True, stack=200, limit_raises=(2, 2, 2, 2))
+# Defined, not yet trained: six players folding or calling in turn make a tree far
+# beyond a 20-minute run (docs/blueprint.md, "Extending it").
 NOLIMIT_6MAX = NWayGame(
     name="nolimit-6max", n=6, limit=False, stack=200, sizes=((1.0,), ()), preflop_sizes=((0.5,), ())
 )
