@@ -115,9 +115,11 @@ def build_tree(game: NWayGame) -> NWayTree:
     pot: list[int] = []
     to_call: list[int] = []
 
-    def visit(state: SimState) -> int:
+    def visit(state: SimState, chips: list[int]) -> int:
+        # `chips` is what each player put in, counted before any payout: a finished
+        # SimState has paid the pot back into the stacks.
         node = len(kind)
-        put.append([state.start[i] - state.stacks[i] for i in range(n)])
+        put.append(chips)
         alive.append(sum(1 << i for i in range(n) if state.in_hand[i]))
         pot.append(state.pot)
         child.append([-1] * MAX_ACTIONS)
@@ -146,11 +148,18 @@ def build_tree(game: NWayGame) -> NWayTree:
         for a, (act, f, to) in enumerate(options):
             action[node][a], frac[node][a], tos[node][a] = act, f, to
             nxt = state.clone()
+            added = list(chips)
+            i = legal.player
+            if act == A_CALL:
+                added[i] += min(legal.call_amount, state.stacks[i])
+            elif act == A_RAISE:
+                added[i] += to - state.bets[i]
             step_abstract(nxt, act, to)
-            child[node][a] = visit(nxt)
+            child[node][a] = visit(nxt, added)
         return node
 
-    visit(start_state(game))
+    root = start_state(game)
+    visit(root, [root.start[i] - root.stacks[i] for i in range(n)])
     return NWayTree(
         game=game,
         kind=np.array(kind, dtype=np.int64),
