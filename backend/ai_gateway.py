@@ -55,6 +55,7 @@ from holdem.protocol import (
     HandEnded,
     QueryCancel,
     QueryPurpose,
+    TournamentSituation,
     WorkerHello,
     WorkerPing,
     WorkerPong,
@@ -143,6 +144,7 @@ def _query(
     style: str | None,
     seconds: float,
     want_advice: bool,
+    tournament: TournamentSituation | None = None,
 ) -> DecisionQuery:
     """The query for `legal.seat` at `view`, due `seconds` from now."""
     return DecisionQuery(
@@ -157,6 +159,7 @@ def _query(
         deadline=time.time() * 1000 + seconds * 1000,
         timeout_ms=int(seconds * 1000),
         want_advice=want_advice,
+        tournament=tournament,
     )
 
 
@@ -216,8 +219,11 @@ class AIGateway:
         legal: LegalActions,
         style: str | None,
         time_limit: float,
+        tournament: TournamentSituation | None = None,
     ) -> Decision:
-        """A legal decision for `legal.seat` within `time_limit` seconds, from a worker or not."""
+        """A legal decision for `legal.seat` within `time_limit` seconds, from a worker or not.
+
+        `tournament` (prizes and stacks) lets the AI value the decision in prize equity."""
         request_id = uuid.uuid4().hex
         want_advice = purpose is not QueryPurpose.BOT
         with log_context(table_id=view.table_id, hand_no=view.hand_no, request_id=request_id):
@@ -238,7 +244,9 @@ class AIGateway:
                 tried.add(worker.worker_id)
                 if self._pick(tried) is not None:  # leave time to ask another worker
                     remaining = max(MIN_RESEND_SECONDS, remaining * FIRST_SHARE)
-                query = _query(request_id, purpose, view, legal, style, remaining, want_advice)
+                query = _query(
+                    request_id, purpose, view, legal, style, remaining, want_advice, tournament
+                )
                 result = await self._ask(worker, query, remaining)
                 if result is None:
                     self._quarantine(worker, "missed the deadline it was given")

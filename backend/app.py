@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from backend.ai_gateway import AIGateway
 from backend.api.routes import (
     auth,
+    hand_exports,
     hands,
     health,
     players,
@@ -103,7 +104,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.add_middleware(SecurityHeaders)
-    for module in (auth, tables, table_stats, hands, reviews, players, health, sockets):
+    for module in (
+        auth,
+        tables,
+        table_stats,
+        hand_exports,
+        hands,
+        reviews,
+        players,
+        health,
+        sockets,
+    ):
         app.include_router(module.router)
     frontend_dir = settings.frontend_dir or DEFAULT_DIR
     if frontend_dir.is_dir():

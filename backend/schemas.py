@@ -7,10 +7,11 @@ from typing import Annotated, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from backend.home_rules import bot_refusal
 from backend.names import normalise_name
 from backend.passwords import PASSWORD_MAX, PASSWORD_MIN
 from backend.realtime.loop_lag import LoopLag
-from holdem.config import MAX_SEATS, MIN_SEATS, TableConfig, Variant
+from holdem.config import MAX_RUNS, MAX_SEATS, MIN_SEATS, AnteMode, Straddle, TableConfig, Variant
 from holdem.history import HandRecord
 from holdem.protocol import DEFAULT_BOT_STYLE, BotStyle
 from holdem.views import TableView
@@ -168,6 +169,29 @@ class CreateTableRequest(BaseModel):
         strict=True,
         description="unlisted: only its players see it; others need the invite link",
     )
+    big_blind_ante: bool = Field(
+        default=False, strict=True, description="the big blind posts the ante for everyone"
+    )
+    # Home-game rules (#34); bots cannot play a straddle, bomb pots or a big-blind ante.
+    straddle: Straddle = Field(
+        default=Straddle.OFF, description="no-limit: a live straddle under the gun or on the button"
+    )
+    run_it_max: int = Field(
+        default=1,
+        strict=True,
+        ge=1,
+        le=MAX_RUNS,
+        description="2 or 3: players all-in may agree to run it twice or three times",
+    )
+    rabbit_hunt: bool = Field(default=False, strict=True)
+    bomb_pot_ante: Chips = Field(default=0, description="a bomb pot's ante (0: no bomb pots)")
+    bomb_pot_every: int = Field(
+        default=0,
+        strict=True,
+        ge=0,
+        le=1000,
+        description="a bomb pot every N hands (0: when the host calls one)",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -190,7 +214,16 @@ class CreateTableRequest(BaseModel):
             raise_cap=self.raise_cap,
             min_buy_in=self.min_buy_in,
             max_buy_in=self.max_buy_in,
+            ante_mode=AnteMode.BIG_BLIND if self.big_blind_ante else AnteMode.EVERY_SEAT,
+            straddle=self.straddle,
+            run_it_max=self.run_it_max,
+            rabbit_hunt=self.rabbit_hunt,
+            bomb_pot_ante=self.bomb_pot_ante,
+            bomb_pot_every=self.bomb_pot_every,
         )
+        refusal = bot_refusal(config) if self.bots else None
+        if refusal is not None:
+            raise ValueError(refusal)
         for field in ("small_bet", "big_bet", "min_buy_in", "max_buy_in"):
             value = getattr(config, field)
             if value > MAX_CHIPS:
@@ -281,6 +314,7 @@ class StatsResponse(BaseModel):
     workers: int
     ai: dict[str, int]
     database: dict[str, int] = Field(
-        description="writes sent, round trips (batches) they took, retried and failed writes"
+        description="writes sent, round trips (batches) they took, journal syncs (commits), "
+        "the table lane's writes and round trips, retried and failed writes"
     )
     loop_lag: LoopLag  # how late the server's event loop runs what is due, recently

@@ -106,6 +106,8 @@ class EventKind(StrEnum):
     SHOW = "show"
     MUCK = "muck"
     WIN = "win"
+    STRADDLE = "straddle"  # a live straddle, posted like a third blind
+    RUNOUTS = "runouts"  # everyone all-in agreed: `amount` runs of the board
 
 
 class HandEvent(BaseModel):
@@ -123,3 +125,5 @@ class HandEvent(BaseModel):
     cards: tuple[str, ...] = ()
     all_in: bool = False
     pot_index: int | None = None
+    # Run it twice or three times: the run (0 first) a board card or a win belongs to.
+    run: int | None = None

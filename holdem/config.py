@@ -34,6 +34,17 @@ class AnteMode(StrEnum):
     BIG_BLIND = "big_blind"  # the big blind posts `ante` for the whole table (tournaments)
 
 
+class Straddle(StrEnum):
+    """Who may post a live straddle (two big blinds, optional for that player each hand)."""
+
+    OFF = "off"
+    UTG = "utg"  # under the gun: the seat after the big blind; action starts after it
+    BUTTON = "button"  # the button (Mississippi): action starts with the small blind
+
+
+MAX_RUNS = 3  # run it twice or three times
+
+
 class TableConfig(BaseModel):
     """Everything the rules need to know about a table, validated on creation."""
 
@@ -64,6 +75,26 @@ class TableConfig(BaseModel):
     min_buy_in: int = Field(default=0, ge=0)
     max_buy_in: int = Field(default=0, ge=0)
     chip_unit: Decimal = Field(default=Decimal(1), gt=0)
+    # Home-game rules (#34), all off by default.
+    straddle: Straddle = Field(
+        default=Straddle.OFF,
+        description="no-limit only: the seat allowed a live straddle of two big blinds",
+    )
+    run_it_max: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_RUNS,
+        description="all-in before the river: the most runs players may agree on (1: off)",
+    )
+    rabbit_hunt: bool = Field(
+        default=False, description="after a hand ends early, the cards to come may be shown"
+    )
+    bomb_pot_ante: int = Field(
+        default=0, ge=0, description="a bomb pot's ante from every seat (0: no bomb pots)"
+    )
+    bomb_pot_every: int = Field(
+        default=0, ge=0, description="a bomb pot every N hands (0: only when the host calls one)"
+    )
 
     @model_validator(mode="after")
     def _fill_defaults_and_check(self) -> Self:
@@ -72,6 +103,13 @@ class TableConfig(BaseModel):
             raise ValueError("the small blind cannot exceed the big blind")
         if self.ante_mode is AnteMode.BIG_BLIND and self.ante == 0:
             raise ValueError("a big-blind ante needs an ante amount above 0")
+        if self.straddle is not Straddle.OFF and self.variant is Variant.LIMIT:
+            raise ValueError(
+                "a straddle is a no-limit rule: fixed-limit bet sizes follow the big blind, "
+                "which a straddle would double for one hand"
+            )
+        if self.bomb_pot_every and not self.bomb_pot_ante:
+            raise ValueError("bomb pots every N hands need a bomb pot ante above 0")
         if self.variant is Variant.LIMIT:
             small_bet = self.small_bet or self.big_blind
             big_bet = self.big_bet or 2 * small_bet

@@ -40,7 +40,7 @@ from holdem.actions import (
     Street,
 )
 from holdem.cards import FULL_DECK, Deck
-from holdem.config import TableConfig
+from holdem.config import Straddle, TableConfig
 from holdem.errors import HandOverError, IllegalActionError, NotYourTurnError
 
 _AUTOMATIONS = (
@@ -53,7 +53,13 @@ _AUTOMATIONS = (
     pk.Automation.CHIPS_PUSHING,
     pk.Automation.CHIPS_PULLING,
 )
+# Run it twice or three times: the players all-in choose the runs (pokerkit asks them).
+_AUTOMATIONS_WITH_RUNOUT_CHOICE = tuple(
+    a for a in _AUTOMATIONS if a is not pk.Automation.RUNOUT_COUNT_SELECTION
+)
 _POSTFLOP = (Street.FLOP, Street.TURN, Street.RIVER)
+# Each run after the first deals at most three burns and five board cards more.
+_CARDS_PER_EXTRA_RUN = 8
 
 
 class _HighHand(pk.StandardHighHand):
@@ -94,7 +100,7 @@ _PK_CARD: dict[str, pk.Card] = {text: next(iter(pk.Card.parse(text))) for text i
 _BURNS_BOARD_AND_SPARE = 9
 
 
-def _pokerkit_streets(config: TableConfig) -> tuple[pk.Street, ...]:
+def _pokerkit_streets(config: TableConfig, straddle: bool = False) -> tuple[pk.Street, ...]:
     """The four betting rounds, with our raise cap instead of pokerkit's default.
 
     pokerkit counts completions/raises after the blinds; the casino cap counts the
@@ -108,13 +114,24 @@ def _pokerkit_streets(config: TableConfig) -> tuple[pk.Street, ...]:
     else:
         preflop_max = later_max = None
         small = big = config.big_blind
+    # A straddle is the biggest blind: a raise preflop is by at least the straddle.
+    preflop_min = 2 * config.big_blind if straddle else small
     opening = pk.Opening.POSITION
     return (
-        pk.Street(False, (False, False), 0, False, opening, small, preflop_max),
+        pk.Street(False, (False, False), 0, False, opening, preflop_min, preflop_max),
         pk.Street(True, (), 3, False, opening, small, later_max),
         pk.Street(True, (), 1, False, opening, big, later_max),
         pk.Street(True, (), 1, False, opening, big, later_max),
     )
+
+
+def _blinds(config: TableConfig, players: int, straddle: bool) -> tuple[int, ...]:
+    """pokerkit's blinds or straddles: a straddle of two big blinds under the gun (index 2)
+    or on the button (the last index), whose blind then acts last preflop."""
+    blinds = [config.small_blind, config.big_blind] + [0] * (players - 2)
+    if straddle:
+        blinds[2 if config.straddle is Straddle.UTG else players - 1] = 2 * config.big_blind
+    return tuple(blinds)
 
 
 def _antes(config: TableConfig, players: int) -> tuple[bool, int | tuple[int, ...]]:
@@ -144,6 +161,8 @@ class HandResult:
     winnings: Mapping[int, int]  # chips pushed to each seat from the pots
     shown: Mapping[int, tuple[str, ...]]  # hole cards revealed at showdown
     board: tuple[str, ...]
+    # Every run's board when the board was run more than once (the first is `board`).
+    boards: tuple[tuple[str, ...], ...] = ()
 
     @property
     def net(self) -> dict[int, int]:
@@ -162,7 +181,14 @@ def seats_in_pokerkit_order(seats: list[int], button: int, table_size: int) -> t
 
 
 class Hand:
-    """A single hand between 2..10 seats, from the blinds to the last chip pushed."""
+    """A single hand between 2..10 seats, from the blinds to the last chip pushed.
+
+    Home-game rules: `straddle` posts the table's live straddle (three or more
+    players, no-limit); `bomb_pot` replaces blinds and antes with the table's bomb
+    pot ante from every seat and starts the hand on the flop. With `run_it_max`
+    above 1, players all-in before the river vote on the runs (`vote_runouts`);
+    pots are split per run, an odd chip to the first run (pokerkit's rule).
+    """
 
     def __init__(
         self,
@@ -170,11 +196,23 @@ class Hand:
         stacks: Mapping[int, int],
         button: int,
         deck: Deck,
+        *,
+        straddle: bool = False,
+        bomb_pot: bool = False,
     ) -> None:
         if len(stacks) < 2:
             raise ValueError("a hand needs at least two players")
         if any(stack <= 0 for stack in stacks.values()):
             raise ValueError("every player in a hand needs chips")
+        if straddle and (config.straddle is Straddle.OFF or len(stacks) < 3 or bomb_pot):
+            raise ValueError("a straddle needs a straddle table, three players and no bomb pot")
+        if bomb_pot and not config.bomb_pot_ante:
+            raise ValueError("a bomb pot needs the table's bomb pot ante")
+        self.straddle = straddle
+        self.bomb_pot = bomb_pot
+        self.runs = 1  # the board's runs, once the players all-in agreed on more
+        self._runout_base = 0  # board cards every run shares (dealt before the all-in)
+        self.runout_votes: dict[int, int] = {}  # seat -> runs asked for
         self.config = config
         self.button = button
         self.seats = seats_in_pokerkit_order(list(stacks), button, config.seats)
@@ -182,9 +220,12 @@ class Hand:
         self.starting_stacks: dict[int, int] = {s: stacks[s] for s in self.seats}
         # Every card this hand can deal, in dealing order; pokerkit's deck holds just
         # these, as its membership checks on every deal scan the whole deck.
-        self._cards = deque(deck.draw(min(len(deck), 2 * len(self.seats) + _BURNS_BOARD_AND_SPARE)))
+        extra = _CARDS_PER_EXTRA_RUN * (config.run_it_max - 1)
+        wanted = 2 * len(self.seats) + _BURNS_BOARD_AND_SPARE + extra
+        self._cards = deque(deck.draw(min(len(deck), wanted)))
         self.hole_cards: dict[int, tuple[str, ...]] = {}
         self.board: list[str] = []
+        self.boards: list[list[str]] = [self.board]  # one per run; the first is `board`
         self.events: list[HandEvent] = []
         self.shown: dict[int, tuple[str, ...]] = {}
         self.winnings: dict[int, int] = dict.fromkeys(self.seats, 0)
@@ -194,24 +235,31 @@ class Hand:
         # (index, chips) of the last player's matched bet when everyone else folded.
         self._uncollected_win: tuple[int, int] | None = None
         self._op_cursor = 0
+        self._silent_checks = False  # a bomb pot's preflop, checked through
         # The actor's options, worked out once per decision (pokerkit's checks are slow
         # and a table asks several times: its clock, the views, the bot, the action).
         self._legal: LegalActions | None = None
+        count = len(self.seats)
+        antes = (True, config.bomb_pot_ante) if bomb_pot else _antes(config, count)
+        blinds = (0,) * count if bomb_pot else _blinds(config, count, straddle)
+        self._straddle_index = blinds.index(max(blinds)) if straddle else None
         self._state = pk.State(
-            _AUTOMATIONS,
+            _AUTOMATIONS if config.run_it_max == 1 else _AUTOMATIONS_WITH_RUNOUT_CHOICE,
             # pokerkit only iterates its deck, so any sequence of its cards will do.
             cast(pk.Deck, tuple(_PK_CARD[card] for card in self._cards)),
             (_HighHand,),
-            _pokerkit_streets(config),
+            _pokerkit_streets(config, straddle),
             pk.BettingStructure.FIXED_LIMIT if config.is_limit else pk.BettingStructure.NO_LIMIT,
-            *_antes(config, len(self.seats)),
-            (config.small_blind, config.big_blind),
+            *antes,
+            blinds,
             0,
             tuple(self.starting_stacks[s] for s in self.seats),
             len(self.seats),
             mode=pk.Mode.CASH_GAME,
         )
         self._deal_hole_cards()
+        if bomb_pot:
+            self._check_preflop_through()
         self._advance()
 
     # -- reading the state -------------------------------------------------
@@ -219,6 +267,26 @@ class Hand:
     @property
     def is_over(self) -> bool:
         return not self._state.status
+
+    @property
+    def board_cards_dealt(self) -> list[str]:
+        """Every board card in dealing order: the first run, then each later run's own."""
+        cards = list(self.boards[0])
+        for board in self.boards[1:]:
+            cards += board[self._runout_base :]
+        return cards
+
+    @property
+    def runout_voters(self) -> tuple[int, ...]:
+        """Seats still to say how many runs they want (all-in before the river)."""
+        if self.is_over or self.config.run_it_max == 1:
+            return ()
+        statuses = self._state.runout_count_selector_statuses
+        return tuple(
+            seat
+            for i, seat in enumerate(self.seats)
+            if statuses[i] and seat not in self.runout_votes
+        )
 
     @property
     def actor(self) -> int | None:
@@ -301,7 +369,73 @@ class Hand:
             winnings=dict(self.winnings),
             shown=dict(self.shown),
             board=tuple(self.board),
+            boards=tuple(tuple(b) for b in self.boards) if self.runs > 1 else (),
         )
+
+    # -- home-game rules ---------------------------------------------------
+
+    def verify_runout_vote(self, seat: int, runs: int) -> None:
+        """Raise an IllegalActionError saying why `seat` cannot ask for `runs` runs now."""
+        if self.is_over:
+            raise HandOverError("the hand is over")
+        if self.config.run_it_max == 1:
+            raise IllegalActionError("this table runs the board once")
+        if seat not in self.runout_voters:
+            raise IllegalActionError(
+                "only players all-in before the river choose the runs, once each"
+            )
+        if not 1 <= runs <= self.config.run_it_max:
+            raise IllegalActionError(f"choose from 1 to {self.config.run_it_max} runs")
+
+    def can_vote_runouts(self, seat: int, runs: int) -> bool:
+        try:
+            self.verify_runout_vote(seat, runs)
+        except IllegalActionError:
+            return False
+        return True
+
+    def vote_runouts(self, seat: int, runs: int) -> None:
+        """Ask for `runs` runs; the board is run more than once only if every vote agrees."""
+        self.verify_runout_vote(seat, runs)
+        self.runout_votes[seat] = runs
+        if self.runout_voters:
+            return
+        state = self._state
+        # Given to pokerkit together, in its order: its select_runout_count checks the
+        # player index it is given as if it were the count, so the next selector is used.
+        while any(state.runout_count_selector_statuses):
+            index = next(state.runout_count_selector_indices)
+            state.select_runout_count(self.runout_votes[self.seats[index]])
+        self.runs = state.runout_count or 1
+        self._runout_base = len(self.board)
+        if self.runs > 1:
+            street = self._street_of_record()
+            self.events.append(HandEvent(kind=EventKind.RUNOUTS, street=street, amount=self.runs))
+        self._advance()
+
+    def verify_rabbit_hunt(self) -> None:
+        """Raise an IllegalActionError saying why the rabbit cannot be hunted now."""
+        if not self.config.rabbit_hunt:
+            raise IllegalActionError("this table does not allow rabbit hunting")
+        if not self.is_over:
+            raise IllegalActionError("the rabbit is hunted once the hand is over")
+        if len(self.board) == 5:
+            raise IllegalActionError("the whole board was dealt: there is nothing to hunt")
+
+    def rabbit_cards(self) -> tuple[str, ...]:
+        """The board cards that would have come, burns skipped as the dealer would.
+
+        The rest of this hand's deck: never a player's hole card (folded ones included),
+        and the result stays as it was.
+        """
+        self.verify_rabbit_hunt()
+        rest = list(self._cards)
+        cards: list[str] = []
+        for street_count in (3, 1, 1)[{0: 0, 3: 1, 4: 2}[len(self.board)] :]:
+            rest.pop(0)  # the burn
+            cards += rest[:street_count]
+            del rest[:street_count]
+        return tuple(cards)
 
     # -- acting ------------------------------------------------------------
 
@@ -392,6 +526,15 @@ class Hand:
         for seat in self.seats:
             self._state.deal_hole(tuple(_PK_CARD[card] for card in self.hole_cards[seat]))
 
+    def _check_preflop_through(self) -> None:
+        """A bomb pot has no preflop betting: everyone checks, unrecorded, to the flop."""
+        state = self._state
+        self._silent_checks = True
+        while state.status and state.street_index == 0 and state.actor_index is not None:
+            state.check_or_call()
+        self._record_operations()
+        self._silent_checks = False
+
     def _draw(self, count: int) -> tuple[str, ...]:
         return tuple(self._cards.popleft() for _ in range(count))
 
@@ -447,6 +590,8 @@ class Hand:
         elif isinstance(op, pk.Folding):
             event = HandEvent(kind=EventKind.FOLD, street=street, seat=self.seats[op.player_index])
         elif isinstance(op, pk.CheckingOrCalling):
+            if self._silent_checks:
+                return
             all_in = self._put_in(op.player_index, op.amount)
             event = HandEvent(
                 kind=EventKind.CALL if op.amount else EventKind.CHECK,
@@ -495,8 +640,13 @@ class Hand:
             self._street_put_in = [0] * len(self.seats)
         elif isinstance(op, pk.BoardDealing):
             cards = tuple(f"{c.rank}{c.suit}" for c in op.cards)
-            self.board.extend(cards)
-            event = HandEvent(kind=EventKind.BOARD, street=self._street_of_board(), cards=cards)
+            if self.runs > 1 and len(self.boards[-1]) == 5:  # the next run begins
+                self.boards.append(self.board[: self._runout_base])
+            self.boards[-1].extend(cards)
+            run = len(self.boards) - 1 if self.runs > 1 else None
+            event = HandEvent(
+                kind=EventKind.BOARD, street=self._street_of_board(), cards=cards, run=run
+            )
         elif isinstance(op, pk.HoleCardsShowingOrMucking):
             seat = self.seats[op.player_index]
             if op.hole_cards:
@@ -526,12 +676,15 @@ class Hand:
                             seat=self.seats[i],
                             amount=amount,
                             pot_index=op.pot_index,
+                            run=op.board_index if self.runs > 1 else None,
                         )
                     )
         if event is not None:
             self.events.append(event)
 
     def _blind_kind(self, index: int) -> EventKind:
+        if index == self._straddle_index:
+            return EventKind.STRADDLE
         # pokerkit: index 0 posts the small blind, 1 the big; heads-up it is reversed.
         small_blind_index = 1 if len(self.seats) == 2 else 0
         return EventKind.SMALL_BLIND if index == small_blind_index else EventKind.BIG_BLIND
@@ -543,4 +696,4 @@ class Hand:
         )
 
     def _street_of_board(self) -> Street:
-        return {3: Street.FLOP, 4: Street.TURN}.get(len(self.board), Street.RIVER)
+        return {3: Street.FLOP, 4: Street.TURN}.get(len(self.boards[-1]), Street.RIVER)

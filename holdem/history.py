@@ -37,6 +37,12 @@ class HandRecord(BaseModel):
     seats: list[SeatRecord]  # pokerkit order: first left of the button ... the button
     events: list[HandEvent]
     board: tuple[str, ...]
+    # Home-game rules: every run's board (run it twice or three times; empty: run once),
+    # a bomb pot (no blinds, the ante from every seat, no preflop betting), and the
+    # cards a rabbit hunt showed after the hand (never part of its board or result).
+    boards: list[tuple[str, ...]] = []
+    bomb_pot: bool = False
+    rabbit: tuple[str, ...] = ()
     played_at: datetime | None = None
 
     def seat(self, number: int) -> SeatRecord:

@@ -4,6 +4,13 @@ PHH (the Poker Hand History format used by pokerkit and research datasets) is
 TOML. Players are listed from the first seat left of the button to the button,
 the order pokerkit uses, so "p1" is that first seat. Fields starting with "_"
 are ours (PHH allows user-defined fields that way).
+
+Home-game rules: a straddle is a third entry in `blinds_or_straddles` (under the
+gun, p3, or on the button, the last player). A bomb pot has the same ante for
+everyone, no blinds and everyone's preflop check (`_bomb_pot = true`; the
+table's blinds in `_table_blinds`). Running it more than once deals each run's
+board as `d db` lines, run after run (`_runs`). A rabbit hunt is only
+`_rabbit_hunt`: never a `d db` line, as it is never part of the hand.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from typing import Any
 
 from holdem.actions import Action, EventKind
 from holdem.cards import FULL_DECK, CardError, ScriptedDeck, is_card
-from holdem.config import AnteMode, TableConfig, Variant
+from holdem.config import AnteMode, Straddle, TableConfig, Variant
 from holdem.errors import RuleError
 from holdem.hand import Hand
 from holdem.history import HandRecord
@@ -41,6 +48,10 @@ def phh_actions(record: HandRecord) -> list[str]:
     """The PHH action lines: hole dealing, then every action, board and showdown."""
     player = {s.seat: f"p{i + 1}" for i, s in enumerate(record.seats)}
     lines = [f"d dh {player[s.seat]} {''.join(s.hole_cards)}" for s in record.seats]
+    if record.bomb_pot:  # pokerkit's preflop with no blinds: all who can act check, p1 first
+        all_in = {e.seat for e in record.events if e.kind is EventKind.ANTE and e.all_in}
+        checks = [f"{player[s.seat]} cc" for s in record.seats if s.seat not in all_in]
+        lines += checks if len(checks) > 1 else []
     pushed = False  # chips were pushed: a SHOW after that is an uncalled winner's, not PHH's
     for event in record.events:
         pushed = pushed or event.kind is EventKind.WIN
@@ -66,11 +77,18 @@ def to_phh(record: HandRecord) -> str:
     # A big-blind ante is p2's in PHH (pokerkit gives it to the big blind, heads-up too),
     # and untrimmed: trimming would hand a lone ante back.
     antes = [0, cfg.ante] + [0] * (count - 2) if cfg.big_blind_ante else [cfg.ante] * count
+    blinds = [cfg.small_blind, cfg.big_blind] + [0] * (count - 2)
+    index = {s.seat: i for i, s in enumerate(record.seats)}
+    for event in record.events:
+        if event.kind is EventKind.STRADDLE and event.seat is not None:
+            blinds[index[event.seat]] = 2 * cfg.big_blind
+    if record.bomb_pot:
+        antes, blinds = [cfg.bomb_pot_ante] * count, [0] * count
     fields: list[tuple[str, Any]] = [
         ("variant", "FT" if cfg.is_limit else "NT"),
-        ("ante_trimming_status", not cfg.big_blind_ante),
+        ("ante_trimming_status", record.bomb_pot or not cfg.big_blind_ante),
         ("antes", antes),
-        ("blinds_or_straddles", [cfg.small_blind, cfg.big_blind] + [0] * (count - 2)),
+        ("blinds_or_straddles", blinds),
     ]
     if cfg.is_limit:
         fields += [("small_bet", cfg.small_bet), ("big_bet", cfg.big_bet)]
@@ -90,6 +108,12 @@ def to_phh(record: HandRecord) -> str:
     ]
     if cfg.is_limit and cfg.raise_cap is not None:
         fields.append(("_raise_cap", cfg.raise_cap))
+    if record.bomb_pot:
+        fields += [("_bomb_pot", True), ("_table_blinds", [cfg.small_blind, cfg.big_blind])]
+    if record.boards:
+        fields.append(("_runs", len(record.boards)))
+    if record.rabbit:
+        fields.append(("_rabbit_hunt", "".join(record.rabbit)))
     return "".join(f"{key} = {_toml_value(value)}\n" for key, value in fields)
 
 
@@ -108,6 +132,9 @@ class PhhHand:
     actions: tuple[str, ...]
     players: tuple[str, ...]
     finishing_stacks: tuple[int, ...] | None
+    straddled: bool = False
+    bomb_pot: bool = False
+    runs: int = 1
 
 
 def _int_list(data: dict[str, Any], key: str, count: int | None = None) -> list[int]:
@@ -137,9 +164,21 @@ def parse_phh(text: str) -> PhhHand:
     if not 2 <= count <= 10:
         raise PhhError(f"{count} players: Showdown plays 2 to 10")
     blinds = _int_list(data, "blinds_or_straddles", count)
-    if any(blinds[2:]) or blinds[0] <= 0 or blinds[1] <= 0:
-        raise PhhError("only a small and a big blind are supported (no straddles)")
     antes = _int_list(data, "antes", count) if "antes" in data else [0] * count
+    bomb_pot = data.get("_bomb_pot") is True
+    rules: dict[str, Any] = {}
+    if bomb_pot:
+        blinds = _bomb_pot_blinds(data, blinds, antes, count)
+        rules["bomb_pot_ante"], antes = antes[0], [0] * count
+    straddle = _straddle_of(blinds, count)
+    if straddle is not Straddle.OFF:
+        rules["straddle"] = straddle
+    runs = data.get("_runs", 1)
+    if not isinstance(runs, int) or isinstance(runs, bool) or not 1 <= runs <= 3:
+        raise PhhError("'_runs' must be 1, 2 or 3 (the board's runs)")
+    rules["run_it_max"] = runs
+    if blinds[0] <= 0 or blinds[1] <= 0:
+        raise PhhError("a small and a big blind are needed")
     ante, ante_mode = _ante_of(antes, data.get("ante_trimming_status", False))
     small_blind, big_blind = sorted(blinds[:2]) if count == 2 else blinds[:2]
     try:
@@ -157,6 +196,7 @@ def parse_phh(text: str) -> PhhHand:
                 raise_cap=cap if isinstance(cap, int) else None,
                 min_buy_in=big_blind,
                 max_buy_in=big_blind,
+                **rules,
             )
         else:
             if data.get("min_bet", big_blind) != big_blind:
@@ -170,6 +210,7 @@ def parse_phh(text: str) -> PhhHand:
                 ante_mode=ante_mode,
                 min_buy_in=big_blind,
                 max_buy_in=big_blind,
+                **rules,
             )
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, PhhError):
@@ -189,7 +230,34 @@ def parse_phh(text: str) -> PhhHand:
         actions=tuple(actions),
         players=tuple(str(p) for p in players),
         finishing_stacks=tuple(finishing) if isinstance(finishing, list) else None,
+        straddled=straddle is not Straddle.OFF,
+        bomb_pot=bomb_pot,
+        runs=runs,
     )
+
+
+def _bomb_pot_blinds(
+    data: dict[str, Any], blinds: list[int], antes: list[int], count: int
+) -> list[int]:
+    """A bomb pot's PHH: no blinds, one ante for all; the table's blinds from `_table_blinds`."""
+    if any(blinds) or len(set(antes)) != 1 or antes[0] <= 0:
+        raise PhhError("a bomb pot has no blinds and the same ante above 0 for everyone")
+    table = _int_list(data, "_table_blinds", 2)
+    return table + [0] * (count - 2)
+
+
+def _straddle_of(blinds: list[int], count: int) -> Straddle:
+    """The straddle rule a third entry of `blinds_or_straddles` shows (two big blinds)."""
+    extra = [i for i in range(2, count) if blinds[i]]
+    if not extra:
+        return Straddle.OFF
+    if len(extra) > 1 or blinds[extra[0]] != 2 * blinds[1]:
+        raise PhhError("only one straddle of two big blinds is supported")
+    if extra[0] == 2:
+        return Straddle.UTG
+    if extra[0] == count - 1:
+        return Straddle.BUTTON
+    raise PhhError("a straddle is under the gun (p3) or on the button (the last player)")
 
 
 def _ante_of(antes: list[int], trimming: object) -> tuple[int, AnteMode]:
@@ -231,6 +299,7 @@ def _deck_for(phh: PhhHand) -> ScriptedDeck:
     holes: list[list[str | None]] = [[None, None] for _ in range(count)]
     shown: dict[int, list[str | None]] = {}
     board: list[str] = []
+    dealt: list[list[str]] = []  # each `d db` line's cards, in order
     for line in phh.actions:
         parts = line.split()
         if parts[:2] == ["d", "dh"] and len(parts) == 4:
@@ -241,7 +310,8 @@ def _deck_for(phh: PhhHand) -> ScriptedDeck:
         elif parts[:2] == ["d", "db"]:
             if len(parts) != 3:
                 raise PhhError(f"{line!r}: say which board cards are dealt")
-            board += [c for c in _cards_of(parts[2]) if c is not None]
+            dealt.append([c for c in _cards_of(parts[2]) if c is not None])
+            board += dealt[-1]
         elif len(parts) == 3 and parts[1] == "sm":
             shown[_player(parts[0], count)] = _cards_of(parts[2])
     for i, cards in shown.items():
@@ -252,7 +322,7 @@ def _deck_for(phh: PhhHand) -> ScriptedDeck:
     spare = iter(c for c in FULL_DECK if c not in set(known))
     filled = [[c if c is not None else next(spare) for c in hole] for hole in holes]
     order: list[str] = [filled[i][0] for i in range(count)] + [filled[i][1] for i in range(count)]
-    for street_cards in (board[:3], board[3:4], board[4:5]):
+    for street_cards in dealt:  # each street (and each run's street) burns first
         if street_cards:
             order += [next(spare), *street_cards]
     return ScriptedDeck(order)
@@ -272,19 +342,26 @@ def replay_phh(phh: PhhHand) -> Hand:
             dict(zip(phh.seats, phh.starting_stacks, strict=True)),
             button=phh.seats[-1],
             deck=_deck_for(phh),
+            straddle=phh.straddled,
+            bomb_pot=phh.bomb_pot,
         )
     except (ValueError, CardError) as error:
         raise PhhError(str(error)) from error
     count = len(phh.seats)
     board_read = 0  # board cards of the history matched so far (all-in: dealt at once)
+    # A bomb pot's preflop checks are the rules' own: our hand starts on the flop.
+    preflop = phh.bomb_pot
     for number, line in enumerate(phh.actions, start=1):
         parts = line.split()
         if not parts:
             raise PhhError(f"action {number} is empty")
+        for seat in hand.runout_voters:  # the runs everyone agreed on (`_runs`)
+            hand.vote_runouts(seat, phh.runs)
         if parts[0] == "d":
             if parts[1:2] == ["db"]:
+                preflop = False
                 dealt = [c for c in _cards_of(parts[2]) if c is not None]
-                if hand.board[board_read : board_read + len(dealt)] != dealt:
+                if hand.board_cards_dealt[board_read : board_read + len(dealt)] != dealt:
                     raise PhhError(f"action {number} ({line!r}): the board is dealt out of turn")
                 board_read += len(dealt)
             elif parts[1:2] != ["dh"]:
@@ -292,12 +369,16 @@ def replay_phh(phh: PhhHand) -> Hand:
             continue
         seat = phh.seats[_player(parts[0], count)]
         verb = parts[1] if len(parts) > 1 else ""
+        if preflop and verb == "cc":
+            continue
         if verb == "sm":
             continue  # showing or mucking is decided by the showdown rules
         try:
             hand.act(seat, _action_for(hand, verb, parts[2:]))
         except RuleError as error:
             raise PhhError(f"action {number} ({line!r}): {error.message}") from error
+    for seat in hand.runout_voters:
+        hand.vote_runouts(seat, phh.runs)
     if not hand.is_over:
         raise PhhError("the history ends before the hand is over")
     return hand

@@ -33,6 +33,7 @@ from pydantic.json_schema import models_json_schema
 from pydantic_core import from_json
 
 from holdem.actions import Action, ActionKind, LegalActions
+from holdem.config import MAX_RUNS, Straddle
 from holdem.history import HandRecord
 from holdem.views import TableView
 
@@ -279,6 +280,13 @@ class TableSettingsCommand(_Message):
     approve_seats: bool | None = Field(
         default=None, description="a seat is taken only once the host approves the request"
     )
+    big_blind_ante: bool | None = None
+    # Home-game rules (#34); None: unchanged.
+    straddle: Straddle | None = None
+    run_it_max: int | None = Field(default=None, ge=1, le=MAX_RUNS)
+    rabbit_hunt: bool | None = None
+    bomb_pot_ante: int | None = Field(default=None, ge=0, le=1_000_000_000)
+    bomb_pot_every: int | None = Field(default=None, ge=0, le=1000)
 
 
 class ApproveCommand(_Message):
@@ -303,6 +311,37 @@ class HandOverCommand(_Message):
     player_id: str = Field(max_length=64)
 
 
+class BombPotCommand(_Message):
+    """The host calls a bomb pot for the next hand (the table's bomb pot ante from every seat)."""
+
+    type: Literal["bomb_pot"] = "bomb_pot"
+    ref: Ref = None
+
+
+class RunoutsCommand(_Message):
+    """All-in before the river at a table that runs it more than once: the runs you want.
+    The board is run more than once only if every player asked agrees."""
+
+    type: Literal["runouts"] = "runouts"
+    ref: Ref = None
+    runs: int = Field(ge=1, le=MAX_RUNS, description="1: run it once (no)")
+
+
+class RabbitHuntCommand(_Message):
+    """After a hand that ended early: show everyone the cards that would have come."""
+
+    type: Literal["rabbit_hunt"] = "rabbit_hunt"
+    ref: Ref = None
+
+
+class StraddleCommand(_Message):
+    """Your standing choice: straddle whenever the straddle position reaches your seat."""
+
+    type: Literal["straddle"] = "straddle"
+    ref: Ref = None
+    enabled: bool
+
+
 # The commands only the table's host may give (backend.realtime.hosting checks who).
 HostCommand = (
     PauseCommand
@@ -315,6 +354,7 @@ HostCommand = (
     | ApproveCommand
     | RejectCommand
     | HandOverCommand
+    | BombPotCommand
 )
 
 
@@ -333,7 +373,10 @@ ClientCommand = Annotated[
     | SyncRequest
     | PingMessage
     | AuthMessage
-    | HostCommand,
+    | HostCommand
+    | RunoutsCommand
+    | RabbitHuntCommand
+    | StraddleCommand,
     Field(discriminator="type"),
 ]
 
@@ -356,6 +399,12 @@ class ActionValue(_Message):
     )
     share: float | None = Field(
         default=None, ge=0, le=1, description="the action's share of the search's iterations"
+    )
+    prize_equity: float | None = Field(
+        default=None,
+        ge=0,
+        description="tournaments: the expected prize after this action (ICM), in the "
+        "prize table's units; None at cash tables or where it was not estimated",
     )
 
 
@@ -394,6 +443,9 @@ class Advice(_Message):
     ehs: float | None = Field(default=None, ge=0, le=1, description="Effective hand strength")
     opponents: list[OpponentRead] = Field(default_factory=list, max_length=10)
     reason: str = Field(default="", max_length=300)
+    prize_equity: float | None = Field(
+        default=None, ge=0, description="tournaments: our stack's prize equity now (ICM)"
+    )
 
 
 # -- server -> browser ------------------------------------------------------------
@@ -419,6 +471,11 @@ class ChangeKind(StrEnum):
     BOT_STYLE = "bot_style"
     ADJUST = "adjust"  # amount: added (negative: taken); stack: the stack it made
     HOST = "host"  # player_id: the new host
+    # Home-game rules (#34):
+    RUNOUT_VOTE = "runout_vote"  # seat asked for `amount` runs (1: once); by "timer" if silent
+    RABBIT_HUNT = "rabbit_hunt"  # the seat hunted the rabbit: the view's `rabbit` shows it
+    BOMB_POT = "bomb_pot"  # the host called a bomb pot for the next hand
+    STRADDLE = "straddle"  # the seat's straddle choice (amount 1: on, 0: off)
 
 
 class ActedBy(StrEnum):
@@ -505,6 +562,10 @@ class StateMessage(_Message):
     clock: TurnClock | None = None
     cause: Change | None = None
     host: HostState | None = None
+    runout_deadline: float | None = Field(
+        default=None,
+        description="all-in run-it-twice vote: server epoch ms when unanswered votes count as once",
+    )
 
 
 class ErrorMessage(_Message):
@@ -660,6 +721,38 @@ class WorkerWelcome(_Message):
     worker_id: str
 
 
+class TournamentSituation(_Message):
+    """What a decision is worth in a tournament: the prizes still to be paid and every
+    other player's chips, so the AI can value chips in prize equity (ICM).
+
+    The stacks of the players at this table come from the view; `other_stacks` are
+    those of the players still in at the tournament's other tables.
+    """
+
+    prizes: list[Annotated[float, Field(ge=0)]] = Field(
+        min_length=1,
+        max_length=10_000,
+        description="prize per place still to be decided, best place first (places of "
+        "players already out are settled and not listed); 0 for unpaid places may be left off",
+    )
+    other_stacks: list[Annotated[int, Field(gt=0)]] = Field(
+        default_factory=list, max_length=100_000
+    )
+    players_left: int = Field(ge=1, description="players still in, this table included")
+
+    @classmethod
+    def of(
+        cls, stacks: dict[str, int], prizes: list[int] | list[float], at_table: set[str]
+    ) -> TournamentSituation:
+        """From every stack left (by player) and the prizes still to be paid (best first):
+        the stacks of the players not at this table become `other_stacks`."""
+        return cls(
+            prizes=[float(p) for p in prizes] or [0.0],
+            other_stacks=[chips for p, chips in stacks.items() if p not in at_table and chips > 0],
+            players_left=max(1, sum(1 for chips in stacks.values() if chips > 0)),
+        )
+
+
 class DecisionQuery(_Message):
     """Decide for `seat`. `view` is exactly what that seat sees; nothing more is sent."""
 
@@ -675,6 +768,9 @@ class DecisionQuery(_Message):
     deadline: float = Field(description="Server epoch ms after which the answer is ignored")
     timeout_ms: int = Field(description="Time allowed from sending, for clock-skewed workers")
     want_advice: bool
+    tournament: TournamentSituation | None = Field(
+        default=None, description="the tournament's prizes and stacks; None at cash tables"
+    )
 
 
 class QueryCancel(_Message):

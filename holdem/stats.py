@@ -40,7 +40,9 @@ from holdem.showdown_equity import pot_shares
 _VOLUNTARY = frozenset(
     {EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE}
 )
-_PUT_IN = frozenset({EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.CALL})
+_PUT_IN = frozenset(
+    {EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.STRADDLE, EventKind.CALL}
+)
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,8 @@ def player_hands(record: HandRecord) -> list[PlayerHand]:
     for event in record.events:
         who = seats.get(event.seat) if event.seat is not None else None
         kind = event.kind
+        if kind is EventKind.BOARD and event.run:
+            continue  # run it twice: a later run's cards (the first run's board counts)
         if kind is EventKind.BOARD:
             if not board:
                 saw_flop = set(seats) - folded

@@ -14,6 +14,13 @@ House rules (documented for players in docs/rules.md):
   it is next to act and leaves, with its chips, when the hand ends. A seat left
   with less than a big blind is sat out until its player rebuys.
 - A hand starts only with two or more seats that have chips and are not out.
+- Home-game rules (table options): a live straddle by the seat in the straddle
+  position that chose to straddle (three or more players); a bomb pot every N
+  hands or when the host calls one (its ante from every seat, no blinds, the
+  hand starts on the flop); run it twice or three times when every player
+  all-in before the river agrees (a pot is split per run, the odd chip to the
+  first run); a rabbit hunt after a hand that ended early, once, by any seated
+  player, shown to everyone and never changing the result.
 
 >>> from holdem.config import TableConfig, Variant
 >>> t = Table("t1", TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=1, big_blind=2),
@@ -34,9 +41,10 @@ from dataclasses import dataclass, field, replace
 
 from holdem.actions import Action, EventKind, HandEvent, Street
 from holdem.cards import Deck, make_rng
+from holdem.config import Straddle as StraddleRule
 from holdem.config import TableConfig
 from holdem.errors import BuyInError, IllegalActionError, SeatError
-from holdem.hand import Hand, HandResult
+from holdem.hand import Hand, HandResult, seats_in_pokerkit_order
 from holdem.history import HandRecord, SeatRecord
 
 
@@ -55,6 +63,7 @@ class Seat:
     waiting_for_big_blind: bool = False
     leaving: bool = False
     sat_out_at_hand: int | None = None
+    straddle: bool = False  # straddles whenever the straddle position reaches this seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +82,7 @@ class TableSnapshot:
     seats: list[Seat]
     button: int | None
     hand_no: int
+    bomb_pot_called: bool = False  # the host called a bomb pot for the next hand
 
 
 @dataclass
@@ -87,6 +97,7 @@ class Table:
     last_result: HandResult | None = None
     last_record: HandRecord | None = None
     cashouts: list[Cashout] = field(default_factory=list)
+    bomb_pot_called: bool = False
     _rng: random.Random = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -132,6 +143,55 @@ class Table:
     ) -> None:
         self.verify_sit(number, player_id, buy_in)
         self.seats[number] = Seat(number, player_id, name, buy_in, is_bot, bot_style)
+
+    # -- home-game rules ------------------------------------------------------
+
+    def next_is_bomb_pot(self) -> bool:
+        every = self.config.bomb_pot_every
+        scheduled = every > 0 and (self.hand_no + 1) % every == 0
+        return self.config.bomb_pot_ante > 0 and (self.bomb_pot_called or scheduled)
+
+    def call_bomb_pot(self) -> None:
+        if not self.config.bomb_pot_ante:
+            raise SeatError("this table has no bomb pots: set a bomb pot ante first")
+        if self.bomb_pot_called:
+            raise SeatError("a bomb pot is called already for the next hand")
+        self.bomb_pot_called = True
+
+    def set_straddle(self, player_id: str, enabled: bool) -> None:
+        """A standing choice: straddle whenever this seat is in the straddle position."""
+        seat = self.seat_of(player_id)
+        if enabled and self.config.straddle is StraddleRule.OFF:
+            raise SeatError("this table has no straddle")
+        seat.straddle = enabled
+
+    def _straddles(self, button: int, playing: list[int], bomb_pot: bool) -> bool:
+        if self.config.straddle is StraddleRule.OFF or bomb_pot or len(playing) < 3:
+            return False
+        order = seats_in_pokerkit_order(playing, button, self.config.seats)
+        position = order[2] if self.config.straddle is StraddleRule.UTG else order[-1]
+        return self.seats[position].straddle
+
+    def vote_runouts(self, player_id: str, runs: int) -> None:
+        """Ask to run the board `runs` times (1: once); checked by the hand's rules."""
+        seat = self.seat_of(player_id)
+        if self.hand is None or self.hand.is_over:
+            raise IllegalActionError("no hand is in progress")
+        self.hand.vote_runouts(seat.number, runs)
+        self._finish_if_over()
+
+    def rabbit_hunt(self, player_id: str) -> tuple[str, ...]:
+        """The cards the last hand would have dealt, once, for a seated player; the
+        record keeps them as a rabbit hunt, apart from the board and the result."""
+        self.seat_of(player_id)
+        hand, record = self.hand, self.last_record
+        if hand is None or record is None or record.hand_no != self.hand_no:
+            raise SeatError("there is no finished hand to hunt the rabbit in")
+        if record.rabbit:
+            raise SeatError("the rabbit was hunted already in this hand")
+        cards = hand.rabbit_cards()
+        self.last_record = record.model_copy(update={"rabbit": cards})
+        return cards
 
     def in_current_hand(self, number: int) -> bool:
         """Dealt into the hand in progress (even if folded since)."""
@@ -245,12 +305,22 @@ class Table:
             raise SeatError("a hand needs two or more players with chips")
         for number in playing:
             self.seats[number].waiting_for_big_blind = False
+        bomb_pot = self.next_is_bomb_pot()
         self.button = button
         self.hand_no += 1
         stacks = {n: self.seats[n].stack for n in playing}
         for number in playing:
             self.seats[number].stack = 0  # the chips are now in the hand
-        self.hand = Hand(self.config, stacks, button, deck or Deck(rng=self._rng))
+        straddle = self._straddles(button, playing, bomb_pot)
+        self.bomb_pot_called = False
+        self.hand = Hand(
+            self.config,
+            stacks,
+            button,
+            deck or Deck(rng=self._rng),
+            straddle=straddle,
+            bomb_pot=bomb_pot,
+        )
         self._fold_leavers()
         self._finish_if_over()
         return self.hand
@@ -349,7 +419,9 @@ class Table:
                 copy.stack = self.hand.starting_stacks[seat.number]
                 copy.leaving = False
             seats.append(copy)
-        return TableSnapshot(self.table_id, self.config, seats, self.button, self.hand_no)
+        return TableSnapshot(
+            self.table_id, self.config, seats, self.button, self.hand_no, self.bomb_pot_called
+        )
 
     @classmethod
     def restore(cls, snapshot: TableSnapshot, seed: int | None = None) -> Table:
@@ -357,6 +429,7 @@ class Table:
         table.seats = {s.number: replace(s) for s in snapshot.seats}  # the snapshot stays intact
         table.button = snapshot.button
         table.hand_no = snapshot.hand_no
+        table.bomb_pot_called = snapshot.bomb_pot_called
         return table
 
 
@@ -387,4 +460,6 @@ def record_hand(table: Table, hand: Hand) -> HandRecord:
         seats=seats,
         events=list(hand.events),
         board=tuple(hand.board),
+        boards=[tuple(b) for b in hand.boards] if hand.runs > 1 else [],
+        bomb_pot=hand.bomb_pot,
     )

@@ -40,6 +40,7 @@ class SeatView(BaseModel):
     hole_cards: tuple[str, ...] | None  # own cards, or cards shown at showdown
     waiting_for_big_blind: bool
     leaving: bool
+    straddle: bool = False  # straddles whenever in the straddle position (the table's rule)
 
 
 class PotView(BaseModel):
@@ -59,6 +60,7 @@ class ResultView(BaseModel):
     winnings: dict[int, int]
     shown: dict[int, tuple[str, ...]]
     board: tuple[str, ...]
+    boards: tuple[tuple[str, ...], ...] = ()  # every run's board, when run more than once
 
 
 class TableView(BaseModel):
@@ -81,6 +83,13 @@ class TableView(BaseModel):
     legal_actions: LegalActions | None  # only in the actor's own view
     events: tuple[HandEvent, ...]  # this hand's public events so far
     last_result: ResultView | None
+    # Home-game rules (#34):
+    boards: tuple[tuple[str, ...], ...] = ()  # every run's board (run it twice); else empty
+    runout_voters: tuple[int, ...] = ()  # all-in seats still to say how many runs they want
+    runout_votes: dict[int, int] = {}  # the runs each seat asked for so far
+    bomb_pot: bool = False  # this hand is a bomb pot
+    bomb_pot_next: bool = False  # the next hand is a bomb pot
+    rabbit: tuple[str, ...] = ()  # the last hand's rabbit hunt: cards that would have come
 
 
 def observe(table: Table, viewer_seat: int | None) -> TableView:
@@ -166,6 +175,7 @@ def _public_view(table: Table) -> TableView:
                 hole_cards=cards,
                 waiting_for_big_blind=seat.waiting_for_big_blind,
                 leaving=seat.leaving,
+                straddle=seat.straddle,
             )
         )
     small_blind = big_blind = None
@@ -196,10 +206,24 @@ def _public_view(table: Table) -> TableView:
             winnings=dict(result.winnings),
             shown=dict(result.shown),
             board=result.board,
+            boards=result.boards,
         )
         if result is not None
         else None,
+        boards=tuple(tuple(b) for b in hand.boards) if hand is not None and hand.runs > 1 else (),
+        runout_voters=hand.runout_voters if live and hand is not None else (),
+        runout_votes=dict(hand.runout_votes) if live and hand is not None else {},
+        bomb_pot=hand is not None and hand.bomb_pot,
+        bomb_pot_next=table.next_is_bomb_pot(),
+        rabbit=_rabbit(table),
     )
+
+
+def _rabbit(table: Table) -> tuple[str, ...]:
+    record = table.last_record
+    if record is None or record.hand_no != table.hand_no or table.hand is None:
+        return ()
+    return record.rabbit if table.hand.is_over else ()
 
 
 def observe_record(record: HandRecord, viewer_player_id: str | None) -> HandRecord:

@@ -19,6 +19,7 @@ COMMANDS: tuple[str, ...] = (
     "worker",
     "replay",
     "equity",
+    "pushfold",
     "arena",
     "gauntlet",
     "lbr",

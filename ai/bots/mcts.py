@@ -22,16 +22,16 @@ from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.stats import crowd_of
 from ai.policy.blueprint import NotCovered, default_blueprint
-from ai.search.blueprint_prior import blueprint_shares
+from ai.search.blueprint_prior import blueprint_shares, evidence_weight
 from ai.search.explain import MAX_CHARS, reason
-from ai.search.mcts import ActionStats, Search, SearchResult, clearly_best
+from ai.search.mcts import Z95, ActionStats, Search, SearchResult, clearly_best
 from ai.search.opponents import build_tables
 from ai.search.profiles import DEFAULT, MctsConfig, profile
 from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
 from ai.search.versus import VersusBook
 from ai.search.warm import warm
-from ai.sim.rules import BET, PREFLOP
+from ai.sim.rules import BET, FOLD, PREFLOP
 
 # Below this much time left the search stops (the answer still has to travel).
 SAFETY = 0.005
@@ -41,6 +41,8 @@ NO_LIMIT_ITERATIONS = DEFAULT.no_limit_iterations
 # in Limit, for actions taken heads-up, at tables of up to this many seats; at tables
 # of three or more counted over its decisions while we were in the hand.
 OWN_PLAY_IN_HAND = 2
+# Salt of the RNG stream behind `MctsBot.consults_search`.
+EVIDENCE_STREAM = 0x5EA2C4
 
 
 class MctsBot(LokiBot):
@@ -71,6 +73,9 @@ class MctsBot(LokiBot):
         self.versus = VersusBook()
         # Samples our blueprint play (deterministic for the seed and the observations).
         self._rng = random.Random(seed)
+        # Draws whether the search is consulted on a blueprint fold (its own stream, so
+        # the blueprint's samples are the same with or without `preflop_evidence`).
+        self._evidence_rng = random.Random(seed ^ EVIDENCE_STREAM)
 
     def update_model(self, obs: Observation) -> None:
         # No-Limit ranges rank holdings by their river strength averaged over the runouts
@@ -137,9 +142,12 @@ class MctsBot(LokiBot):
                 return self.preflop_play(obs)
             return self.postflop(obs, self.read(obs))
         rule: Decision | None = None
+        fold: Decision | None = None  # the blueprint's fold the search may overrule
         if obs.street == PREFLOP and not config.search_preflop:
             rule = self.preflop_play(obs)
-            if obs.limit or not config.preflop_sizes or rule.kind < BET:
+            if rule.kind == FOLD and self.consults_search(obs):
+                rule, fold = None, rule
+            elif obs.limit or not config.preflop_sizes or rule.kind < BET:
                 return rule
         kappa = [
             1.0 if i == obs.index else self.reliability.kappa(*self._raise_share(obs, i))
@@ -167,6 +175,14 @@ class MctsBot(LokiBot):
             iterations=self.budget(obs.limit), deadline=deadline, clock=self.clock, root=root
         )
         passed_over: ActionStats | None = None
+        if fold is not None:
+            overruled = evidence_overrules(result)
+            if overruled is None:
+                # The fold stands; the search behind it stays readable (`last`).
+                folding = next((a for a in result.actions if a.kind == FOLD), None)
+                self.last = None if folding is None else replace(result, choice=folding)
+                return fold
+            result = replace(result, choice=overruled)
         if rule is not None:
             sized, passed_over = rule_raise_size(result, obs, config.search.min_share)
             if sized is None:
@@ -190,6 +206,12 @@ class MctsBot(LokiBot):
             )
         else:
             text = reason(result, obs)
+            if fold is not None and text:
+                text = (
+                    f"{fold.reason}; but this player's play so far makes "
+                    f"{choice.label} worth {choice.value_bb:+.1f} bb "
+                    f"(±{choice.stderr_bb:.1f}), above folding. {text}"
+                )[:MAX_CHARS]
         budget = self.budget(obs.limit)
         if text and 0 < result.iterations < budget:
             # Cut short by the deadline (a busy machine): the same spot may then get
@@ -208,6 +230,20 @@ class MctsBot(LokiBot):
             equity=result.equity,
             spread={a.label: (a.stderr_bb, a.share) for a in result.actions},
         )
+
+    def consults_search(self, obs: Observation) -> bool:
+        """Whether a blueprint fold is put to the search (`MctsConfig.preflop_evidence`):
+        at heads-up Limit tables, with probability n / (n + evidence_k), n the decisions
+        seen of the opponent, the same evidence weight as the search's safe exploitation.
+        With nothing seen, never: our preflop play is then the blueprint's."""
+        config = self.config
+        if not (config.preflop_evidence and config.preflop_blueprint):
+            return False
+        if not obs.limit or obs.n != 2 or config.generic_only:
+            return False
+        seen = self.model.stats(obs.player_id(1 - obs.index)).decisions
+        w = evidence_weight(seen, config.evidence_k)
+        return w > 0 and self._evidence_rng.random() < w
 
     def budget(self, limit: bool) -> int:
         """Iterations for a decision in this game (a deadline may stop it sooner)."""
@@ -261,6 +297,16 @@ def rule_raise_size(
     chosen = clearly_best(searched, obs)
     best = max(searched, key=lambda a: a.value_bb)
     return chosen, (best if best is not chosen and best.value_bb > chosen.value_bb else None)
+
+
+def evidence_overrules(result: SearchResult) -> ActionStats | None:
+    """The best-valued continuing action when the bottom of its 95% interval is above
+    folding's exact 0, else None (the blueprint's fold stands)."""
+    going_on = [a for a in result.actions if a.kind != FOLD and a.visits]
+    if not going_on or not result.iterations:
+        return None
+    best = max(going_on, key=lambda a: a.value_bb)
+    return best if best.value_bb - Z95 * best.stderr_bb > 0 else None
 
 
 def make_mcts(seed: int, name: str = "") -> MctsBot:

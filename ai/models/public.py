@@ -77,7 +77,7 @@ def from_events(
         if kind is not None and event.seat is not None:
             to = event.amount or 0 if kind >= 3 else 0
             actions.append(PublicAction(event.seat, kind, to))
-        elif event.kind is EventKind.BOARD:
+        elif event.kind is EventKind.BOARD and not event.run:  # run it twice: the first run
             board.extend(card_index(c) for c in event.cards)
         elif event.kind is EventKind.SHOW and event.seat is not None and len(event.cards) == 2:
             first, second = (card_index(c) for c in event.cards)

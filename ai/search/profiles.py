@@ -35,6 +35,12 @@ class MctsConfig:
     # the built-in bots' play).
     blueprint_prior: bool = True
     evidence_k: float = 200.0
+    # Heads-up Limit, preflop by the blueprint: where it samples a fold, the search is
+    # consulted with probability n / (n + evidence_k) (n as above), and the fold gives
+    # way to the best continuing action when that action's whole 95% interval is above
+    # folding's 0 (`MctsBot.evidence_overrules`). The equilibrium folds hands that a
+    # player seen raising at random pays off; with no evidence, the blueprint's fold.
+    preflop_evidence: bool = True
     # No-Limit, preflop by the rules: where they raise, the search picks the size.
     preflop_sizes: bool = True
     # The tree of our last decision continued at the next one of the hand when the line

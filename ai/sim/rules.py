@@ -63,6 +63,8 @@ class Rules:
     min_increment: tuple[int, int, int, int]
     # Bets/raises allowed per street after the blinds, as pokerkit counts them; -1 = uncapped.
     max_raises: tuple[int, int, int, int]
+    # The big blind posts `ante` alone, for the whole table (tournaments), never trimmed.
+    big_blind_ante: bool = False
 
     @classmethod
     def of(cls, config: TableConfig) -> Rules:
@@ -87,6 +89,7 @@ def _rules(config: TableConfig) -> Rules:
         ante=config.ante,
         min_increment=(small, small, big, big),
         max_raises=(preflop, later, later, later),
+        big_blind_ante=config.big_blind_ante,
     )
 
 

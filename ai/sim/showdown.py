@@ -9,17 +9,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def _pots(contrib: Sequence[int], eligible: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
+def _pots(
+    contrib: Sequence[int], eligible: Sequence[bool], dead: int = 0
+) -> list[tuple[int, tuple[int, ...]]]:
     """Main pot then side pots, one per contribution level, as pokerkit builds them.
 
     Every contribution level is a pot; consecutive levels with the same eligible
     players merge (this matters for odd chips, so it must match pokerkit exactly).
+    `dead` (a big-blind ante, left out of `contrib`) joins the first pot, which every
+    player still in may win.
     """
     n = len(contrib)
     pots: list[tuple[int, tuple[int, ...]]] = []
     previous = 0
-    for level in sorted(set(contrib)):
+    for k, level in enumerate(sorted(set(contrib))):
         amount = (level - previous) * sum(1 for c in contrib if c >= level)
+        if k == 0:
+            amount += dead
         players = tuple(i for i in range(n) if eligible[i] and contrib[i] >= level)
         while pots and pots[-1][1] == players:
             amount += pots.pop()[0]
@@ -29,7 +35,9 @@ def _pots(contrib: Sequence[int], eligible: Sequence[bool]) -> list[tuple[int, t
     return pots
 
 
-def settle(contrib: Sequence[int], in_hand: Sequence[bool], ranks: Sequence[int]) -> list[int]:
+def settle(
+    contrib: Sequence[int], in_hand: Sequence[bool], ranks: Sequence[int], dead: int = 0
+) -> list[int]:
     """Chips each player wins from the pots at a showdown of two or more players.
 
     As pokerkit: hands that cannot win any pot are killed first (which can merge
@@ -42,9 +50,9 @@ def settle(contrib: Sequence[int], in_hand: Sequence[bool], ranks: Sequence[int]
         # Nobody is all-in for less: one pot, whatever the folded players put in.
         best = max(ranks)
         winners = [i for i in range(n) if in_hand[i] and ranks[i] == best]
-        return _split(n, sum(contrib), winners)
+        return _split(n, sum(contrib) + dead, winners)
     alive = [False] * n
-    for _, players in _pots(contrib, in_hand):
+    for _, players in _pots(contrib, in_hand, dead):
         if not players:  # pragma: no cover - see below
             continue
         best = max(ranks[i] for i in players)
@@ -52,7 +60,7 @@ def settle(contrib: Sequence[int], in_hand: Sequence[bool], ranks: Sequence[int]
             if ranks[i] == best:
                 alive[i] = True
     won = [0] * n
-    pots = _pots(contrib, alive) if alive != list(in_hand) else _pots(contrib, in_hand)
+    pots = _pots(contrib, alive if alive != list(in_hand) else in_hand, dead)
     for amount, players in pots:
         if not players:  # pragma: no cover - pokerkit burns such chips; betting never makes one
             continue

@@ -425,13 +425,30 @@ class SimState:
             if self.short_sum >= self.completion:
                 self.short_sum = 0  # short all-ins adding up to a full raise reopen it
 
+    def _live_contrib(self) -> tuple[list[int], int]:
+        """(contributions, dead money): a big-blind ante is dead, as pokerkit counts it,
+        in the main pot whoever is in it; every other contribution is live."""
+        rules = self.rules
+        if not (rules.ante and rules.big_blind_ante):
+            return self.contrib, 0
+        big = 0 if self.n == 2 else 1
+        ante = min(rules.ante, self.start[big])
+        contrib = self.contrib[:]
+        contrib[big] -= ante
+        return contrib, ante
+
     def _post_forced_bets(self) -> None:
         rules = self.rules
         n = self.n
         start = self.start
         stacks = self.stacks
         antes = [0] * n
-        if rules.ante:
+        if rules.ante and rules.big_blind_ante:
+            big = 0 if n == 2 else 1  # as holdem.hand: the big blind antes, heads-up too
+            antes[big] = min(rules.ante, start[big])
+            stacks[big] -= antes[big]
+            self.contrib[big] = antes[big]
+        elif rules.ante:
             antes = [min(rules.ante, s) for s in start]
             # Antes are collected like bets: nobody antes more than the second-largest ante.
             cutoff = sorted(antes)[-2]
@@ -513,7 +530,8 @@ class SimState:
             self.board_len = 5
             holes = [h if in_hand[j] else None for j, h in enumerate(self.holes)]
             ranks = rank_hands(self.runout, holes)
-            won = settle(self.contrib, in_hand, ranks)
+            live, dead = self._live_contrib()
+            won = settle(live, in_hand, ranks, dead)
             for j in range(n):
                 stacks[j] += won[j]
             self._finish()

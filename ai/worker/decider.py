@@ -29,6 +29,12 @@ from ai.models.public import from_record_doc
 from ai.models.replay import summary_of
 from ai.models.stats import StatsBook
 from ai.sim.rules import CALL, CHECK, Rules
+from ai.tournament.advisor import (
+    icm_call,
+    plays_for_money,
+    tournament_decision,
+    with_prize_equity,
+)
 from ai.worker.advice import build_advice
 from ai.worker.model_sync import ModelSync
 from holdem.actions import ActionKind, LegalActions
@@ -124,11 +130,17 @@ class Decider:
                 bot.model.book = self._book  # every bot reads every stored hand's statistics
             if query.purpose is not QueryPurpose.BOT:
                 budget = min(budget, ADVICE_SECONDS)
+        # Tournaments: short-stacked push/fold spots play the equilibrium in prize equity.
+        icm = query.tournament is not None and plays_for_money(style)
+        tour = tournament_decision(obs, query) if icm else None
         bot.deadline = time.monotonic() + budget
         try:
-            decision = bot.decide(obs)
+            decision = bot.decide(obs) if tour is None else tour.decision
         finally:
             bot.deadline = None
+        if tour is None and icm:  # an all-in call, valued by ICM
+            tour = icm_call(obs, query, decision)
+            decision = decision if tour is None else tour.decision
         if query.purpose is QueryPurpose.REVIEW and self._yielding():
             return DecisionDecline(request_id=query.request_id, reason=REVIEW_YIELDED)
         if not decision.is_legal(obs.legal):  # pragma: no cover - the sizing helpers prevent it
@@ -136,6 +148,8 @@ class Decider:
             return safe_answer(query, "the bot proposed an illegal action")
         action = decision.to_action()
         advice = build_advice(obs, decision, bot, self._model) if query.want_advice else None
+        if advice is not None and query.tournament is not None:
+            advice = with_prize_equity(advice, obs, query, tour)
         return DecisionAnswer(
             request_id=query.request_id, action=action.kind, amount=action.amount, advice=advice
         )

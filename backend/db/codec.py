@@ -34,12 +34,20 @@ def snapshot_to_doc(snapshot: TableSnapshot) -> Document:
         "seats": [{name: getattr(seat, name) for name in _SEAT_FIELDS} for seat in snapshot.seats],
         "button": snapshot.button,
         "hand_no": snapshot.hand_no,
+        "bomb_pot_called": snapshot.bomb_pot_called,
     }
 
 
 def snapshot_from_doc(table_id: str, config: TableConfig, doc: Document) -> TableSnapshot:
     seats = [Seat(**{k: v for k, v in seat.items() if k in _SEAT_FIELDS}) for seat in doc["seats"]]
-    return TableSnapshot(table_id, config, seats, doc.get("button"), int(doc.get("hand_no", 0)))
+    return TableSnapshot(
+        table_id,
+        config,
+        seats,
+        doc.get("button"),
+        int(doc.get("hand_no", 0)),
+        bool(doc.get("bomb_pot_called", False)),
+    )
 
 
 def record_to_doc(record: HandRecord) -> Document:

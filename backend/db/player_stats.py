@@ -4,9 +4,10 @@ A maintained summary, not an aggregation over the hands: a profile must answer
 in milliseconds for a player with 100,000 hands, and a pass over those hands
 costs seconds (measured: `showdown bench stats`). Three collections:
 
-- player_hand_stats: one document per player per filed hand (id: hand id and
-  player id). Filing it first makes filing again harmless: counters are added
-  only for the documents that were new.
+- player_hand_stats: one document per filed hand with every seat's facts (id:
+  hand id and its first seat's player id, the id that seat's fact had when
+  each seat had a document). Filing it first makes filing again harmless:
+  counters are added only for the hands whose document was new.
 - player_stats: per player, game type and stakes, the summed counters.
 - table_stats: per table, the lobby's figures: hands, chips pushed to winners
   (the pots), players who saw a flop and hands that had one, first and last hand.
@@ -17,14 +18,15 @@ costs seconds (measured: `showdown bench stats`). Three collections:
   100,000 hands are 100 blocks of 1,000.
 
 Counting is queued (`file_later`) and done by one background task, never on a
-table's path. The task counts whatever is queued together: one group write of
-the per-hand facts, one of the summed counters (an update per player and game,
-however many hands), one read of the players' hand counts, and one each for the
-results blocks and the tables; counting hand by hand cost the database about
-four round trips per seat and hand (measured: `showdown bench server`). If the
-server stops between a new player_hand_stats document and its counters, or
-with hands still queued, those hands are missing from the summary (a known gap:
-nothing counts them later); a clean stop drains the queue (`close`).
+table's path (its writes go in the writer's background lane). The task counts
+whatever is queued together: one group write of the per-hand facts, one of the
+summed counters (an update per player and game, however many hands), one read of
+the players' hand counts, and one each for the results blocks and the tables;
+counting hand by hand cost the database about four round trips per seat and hand
+(measured: `showdown bench server`). If the server stops between a new
+player_hand_stats document and its counters, or with hands still queued, those
+hands are missing from the summary (a known gap: nothing counts them later); a
+clean stop drains the queue (`close`).
 Once a batch is counted, its listeners (`listen`) hear which tables' hands it
 counted and whose statistics changed: the tables tell their seats' HUDs to fetch
 again, so a HUD never shows the figures from before the hand it just watched.
@@ -57,6 +59,9 @@ DUPLICATE_KEY = 11000
 # left uncounted and logged rather than held in memory without bound.
 MAX_QUEUED = 10_000
 BATCH_HANDS = 200  # queued hands counted together (a handful of group writes for all)
+# Seconds the counting waits after a hand is queued for others to count with it: the
+# group writes cost round trips per batch, not per hand (a HUD updates this much later).
+STATS_LINGER = 0.5
 # Hands per point of the results graph, finest first. A graph is drawn with the finest
 # size that gives it at most MAX_POINTS points: a 40-hand night has a point per hand
 # (with 100 a point, it was one straight line), 100,000 hands have 100 points of 1,000.
@@ -106,10 +111,15 @@ def sizes_kept(number: int) -> list[int]:
 
 class BlockSums:
     """New hands summed per results block (a player's `number`-th hand of a game falls
-    in block (number - 1) // size), written as one upsert per block."""
+    in block (number - 1) // size), written as one upsert per block, or an insert for
+    a block these hands begin (every block of size 1): the embedded database stores a
+    batch of inserts in one transaction and spends about six times less on each than
+    on an upsert (measured: 0.2 ms against 1.4 ms), and blocks of size 1 are most of
+    the statistics' writes."""
 
     def __init__(self) -> None:
         self._blocks: dict[str, Document] = {}
+        self._new: set[str] = set()  # blocks whose first hand is among these
 
     def add(self, p: PlayerHand, number: int, played_at: datetime) -> None:
         counts = p.counts.as_dict()
@@ -118,6 +128,8 @@ class BlockSums:
             key = f"{stats_id(p.player_id, p.game)}|{size}|{block}"
             doc = self._blocks.get(key)
             if doc is None:
+                if (number - 1) % size == 0:
+                    self._new.add(key)
                 self._blocks[key] = {
                     "$inc": {"hands": 1, **{name: counts[name] for name in SERIES}},
                     "$min": {"first_at": played_at},
@@ -136,8 +148,24 @@ class BlockSums:
             doc["$min"]["first_at"] = min(doc["$min"]["first_at"], played_at)
             doc["$max"]["last_at"] = max(doc["$max"]["last_at"], played_at)
 
-    def updates(self) -> list[UpdateOne]:
-        return [UpdateOne({"_id": key}, doc, upsert=True) for key, doc in self._blocks.items()]
+    def writes(self) -> list[tuple[InsertOne[Document] | UpdateOne, UpdateOne | None]]:
+        """Each block's write, with the upsert to send instead if an insert finds the
+        block stored already (hands counted before a crash cut their counting short)."""
+        out: list[tuple[InsertOne[Document] | UpdateOne, UpdateOne | None]] = []
+        for key, doc in self._blocks.items():
+            upsert = UpdateOne({"_id": key}, doc, upsert=True)
+            if key not in self._new:
+                out.append((upsert, None))
+                continue
+            new = {
+                "_id": key,
+                **doc["$inc"],
+                "first_at": doc["$min"]["first_at"],
+                "last_at": doc["$max"]["last_at"],
+                **doc["$setOnInsert"],
+            }
+            out.append((InsertOne(new), upsert))
+        return out
 
 
 def table_update(record: HandRecord, players: list[PlayerHand], played_at: datetime) -> UpdateOne:
@@ -247,6 +275,8 @@ class PlayerStats:
     async def _count_queued(self) -> None:
         while True:
             batch = [await self._queue.get()]
+            if STATS_LINGER > 0 and self._queue.qsize() < BATCH_HANDS:
+                await asyncio.sleep(STATS_LINGER)  # a pause to gather a batch, not a sync
             while len(batch) < BATCH_HANDS and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
@@ -301,35 +331,54 @@ class PlayerStats:
         (counting each of a few hundred distinct hands once), so the benchmark's
         documents are the ones the server keeps, whatever this comes to write.
         """
-        seats = [(record, p, at) for record, players, at in counted for p in players]
-        new = await asyncio.gather(*(self._insert_fact(r, p, at) for r, p, at in seats))
-        fresh = [(p, at) for (_, p, at), is_new in zip(seats, new, strict=True) if is_new]
+        new = await asyncio.gather(*(self._insert_fact(r, ps, at) for r, ps, at in counted))
+        fresh = [
+            (p, at)
+            for (_, players, at), is_new in zip(counted, new, strict=True)
+            if is_new
+            for p in players
+        ]
         if fresh:
             hands_after = await self._add_counts(fresh)
             await self._add_blocks(fresh, hands_after)
-        firsts = iter(new)
-        tables: list[UpdateOne] = []
-        for record, players, at in counted:
-            flags = [next(firsts) for _ in players]
-            if flags and flags[0]:  # the first seat's fact was new: the hand is counted once
-                tables.append(table_update(record, players, at))
-        await asyncio.gather(*(self._writer.write(self._tables.name, op) for op in tables))
+        tables = [
+            table_update(record, players, at)
+            for (record, players, at), is_new in zip(counted, new, strict=True)
+            if is_new
+        ]
+        await asyncio.gather(*(self._write(self._tables.name, op) for op in tables))
 
-    async def _insert_fact(self, record: HandRecord, p: PlayerHand, played_at: datetime) -> bool:
-        """Store one seat's fact of the hand; False if it was there already (counted)."""
+    async def _write(self, collection: str, op: InsertOne[Document] | UpdateOne) -> None:
+        # Never on a table's path: the writer's background lane.
+        await self._writer.write(collection, op, background=True)
+
+    async def _insert_fact(
+        self, record: HandRecord, players: list[PlayerHand], played_at: datetime
+    ) -> bool:
+        """Store the hand's facts, one document for all its seats; False if it was there
+        already (counted). Its id is the one the first seat's fact had when each seat
+        had its own document, so a hand counted then is not counted again."""
+        if not players:
+            return False
         hid = hand_id(record.table_id, record.hand_no)
         fact = {
-            "_id": f"{hid}|{p.player_id}",
-            "player_id": p.player_id,
+            "_id": f"{hid}|{players[0].player_id}",
             "hand_id": hid,
-            "game": game_doc(p.game),
+            "player_ids": [p.player_id for p in players],
             "played_at": played_at,
-            "net": p.net,
-            "showdown": p.showdown,
-            "allin_ev": p.allin_ev,
+            "seats": [
+                {
+                    "player_id": p.player_id,
+                    "game": game_doc(p.game),
+                    "net": p.net,
+                    "showdown": p.showdown,
+                    "allin_ev": p.allin_ev,
+                }
+                for p in players
+            ],
         }
         try:
-            await self._writer.write(self._per_hand.name, InsertOne(fact))
+            await self._write(self._per_hand.name, InsertOne(fact))
         except WriteError as error:
             if error.code == DUPLICATE_KEY:
                 return False
@@ -356,7 +405,7 @@ class PlayerStats:
             update["$set"] = {"name": p.name, "is_bot": p.is_bot, "last_played_at": played_at}
         await asyncio.gather(
             *(
-                self._writer.write(self._summary.name, UpdateOne({"_id": key}, u, upsert=True))
+                self._write(self._summary.name, UpdateOne({"_id": key}, u, upsert=True))
                 for key, u in updates.items()
             )
         )
@@ -377,9 +426,17 @@ class PlayerStats:
             key = stats_id(p.player_id, p.game)
             number[key] += 1
             blocks.add(p, number[key], played_at)
-        await asyncio.gather(
-            *(self._writer.write(self._blocks.name, op) for op in blocks.updates())
-        )
+        await asyncio.gather(*(self._write_block(op, fallback) for op, fallback in blocks.writes()))
+
+    async def _write_block(
+        self, op: InsertOne[Document] | UpdateOne, fallback: UpdateOne | None
+    ) -> None:
+        try:
+            await self._write(self._blocks.name, op)
+        except WriteError as error:
+            if fallback is None or error.code != DUPLICATE_KEY:
+                raise
+            await self._write(self._blocks.name, fallback)
 
     # -- reading -----------------------------------------------------------------
 

@@ -12,11 +12,12 @@ sends many tables' writes in one round trip; the rest go straight to the driver.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pymongo import DESCENDING, InsertOne, ReplaceOne, UpdateOne
+from pymongo import ASCENDING, DESCENDING, InsertOne, ReplaceOne, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError, WriteError
 
@@ -189,6 +190,10 @@ class Tables:
         """The table's options changed (its invite, its host, its settings)."""
         await self._col.update_one({"_id": table_id}, {"$set": {"options": options}})
 
+    async def set_access(self, table_id: str, access: Document) -> None:
+        """Who the invite admitted and who waits for a seat (kept across restarts)."""
+        await self._col.update_one({"_id": table_id}, {"$set": {"access": access}})
+
     async def set_config(self, table_id: str, config: Document) -> None:
         """The host changed the stakes (from the next hand)."""
         await self._col.update_one({"_id": table_id}, {"$set": {"config": config}})
@@ -253,6 +258,12 @@ class Hands:
             {"$push": {"record.events": event.model_dump(mode="json")}},
         )
 
+    async def set_rabbit(self, table_id: str, hand_no: int, cards: tuple[str, ...]) -> None:
+        """A rabbit hunt after the hand was filed: kept apart from its board (idempotent)."""
+        await self._col.update_one(
+            {"_id": hand_id(table_id, hand_no)}, {"$set": {"record.rabbit": list(cards)}}
+        )
+
     async def get(self, hand_id_: str) -> Document | None:
         return await self._col.find_one({"_id": hand_id_})
 
@@ -265,6 +276,28 @@ class Hands:
         total = await self._col.count_documents(query)
         cursor = self._col.find(query).sort("played_at", DESCENDING).skip(offset).limit(limit)
         return [doc async for doc in cursor], total
+
+    async def for_export(
+        self,
+        player_id: str,
+        table_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> AsyncIterator[Document]:
+        """Every hand the player was dealt into, oldest first: a table's, a time range's
+        (since inclusive, until exclusive), or all; read as it streams out."""
+        query: Document = {"player_ids": player_id}
+        if table_id is not None:
+            query["table_id"] = table_id
+        window: Document = {}
+        if since is not None:
+            window["$gte"] = since
+        if until is not None:
+            window["$lt"] = until
+        if window:
+            query["played_at"] = window
+        async for doc in self._col.find(query).sort([("played_at", ASCENDING), ("_id", ASCENDING)]):
+            yield doc
 
     # -- the hand in progress ------------------------------------------------
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 import logging
 import secrets
 
+from pydantic import ValidationError
+
 from backend.realtime.core import RuntimeCore
+from holdem.protocol import SeatRequest
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,7 @@ class Access(RuntimeCore):
             return True
         if self.invite_valid(invite):
             self._members.add(player_id)
+            self._store_access()
             return True
         return False
 
@@ -66,7 +70,24 @@ class Access(RuntimeCore):
         self.options = self.options.model_copy(update={"invite": invite})
         self._members.clear()  # admitted by the old link: a seated player stays a player
         self._store_options()
+        self._store_access()
         log.info("invite changed", extra={"revoked": invite is None})
+
+    def restore_access(self, stored: object) -> None:
+        """The stored members and seat requests of a table brought back by a restart
+        (anything unreadable is left out: a request can be asked for again)."""
+        if not isinstance(stored, dict):
+            return
+        members = stored.get("members")
+        if isinstance(members, list):
+            self._members = {m for m in members if isinstance(m, str)}
+        for item in stored.get("seat_requests") or []:
+            try:
+                request = SeatRequest.model_validate(item)
+            except ValidationError:
+                log.warning("unreadable stored seat request left out", extra={"item": item})
+                continue
+            self._seat_requests[request.player_id] = request
 
     def _store_options(self) -> None:
         self._spawn(self._repos.tables.set_options(self.table_id, self.options.model_dump()))

@@ -8,6 +8,7 @@ import math
 from dataclasses import replace
 
 from backend.fallback_policy import fallback_action
+from backend.home_rules import bot_refusal
 from backend.realtime.core import RuntimeCore
 from backend.realtime.inbox import AIDone, Client, CommandError
 from backend.realtime.timers import Turn
@@ -22,6 +23,7 @@ from holdem.protocol import (
     ChangeKind,
     ErrorCode,
     QueryPurpose,
+    TournamentSituation,
 )
 from holdem.table import Seat
 
@@ -45,6 +47,12 @@ class AITurns(RuntimeCore):
             what = "advice" if advice_only else "the AI"
             raise CommandError(
                 ErrorCode.NOT_YOUR_TURN, f"it is not your turn: ask {what} when you are to act"
+            )
+        refusal = bot_refusal(self.table.config)
+        if refusal is not None:  # the AI's simulator does not model this table's rules
+            what = "advise" if advice_only else "decide"
+            raise CommandError(
+                ErrorCode.BAD_MESSAGE, f"the AI cannot {what} here: " + refusal.split(": ", 1)[1]
             )
         purpose = QueryPurpose.ADVICE if advice_only else QueryPurpose.AI_DECIDE
         if self._ai_pending.get((client.player_id, purpose)) == clock.turn:
@@ -96,10 +104,17 @@ class AITurns(RuntimeCore):
                 legal=legal,
                 style=seat.bot_style if seat.is_bot else None,
                 time_limit=timeout,
+                tournament=self._tournament_situation(),
             )
             self.post(AIDone(turn, purpose, player_id, ref, decision))
 
         self._spawn(ask())
+
+    def _tournament_situation(self) -> TournamentSituation | None:
+        """The prizes and stacks for the AI at a tournament table (ICM); None at a cash
+        table. The tournament service's tables fill it from their director
+        (`TournamentSituation.of`)."""
+        return None
 
     def _ai_done(self, done: AIDone) -> None:
         key = (done.player_id, done.purpose)

@@ -87,6 +87,7 @@ class RuntimeCore:
         # The host's new stakes and settings, applied once no hand is in progress.
         self._next_config: TableConfig | None = None
         self._next_options: dict[str, object] = {}
+        self._runout_deadline: float | None = None  # the run-it-twice vote's countdown end
 
     @property
     def table_id(self) -> str:
@@ -122,6 +123,15 @@ class RuntimeCore:
         self._ai_tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
+
+    def _store_access(self) -> None:
+        """Who the invite admitted and who waits for the host's approval, stored whole
+        each time either changes, so a restart keeps both (TableRuntime.restore_access)."""
+        access = {
+            "members": sorted(self._members),
+            "seat_requests": [r.model_dump(mode="json") for r in self._seat_requests.values()],
+        }
+        self._spawn(self._repos.tables.set_access(self.table_id, access))
 
     # -- hooks: each part implements its own ----------------------------------------------
 
@@ -159,6 +169,12 @@ class RuntimeCore:
         raise NotImplementedError
 
     def _schedule(self) -> None:  # hand cycle
+        raise NotImplementedError
+
+    def _schedule_runout_vote(self) -> bool:  # home games
+        raise NotImplementedError
+
+    def _call_bomb_pot(self) -> None:  # home games
         raise NotImplementedError
 
     def _ask_ai(  # AI turns

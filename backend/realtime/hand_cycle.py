@@ -218,6 +218,8 @@ class HandCycle(RuntimeCore):
         self._clock = None
         self._cancel_timer("turn")
         self._cancel_timer("bot")
+        if self._schedule_runout_vote():
+            return
         if self._bots_to_rebuy():
             if "rebuy" not in self._timers:
                 # The first waits half the pause (the result is on show), the rest follow.

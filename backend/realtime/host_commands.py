@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import secrets
 
+from backend.home_rules import bot_refusal
 from backend.realtime.inbox import CommandError
 from backend.realtime.table_commands import LedgerLine, Outcome
-from holdem.config import TableConfig, Variant
+from holdem.config import AnteMode, TableConfig, Variant
 from holdem.errors import SeatError
 from holdem.protocol import ActedBy, Change, ChangeKind, ErrorCode, TableSettingsCommand
 from holdem.table import Table
@@ -72,6 +73,9 @@ def adjust(table: Table, number: int, amount: int) -> Outcome:
 
 def add_bot(table: Table, number: int, style: str, name: str) -> Outcome:
     """A bot bought in for the maximum (the bots' rule at table creation)."""
+    why = bot_refusal(table.config)
+    if why is not None:
+        raise CommandError(ErrorCode.BAD_MESSAGE, why)
     player_id = f"bot-{table.table_id}-{number}-{secrets.token_hex(3)}"  # a new bot's own ledger
     buy_in = table.config.max_buy_in
     table.sit(number, player_id, name, buy_in, is_bot=True, bot_style=style)
@@ -95,15 +99,24 @@ def bot_style(table: Table, number: int, style: str) -> Outcome:
 
 def new_config(config: TableConfig, settings: TableSettingsCommand) -> TableConfig:
     """The table's rules with the new stakes; a CommandError if they do not hold together."""
-    changes = {
+    changes: dict[str, object] = {
         key: value
         for key, value in (
             ("small_blind", settings.small_blind),
             ("big_blind", settings.big_blind),
             ("ante", settings.ante),
+            ("straddle", settings.straddle),
+            ("run_it_max", settings.run_it_max),
+            ("rabbit_hunt", settings.rabbit_hunt),
+            ("bomb_pot_ante", settings.bomb_pot_ante),
+            ("bomb_pot_every", settings.bomb_pot_every),
         )
         if value is not None
     }
+    if settings.big_blind_ante is not None:
+        changes["ante_mode"] = (
+            AnteMode.BIG_BLIND if settings.big_blind_ante else AnteMode.EVERY_SEAT
+        )
     if not changes:
         return config
     blinds = "small_blind" in changes or "big_blind" in changes
@@ -115,6 +128,34 @@ def new_config(config: TableConfig, settings: TableSettingsCommand) -> TableConf
         raise CommandError(ErrorCode.BAD_MESSAGE, f"the stakes: {error}") from error
 
 
+def home_rules_note(old: TableConfig, new: TableConfig) -> list[str]:
+    """The home-game rules that changed, for the hand log."""
+    parts: list[str] = []
+    if old.big_blind_ante != new.big_blind_ante:
+        parts.append("big-blind ante " + ("on" if new.big_blind_ante else "off"))
+    if old.straddle != new.straddle:
+        parts.append(f"straddle {new.straddle.value}")
+    if old.run_it_max != new.run_it_max:
+        parts.append(
+            "run it once" if new.run_it_max == 1 else f"run it up to {new.run_it_max} times"
+        )
+    if old.rabbit_hunt != new.rabbit_hunt:
+        parts.append("rabbit hunt " + ("on" if new.rabbit_hunt else "off"))
+    if (old.bomb_pot_ante, old.bomb_pot_every) != (new.bomb_pot_ante, new.bomb_pot_every):
+        every = f" every {new.bomb_pot_every} hands" if new.bomb_pot_every else ""
+        parts.append(
+            f"bomb pot ante {new.bomb_pot_ante}{every}" if new.bomb_pot_ante else "no bomb pots"
+        )
+    return parts
+
+
+def refuse_with_bots(table: Table, config: TableConfig) -> None:
+    """A CommandError if bots sit at `table` and cannot play `config`'s rules."""
+    why = bot_refusal(config)
+    if why is not None and any(seat.is_bot for seat in table.seats.values()):
+        raise CommandError(ErrorCode.BAD_MESSAGE, why)
+
+
 def settings_note(old: TableConfig, new: TableConfig, settings: TableSettingsCommand) -> str:
     """What changed, for the hand log: "blinds 10/20, ante 2, time bank 30 s"."""
     parts: list[str] = []
@@ -122,6 +163,7 @@ def settings_note(old: TableConfig, new: TableConfig, settings: TableSettingsCom
         parts.append(f"blinds {new.small_blind}/{new.big_blind}")
     if old.ante != new.ante:
         parts.append(f"ante {new.ante}")
+    parts += home_rules_note(old, new)
     if settings.time_bank is not None:
         parts.append(f"time bank {settings.time_bank:g} s")
     if settings.advice_allowed is not None:

@@ -19,6 +19,7 @@ from holdem.protocol import (
     AddBotCommand,
     AdjustCommand,
     ApproveCommand,
+    BombPotCommand,
     BotStyleCommand,
     Change,
     ChangeKind,
@@ -49,6 +50,7 @@ _WHAT = {
     "approve": "approve a seat request",
     "reject": "reject a seat request",
     "hand_over": "hand the host's role on",
+    "bomb_pot": "call a bomb pot",
 }
 
 
@@ -81,6 +83,7 @@ class Hosting(RuntimeCore):
             player_id=client.player_id, name=client.name, seat=message.seat, buy_in=message.buy_in
         )
         self._seat_requests[client.player_id] = request
+        self._store_access()
         self._changed(
             Change(
                 kind=ChangeKind.SEAT_REQUEST,
@@ -96,6 +99,7 @@ class Hosting(RuntimeCore):
         request = self._seat_requests.pop(player_id, None)
         if request is None:
             return
+        self._store_access()
         change = Change(
             kind=ChangeKind.SEAT_REJECTED,
             seat=request.seat,
@@ -150,11 +154,13 @@ class Hosting(RuntimeCore):
                     table, request.player_id, request.name, request.seat, request.buy_in
                 )
                 del self._seat_requests[message.player_id]
+                self._store_access()
                 self._banks.forget(request.player_id)
                 change = outcome.change.model_copy(update={"by": ActedBy.HOST, "note": "approved"})
                 self._apply(Outcome(change, outcome.seats_changed, outcome.ledger))
             else:
                 del self._seat_requests[message.player_id]
+                self._store_access()
                 self._changed(
                     Change(
                         kind=ChangeKind.SEAT_REJECTED,
@@ -164,6 +170,8 @@ class Hosting(RuntimeCore):
                     ),
                     False,
                 )
+        elif isinstance(message, BombPotCommand):
+            self._call_bomb_pot()
         elif isinstance(message, HandOverCommand):
             target = message.player_id
             seat = table.find_seat(target)
@@ -176,6 +184,7 @@ class Hosting(RuntimeCore):
     def _settings_command(self, message: TableSettingsCommand) -> None:
         old = self._next_config or self.table.config
         config = host_commands.new_config(old, message)
+        host_commands.refuse_with_bots(self.table, config)
         note = host_commands.settings_note(old, config, message)
         if not note:
             raise CommandError(ErrorCode.BAD_MESSAGE, "nothing to change")
@@ -191,6 +200,7 @@ class Hosting(RuntimeCore):
         self._next_options.update(options)
         if message.approve_seats is False:
             self._seat_requests.clear()  # asked under the old rule: sit now, freely
+            self._store_access()
         self._apply_next_settings()
         change = Change(
             kind=ChangeKind.SETTINGS, by=ActedBy.HOST, note=note + " from the next hand"

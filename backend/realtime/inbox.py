@@ -39,7 +39,7 @@ class Command:
 @dataclass(frozen=True, slots=True)
 class TimerFired:
     kind: str  # "turn", "bot", "deal", "grace", "away", "rebuy"
-    key: Turn | str | None = None
+    key: Turn | str | int | None = None  # int: the hand number (the run-it-twice vote)
 
 
 @dataclass(frozen=True, slots=True)

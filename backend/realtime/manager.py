@@ -25,7 +25,6 @@ from backend.realtime.access import new_invite
 from backend.realtime.runtime import StatsCounted, TableRuntime
 from backend.schemas import CreateTableRequest, TableOptions
 from backend.settings import Settings
-from holdem.config import TableConfig
 from holdem.protocol import ActedBy, Change, ChangeKind
 from holdem.table import Table
 
@@ -94,18 +93,7 @@ class TableManager:
         return runtime
 
     async def create(self, request: CreateTableRequest, created_by: str) -> TableRuntime:
-        config = TableConfig(
-            variant=request.variant,
-            seats=request.seats,
-            small_blind=request.small_blind,
-            big_blind=request.big_blind,
-            ante=request.ante,
-            small_bet=request.small_bet,
-            big_bet=request.big_bet,
-            raise_cap=request.raise_cap,
-            min_buy_in=request.min_buy_in,
-            max_buy_in=request.max_buy_in,
-        )
+        config = request.table_config()  # home-game rules included; bots' refusals checked
         table_id = "t" + secrets.token_hex(4)
         options = TableOptions(
             name=request.name or f"Table {table_id}",  # the lobby route names it "Table N"
@@ -201,6 +189,7 @@ class TableManager:
             TableOptions.model_validate(options_doc),
             _initial_seq(int(saved_seq) if isinstance(saved_seq, int) else 0),
         )
+        runtime.restore_access(doc.get("access"))
         runtime.start(Change(kind=ChangeKind.RESTORE, by=ActedBy.TABLE))
         log.info("table restored", extra={"seats": sorted(table.seats), "hand_no": table.hand_no})
 

@@ -129,6 +129,15 @@ class Persister:
 
         self._push(_Op("show", run, hand_no))
 
+    def file_rabbit(self, hand_no: int, cards: tuple[str, ...]) -> None:
+        """A rabbit hunt after the hand ended: added to the filed hand, after it."""
+        table_id = self.table_id
+
+        async def run() -> None:
+            await self._repos.hands.set_rabbit(table_id, hand_no, cards)
+
+        self._push(_Op("rabbit", run, hand_no))
+
     def start_hand(
         self, hand_no: int, button: int, stacks: dict[int, int], players: Document
     ) -> None:

@@ -26,6 +26,7 @@ from backend.realtime import table_commands
 from backend.realtime.access import Access
 from backend.realtime.ai_turns import AITurns
 from backend.realtime.hand_cycle import HandCycle
+from backend.realtime.home_games import HomeGames
 from backend.realtime.hosting import Hosting
 from backend.realtime.inbox import (
     AIDone,
@@ -61,13 +62,16 @@ from holdem.protocol import (
     PingMessage,
     PongMessage,
     QueryPurpose,
+    RabbitHuntCommand,
     RebuyCommand,
+    RunoutsCommand,
     ShowCommand,
     ShowUncalledCommand,
     SitBackCommand,
     SitCommand,
     SitOutCommand,
     StandCommand,
+    StraddleCommand,
     SyncRequest,
 )
 from holdem.views import observe
@@ -78,7 +82,9 @@ __all__ = ["AIDone", "Client", "Command", "Join", "Leave", "StatsCounted", "Tabl
 log = logging.getLogger(__name__)
 
 
-class TableRuntime(Access, Hosting, Presence, Publishing, StorageGate, AITurns, HandCycle):
+class TableRuntime(
+    Access, Hosting, HomeGames, Presence, Publishing, StorageGate, AITurns, HandCycle
+):
     @property
     def persister(self) -> Persister:
         return self._persist
@@ -224,6 +230,8 @@ class TableRuntime(Access, Hosting, Presence, Publishing, StorageGate, AITurns, 
         elif fired.kind == "rebuy":
             self._timers.pop("rebuy", None)
             self._rebuy_bot()
+        elif fired.kind in ("runout", "runout_bots"):
+            self._runout_timer(fired)
         elif fired.kind == "grace" and isinstance(fired.key, str):
             self._timers.pop(f"grace:{fired.key}", None)
             self._grace_expired(fired.key)
@@ -269,6 +277,8 @@ class TableRuntime(Access, Hosting, Presence, Publishing, StorageGate, AITurns, 
                 self._show_uncalled.discard(pid)
         elif isinstance(message, ActCommand):
             self._act(client, message)
+        elif isinstance(message, RunoutsCommand | RabbitHuntCommand | StraddleCommand):
+            self._home_command(client, message)
         elif isinstance(message, AdviceRequest | AIDecideCommand):
             self._ai_request(client, message)
         elif isinstance(message, ChatCommand):

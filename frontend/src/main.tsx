@@ -9,6 +9,7 @@ import "./styles/table.css";
 import "./styles/panels.css";
 import "./styles/stats.css";
 import "./styles/review.css";
+import "./styles/pokernight.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("no #root element");

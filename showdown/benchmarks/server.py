@@ -267,12 +267,23 @@ async def _bench(args: argparse.Namespace) -> int:
         share = "   ".join(f"{name} {100 * used / elapsed:.0f}%" for name, used in cpu.used.items())
         per_hand = 1000 * cpu.used["server"] / hands if hands else float("nan")
         print(f"  CPU (of one core)   {share}   server {per_hand:.2f} ms per hand")
+        if "database" in cpu.used and hands:
+            # Apart from the host's load: what a hand costs the database.
+            database_ms = 1000 * cpu.used["database"] / hands
+            print(f"{'':22}database {database_ms:.2f} ms per hand")
     database = {k: v - database_before.get(k, 0) for k, v in stats["database"].items()}
     if hands and database["batches"]:
         print(
             f"  database writes     {database['writes'] / hands:.2f} per hand   "
             f"{database['writes'] / database['batches']:.1f} per round trip   "
             f"{database['failed']} failed"
+        )
+    if hands and database.get("table_batches"):
+        # The writes a table waits for (or that wait in its queue), apart from statistics.
+        print(
+            f"    on tables' path   {database['table_writes'] / hands:.2f} per hand   "
+            f"{database['table_writes'] / database['table_batches']:.1f} per round trip   "
+            f"{database['commits'] / hands:.2f} journal syncs per hand"
         )
     return 0
 

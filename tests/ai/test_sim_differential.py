@@ -20,7 +20,7 @@ from ai.sim.rules import CALL, CHECK, FOLD, SimAction, SimLegal
 from ai.sim.state import SimState
 from holdem.actions import EventKind
 from holdem.cards import FULL_DECK, ScriptedDeck
-from holdem.config import TableConfig, Variant
+from holdem.config import AnteMode, TableConfig, Variant
 from holdem.hand import Hand
 
 # Boards everyone plays (broadway straights with at most two of a suit, a royal flush,
@@ -42,6 +42,7 @@ class Case:
     variant: Variant | None  # None: either
     stacks: str  # deep | short | mixed
     ante_share: float = 0.0
+    big_blind_ante: bool = False  # antes, when dealt, are the big blind's alone
 
 
 CASES = (
@@ -52,6 +53,7 @@ CASES = (
     Case("fl-short", 1600, 505, Variant.LIMIT, "short", ante_share=0.3),
     Case("fl-mixed", 1400, 606, Variant.LIMIT, "mixed"),
     Case("any-mixed-antes", 1600, 707, None, "mixed", ante_share=1.0),
+    Case("nl-short-bb-ante", 800, 808, Variant.NO_LIMIT, "short", 1.0, big_blind_ante=True),
 )
 
 
@@ -73,6 +75,7 @@ def make_config(rng: random.Random, case: Case, table_size: int) -> TableConfig:
         small_blind=small,
         big_blind=big,
         ante=ante,
+        ante_mode=AnteMode.BIG_BLIND if case.big_blind_ante and ante else AnteMode.EVERY_SEAT,
         min_buy_in=big,
         max_buy_in=1000 * big,
         **extra,
@@ -163,3 +166,13 @@ def test_sim_matches_holdem_hand(case: Case) -> None:
 
 def test_cases_cover_ten_thousand_hands() -> None:
     assert sum(c.hands for c in CASES) >= 10_000
+
+
+def test_big_blind_ante_short_stacks_quick() -> None:
+    """The tournament structure in the unit tier: big-blind antes, stacks of a few blinds."""
+    case = Case("bb-ante-quick", 150, 909, Variant.NO_LIMIT, "short", 1.0, big_blind_ante=True)
+    rng = random.Random(case.seed)
+    stats: Counter[str] = Counter()
+    for _ in range(case.hands):
+        play_both(rng, case, stats)
+    assert stats["showdown"] > case.hands // 5

@@ -21,6 +21,7 @@ import websockets
 
 from ai.worker import Backoff, WorkerClient
 from backend.app import create_app
+from backend.db.codec import hand_id
 from backend.db.embedded import EmbeddedMongo
 from backend.settings import Settings
 
@@ -307,3 +308,34 @@ async def test_the_worker_command_serves_from_processes(server: Server) -> None:
             _, stderr = await process.communicate()
     assert process.returncode == 0, stderr.decode()
     assert b"not learned from" not in stderr and b"cannot read" not in stderr, stderr.decode()
+
+
+async def test_bots_play_a_run_it_twice_and_rabbit_hunt_table(server: Server) -> None:
+    """Home-game rules the AI plays (#34): always all-in, the bots agree to run it twice,
+    and every hand is played to the end, its pots split per run."""
+    async with running_worker(server.ai_url):
+        _, table = await server.guest_and_table(
+            seats=4, bots=3, bot_styles=["always-raise"], run_it_max=2, rabbit_hunt=True,
+            small_blind=1, big_blind=2,
+        )  # fmt: skip
+        table_id = table["table_id"]
+        showdown = server.app.state.showdown
+        twice: list[Any] = []
+
+        async def run_twice() -> bool:
+            runtime = showdown.tables.get(table_id)
+            if runtime is None or runtime.hands_played < 2:
+                return False
+            twice.clear()  # the hands filed so far
+            for number in range(1, runtime.hands_played + 1):
+                doc = await showdown.repos.hands.get(hand_id(table_id, number))
+                if doc is not None and len(doc["record"]["boards"]) == 2:
+                    twice.append(doc["record"])
+            return len(twice) >= 2
+
+        await wait_until(run_twice)
+        for record in twice:
+            won = sum(e["amount"] for e in record["events"] if e["kind"] == "win")
+            start = sum(s["starting_stack"] for s in record["seats"])
+            assert sum(s["final_stack"] for s in record["seats"]) == start
+            assert won > 0 and any(e["kind"] == "runouts" for e in record["events"])

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
-from pymongo import AsyncMongoClient, InsertOne, UpdateOne
+from pymongo import AsyncMongoClient, InsertOne, MongoClient, UpdateOne
 from pymongo.errors import PyMongoError, WriteError
 
 from backend.db.batch_writer import BatchWriter
+from backend.db.embedded import EmbeddedMongo
 
 
 @pytest.fixture
@@ -98,3 +101,95 @@ async def test_closing_mid_batch_answers_its_writers(mongo_url: str, db) -> None
         await writer.close()
         with pytest.raises(PyMongoError, match="shutting down"):
             await asyncio.wait_for(write, 1)
+
+
+async def test_a_round_of_journaled_writes_takes_one_journal_sync(db) -> None:  # type: ignore[no-untyped-def]
+    writer = BatchWriter(db)
+    try:
+        await asyncio.gather(
+            *(writer.write("tables", InsertOne({"_id": n}), journal=True) for n in range(20)),
+            *(writer.write("hands", InsertOne({"_id": n}), journal=True) for n in range(20)),
+        )
+    finally:
+        await writer.close()
+    assert writer.writes == 40
+    assert writer.commits <= 2  # a sync per round or per insert command, not per write
+    assert await db.tables.count_documents({}) == 20 and await db.hands.count_documents({}) == 20
+
+
+async def test_many_journaled_updates_share_one_marker(db) -> None:  # type: ignore[no-untyped-def]
+    writer = BatchWriter(db)
+    try:
+        update = {"$set": {"x": 1}}
+        await asyncio.gather(
+            *(
+                writer.write("tables", UpdateOne({"_id": n}, update, upsert=True), journal=True)
+                for n in range(30)
+            )
+        )
+    finally:
+        await writer.close()
+    # The first round may journal its one write directly; the 29 others share a marker.
+    assert writer.commits <= 2 and await db.group_commits.count_documents({}) == 1
+
+
+async def test_a_failed_group_commit_fails_the_journaled_writes_only(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
+    writer = BatchWriter(db, group_commit_min=0)  # a marker after every journaled round
+    admin: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url)
+    # The marker is the only update: the inserts are stored, their sync is not confirmed.
+    await admin.admin.command(
+        "configureFailPoint",
+        "failCommand",
+        mode={"times": 1},
+        data={"failCommands": ["update"], "errorCode": 2, "errmsg": "injected"},
+    )
+    try:
+        results = await asyncio.gather(
+            writer.write("ledger", InsertOne({"_id": 1}), journal=True),
+            writer.write("ledger", InsertOne({"_id": 2})),
+            return_exceptions=True,
+        )
+    finally:
+        await admin.admin.command("configureFailPoint", "failCommand", mode="off")
+        await admin.close()
+        await writer.close()
+    assert isinstance(results[0], PyMongoError) and results[1] is None
+
+
+def test_a_group_commit_survives_the_database_killed(tmp_path: Path) -> None:
+    """Writes sent unjournaled, then the round's one journaled marker: all on disk."""
+    embedded = EmbeddedMongo(tmp_path / "data").start()
+
+    async def write() -> None:
+        client: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(embedded.url)
+        writer = BatchWriter(client.showdown)
+        try:
+            await asyncio.gather(
+                *(writer.write("tables", InsertOne({"_id": n}), journal=True) for n in range(50)),
+                *(
+                    writer.write(
+                        "live_hands",
+                        UpdateOne({"_id": n}, {"$set": {"n": n}}, upsert=True),
+                        journal=True,
+                    )
+                    for n in range(50)
+                ),
+            )
+            assert writer.commits <= 2
+        finally:
+            await writer.close()
+            await client.close()
+
+    try:
+        asyncio.run(write())
+        assert embedded.process is not None
+        embedded.process.send_signal(signal.SIGKILL)  # no clean shutdown: the journal only
+        embedded.process.wait()
+        embedded.process = None
+        embedded.start()
+        sync: MongoClient[dict[str, object]]
+        with MongoClient(embedded.url) as sync:
+            assert sync.showdown.tables.count_documents({}) == 50
+            assert sync.showdown.live_hands.count_documents({"n": {"$gte": 0}}) == 50
+    finally:
+        embedded.close()

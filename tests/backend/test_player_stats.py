@@ -136,9 +136,11 @@ async def test_tables_say_when_their_hands_are_counted(server_factory: Any) -> N
     upto = [hand_id(created["table_id"], n) for n in range(1, counted["hand_no"] + 1)]
     async with httpx.AsyncClient(base_url=server.http) as http:
         for player_id in counted["player_ids"]:
-            ids = [f"{hid}|{player_id}" for hid in upto]
-            assert await db.player_hand_stats.find_one({"_id": ids[-1]}), player_id
-            played = await db.player_hand_stats.count_documents({"_id": {"$in": ids}})
+            # One facts document per hand, naming its players.
+            mine = {"player_ids": player_id}
+            last = {"hand_id": upto[-1], **mine}
+            assert await db.player_hand_stats.find_one(last), player_id
+            played = await db.player_hand_stats.count_documents({"hand_id": {"$in": upto}, **mine})
             # Every hand up to the message's is in the figures a HUD fetches now.
             body = (await http.get(f"/api/players/{player_id}/stats")).json()
             assert body["total"]["hands"] >= played >= 1
@@ -319,6 +321,14 @@ async def test_hands_counted_in_one_batch_equal_those_counted_one_by_one(
             assert len(kept) >= 3 * (HANDS // 2 + HANDS // 5)
         for a, b in zip(recount, kept, strict=True):
             assert a == approx_row(b), name
+    # Counted again with the facts and summaries gone (as if lost): every block a hand
+    # begins is inserted, finds itself stored, and is added to instead.
+    before = {doc["_id"]: doc["hands"] async for doc in again.player_results.find({})}
+    await again.player_hand_stats.drop()
+    await again.player_stats.drop()
+    await stats.file_many(hands)
+    after = {doc["_id"]: doc["hands"] async for doc in again.player_results.find({})}
+    assert after == {key: 2 * count for key, count in before.items()}
 
 
 async def test_players_without_hands_have_statistics_of_zero_hands(

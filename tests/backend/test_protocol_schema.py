@@ -51,7 +51,9 @@ def test_the_schema_names_every_direction_and_message() -> None:
         "ai_decide", "chat", "show", "show_uncalled", "sync", "ping",
         # the host's
         "pause", "resume", "remove", "adjust", "add_bot", "bot_style", "table_settings",
-        "approve", "reject", "hand_over",
+        "approve", "reject", "hand_over", "bomb_pot",
+        # home-game rules
+        "runouts", "rabbit_hunt", "straddle",
     }  # fmt: skip
 
 

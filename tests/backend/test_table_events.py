@@ -238,6 +238,7 @@ async def test_showing_cards_won_uncalled(server_factory: Any) -> None:
         "cards": cards,
         "all_in": False,
         "pot_index": None,
+        "run": None,
     }
     assert view["last_result"]["shown"] == {"1": cards}
     await alice.send({"type": "show", "ref": "again"})

@@ -73,6 +73,9 @@ async def stats(state: State) -> StatsResponse:
         database={
             "writes": state.repos.writer.writes,
             "batches": state.repos.writer.batches,
+            "commits": state.repos.writer.commits,
+            "table_writes": state.repos.writer.table_writes,
+            "table_batches": state.repos.writer.table_batches,
             "retries": sum(r.persister.retries for r in runtimes),
             "failed": sum(r.persister.errors for r in runtimes),
             "paused_tables": sum(1 for r in runtimes if r.paused),

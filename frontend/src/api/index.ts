@@ -3,10 +3,13 @@ import {
   decodeGuest,
   decodeHand,
   decodeHandPage,
+  decodeLedger,
   decodeTableDetail,
   decodeTables,
   endpoints,
   type CreateTableRequest,
+  type ExportFormat,
+  type TableLedger,
   type GuestSession,
   type HandPage,
   type HandRecord,
@@ -90,4 +93,29 @@ export async function getHand(handId: string, token: string | null): Promise<Han
 
 export async function downloadPhh(handId: string, token: string | null): Promise<string> {
   return request<string>(endpoints.handPhh(handId), { token, accept: "text" });
+}
+
+/** One of your hands as another poker program reads it (PokerStars text, OHH JSON, PHH). */
+export async function downloadHandExport(handId: string, format: ExportFormat, token: string | null): Promise<string> {
+  return request<string>(endpoints.handExport(handId, format), { token, accept: "text" });
+}
+
+/** All your hands (or one table's, or a time range's) in one file. */
+export async function downloadHandsExport(
+  format: ExportFormat,
+  token: string | null,
+  tableId: string | null = null,
+  since: string | null = null,
+  until: string | null = null,
+): Promise<string> {
+  return request<string>(endpoints.handsExport(format, tableId, since, until), { token, accept: "text" });
+}
+
+/** The table session's ledger and settle-up (its players only). */
+export async function getLedger(tableId: string, token: string | null): Promise<TableLedger> {
+  return decodeLedger(await request(endpoints.ledger(tableId), { token }));
+}
+
+export async function downloadLedgerCsv(tableId: string, token: string | null): Promise<string> {
+  return request<string>(endpoints.ledgerCsv(tableId), { token, accept: "text" });
 }

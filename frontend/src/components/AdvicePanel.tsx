@@ -1,4 +1,5 @@
-/** The AI's advice: recommended action, the value of each action in bb, equity, reads, the reason. */
+/** The AI's advice: recommended action, the value of each action in bb (and in prize equity at
+ * tournaments), equity, reads, the reason. */
 import { Icon } from "./Icon";
 import type { ActionKind, AdviceReport, TableView } from "../protocol";
 import { describeAction } from "../lib/events";
@@ -15,6 +16,11 @@ const pct = (x: number | null | undefined) => (x === null || x === undefined ? "
 const ACTION_LABEL: Record<ActionKind, string> = { fold: "Fold", check: "Check", call: "Call", bet: "Bet", raise: "Raise" };
 
 const RANKS = "AKQJT98765432";
+
+/** A prize amount in the prize table's units: two decimals below 100, whole above. */
+export function prizeText(x: number): string {
+  return x >= 100 ? Math.round(x).toLocaleString("en-US") : x.toFixed(2);
+}
 
 function spreadTitle(stderr: number | null | undefined, share: number | null | undefined): string | undefined {
   const parts = [stderr ? `±${stderr.toFixed(2)} bb standard error` : "", share ? `${pct(share)} of the search` : ""].filter(Boolean);
@@ -78,6 +84,8 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
   // The row marked is the action recommended: a bet valued a little higher may be within
   // its error of the check the search chose (its aggression margin), which the reason says.
   const sameKind = values.filter((v) => v.action === advice.action);
+  // Tournaments near the money: each action's expected prize (ICM) beside its chips.
+  const hasPrize = values.some((v) => v.prize_equity != null);
   const best = sameKind.find((v) => (v.amount ?? null) === (advice.amount ?? null)) ?? (sameKind.length === 1 ? sameKind[0] : values[0]);
   return (
     <div className="advice" data-testid="advice-panel" data-applied={report.applied ? "true" : "false"}>
@@ -93,6 +101,12 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
             <span className="meter__label">Equity</span>
             <span className="meter__value" data-testid="advice-equity">{pct(advice.equity)}</span>
           </div>
+          {advice.prize_equity != null && (
+            <div className="meter" title="Your share of the prizes by the Independent Chip Model, with the stacks as the hand began">
+              <span className="meter__label">Prize equity</span>
+              <span className="meter__value" data-testid="advice-prize-equity">{prizeText(advice.prize_equity)}</span>
+            </div>
+          )}
           {advice.ehs !== undefined && advice.ehs !== null && (
             <div className="meter" title="Effective hand strength (strength plus potential)">
               <span className="meter__label">EHS</span>
@@ -108,7 +122,10 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
       )}
       {values.length > 0 && (
         <table className="advice__values" data-testid="advice-values">
-          <caption>Value of each action (big blinds, ± standard error, share of the search)</caption>
+          <caption>
+            Value of each action (big blinds, ± standard error, share of the search)
+            {hasPrize ? "; prize equity (ICM) after it" : ""}
+          </caption>
           <tbody>
             {values.map((v, i) => (
               <tr key={`${v.action}-${v.amount ?? ""}-${i}`} className={v === best ? "is-best" : ""}>
@@ -125,6 +142,11 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
                   </span>
                 </td>
                 <td className="num">{v.value_bb >= 0 ? "+" : ""}{v.value_bb.toFixed(2)}</td>
+                {hasPrize && (
+                  <td className="num advice__prize" data-testid="advice-prize" title="Expected prize after this action (ICM)">
+                    {v.prize_equity != null ? prizeText(v.prize_equity) : ""}
+                  </td>
+                )}
                 {/* One short line ("±0.20 · 75%", the caption says what they are): with
                     "searched" spelled out the column wrapped onto three lines. */}
                 <td className="num muted small advice__spread" data-testid="advice-spread" title={spreadTitle(v.stderr_bb, v.share)}>

@@ -2,6 +2,7 @@
 import { Icon } from "./Icon";
 import { useMemo, useState, type FormEvent } from "react";
 import { BOT_STYLES, type BotStyle, type CreateTableRequest, type Variant } from "../protocol";
+import { botProblem, changedRules, HomeRulesFields, NO_HOME_RULES, type HomeRules } from "./HomeRulesFields";
 
 export interface CreateTableFormProps {
   onCreate: (spec: CreateTableRequest) => Promise<void>;
@@ -45,6 +46,7 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
   const [bots, setBots] = useState<string[]>(["rational", "aggressive", "cautious", "calling-station"]);
   const [advice, setAdvice] = useState(true);
   const [unlisted, setUnlisted] = useState(false);
+  const [rules, setRules] = useState<HomeRules>(NO_HOME_RULES);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -64,8 +66,12 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
     const hi = maxBuyIn ? int(maxBuyIn) : Math.max(defaultMax, lo);
     if (lo > hi) list.push("The minimum buy-in cannot exceed the maximum.");
     if (lo < bb) list.push("The minimum buy-in must cover the big blind.");
+    const withBots = shownBots.length > 0 ? botProblem(variant === "limit" ? { ...rules, straddle: "off" } : rules) : null;
+    if (withBots) list.push(withBots);
+    if (rules.big_blind_ante && int(ante) < 1) list.push("A big-blind ante needs an ante above 0.");
+    if (rules.bomb_pot_every > 0 && rules.bomb_pot_ante < 1) list.push("Bomb pots every N hands need a bomb pot ante.");
     return list;
-  }, [smallBlind, bb, minBuyIn, maxBuyIn, defaultMin, defaultMax]);
+  }, [smallBlind, bb, minBuyIn, maxBuyIn, defaultMin, defaultMax, shownBots.length, rules, variant, ante]);
 
   const setBotCount = (count: number) => {
     const next = shownBots.slice(0, count);
@@ -95,6 +101,7 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
       bot_styles: shownBots,
       advice_allowed: advice,
       private: unlisted,
+      ...changedRules(variant === "limit" ? { ...rules, straddle: "off" } : rules),
     };
     if (variant === "limit") {
       spec.small_bet = bb;
@@ -212,6 +219,8 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
           ))}
         </div>
       </fieldset>
+
+      <HomeRulesFields rules={rules} onChange={setRules} limit={variant === "limit"} />
 
       <label className="check">
         <input type="checkbox" checked={advice} onChange={(e) => setAdvice(e.target.checked)} data-testid="ct-advice" />

@@ -1,6 +1,6 @@
 /** Your past hands (newest first) and the replayer for one, served by the data cache. */
 import { useCallback, useState } from "react";
-import { downloadPhh } from "../api";
+import { downloadHandExport, downloadPhh } from "../api";
 import type { HandSummary } from "../protocol";
 import { formatChips } from "../lib/chips";
 import { saveText } from "../lib/download";
@@ -8,6 +8,7 @@ import { plural } from "../lib/plural";
 import { useSession } from "../hooks/useSession";
 import { useHandRecord, useMyHands } from "../hooks/useHands";
 import { Card } from "./Card";
+import { ExportButtons } from "./ExportButtons";
 import { Replayer } from "./Replayer";
 
 export interface HandListProps {
@@ -103,5 +104,15 @@ export function HandReplay({ handId }: { handId: string }) {
   if (!record) return <p className="muted">Loading the hand…</p>;
   const mySeat = record.seats.find((s) => s.player_id === session?.player_id)?.seat ?? null;
   const review = mySeat !== null ? { handId, token } : undefined;
-  return <Replayer record={record} viewerSeat={mySeat} onDownloadPhh={download} review={review} />;
+  return (
+    <>
+      <Replayer record={record} viewerSeat={mySeat} onDownloadPhh={download} review={review} />
+      <ExportButtons
+        label="This hand for other poker software"
+        testId="hand-export"
+        fetchText={(format) => downloadHandExport(handId, format, token)}
+        filename={(suffix) => `showdown-${handId}.${suffix}`}
+      />
+    </>
+  );
 }

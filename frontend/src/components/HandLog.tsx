@@ -118,6 +118,8 @@ function hostText(n: TableNotice, host: NonNullable<TableNotice["host"]>, who: s
       return `The host turned down a request for seat ${n.seat ?? "?"}`;
     case "host":
       return n.note ? `${who} is the host now: ${n.note}` : `${who} is the host now`;
+    case "bomb_pot":
+      return "The host called a bomb pot for the next hand";
     default:
       return n.note || `The host: ${host.kind}`;
   }

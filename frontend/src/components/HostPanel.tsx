@@ -1,8 +1,10 @@
-/** The host's controls (#34): pause, seat requests, stakes, bots and seats, the role. */
+/** The host's controls (#34): pause, seat requests, stakes, ante and time bank, bots and
+ * their styles, stack adjustments, seats, the role. */
 import { useState } from "react";
 import type { ClientCommand, HostState, TableView } from "../protocol";
 import { BOT_STYLES } from "../protocol";
 import { formatChips } from "../lib/chips";
+import { HostHomeRules } from "./HostHomeRules";
 
 export function HostPanel({
   host,
@@ -18,7 +20,10 @@ export function HostPanel({
   const unit = view.config.chip_unit;
   const [small, setSmall] = useState(String(view.config.small_blind));
   const [big, setBig] = useState(String(view.config.big_blind));
+  const [ante, setAnte] = useState(String(view.config.ante ?? 0));
+  const [timeBank, setTimeBank] = useState("");
   const [style, setStyle] = useState<string>("rational");
+  const [adjust, setAdjust] = useState<Record<number, string>>({});
   const empty = Array.from({ length: view.config.seats }, (_, i) => i + 1).find((n) => !view.seats.some((s) => s.seat === n));
   return (
     <div className="host-panel" data-testid="host-panel">
@@ -64,16 +69,26 @@ export function HostPanel({
         className="host-panel__stakes"
         onSubmit={(e) => {
           e.preventDefault();
-          send({ type: "table_settings", small_blind: Number(small), big_blind: Number(big) });
+          const settings: ClientCommand = { type: "table_settings", small_blind: Number(small), big_blind: Number(big), ante: Number(ante) };
+          if (timeBank.trim() !== "") settings.time_bank = Number(timeBank);
+          send(settings);
         }}
       >
         Blinds{" "}
         <input aria-label="Small blind" inputMode="numeric" size={6} value={small} onChange={(e) => setSmall(e.target.value)} /> /{" "}
         <input aria-label="Big blind" inputMode="numeric" size={6} value={big} onChange={(e) => setBig(e.target.value)} />{" "}
+        <label>
+          Ante <input aria-label="Ante" inputMode="numeric" size={5} value={ante} onChange={(e) => setAnte(e.target.value)} data-testid="host-ante" />
+        </label>{" "}
+        <label>
+          Time bank{" "}
+          <input aria-label="Time bank (seconds)" inputMode="numeric" size={4} placeholder="s" value={timeBank} onChange={(e) => setTimeBank(e.target.value)} data-testid="host-time-bank" />
+        </label>{" "}
         <button type="submit" data-testid="host-blinds">
           From the next hand
         </button>
       </form>
+      <HostHomeRules view={view} send={send} />
       {empty !== undefined && (
         <p>
           <select aria-label="Bot style" value={style} onChange={(e) => setStyle(e.target.value)}>
@@ -92,6 +107,42 @@ export function HostPanel({
         {view.seats.map((s) => (
           <li key={s.seat}>
             {s.name} ({formatChips(s.stack, unit)}){" "}
+            {s.is_bot && (
+              <select
+                aria-label={`Style of ${s.name}`}
+                value={s.bot_style ?? ""}
+                onChange={(e) => send({ type: "bot_style", seat: s.seat, style: e.target.value as (typeof BOT_STYLES)[number] })}
+                data-testid={`host-bot-style-${s.seat}`}
+              >
+                {BOT_STYLES.map((b) => (
+                  <option key={b} value={b}>
+                    {b}
+                  </option>
+                ))}
+              </select>
+            )}{" "}
+            <form
+              className="host-panel__adjust"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const amount = Number(adjust[s.seat] ?? "");
+                if (!Number.isInteger(amount) || amount === 0) return;
+                if (send({ type: "adjust", seat: s.seat, amount }) !== null) setAdjust((a) => ({ ...a, [s.seat]: "" }));
+              }}
+            >
+              <input
+                aria-label={`Adjust the stack of ${s.name} (+ adds, − takes)`}
+                inputMode="numeric"
+                size={6}
+                placeholder="±chips"
+                value={adjust[s.seat] ?? ""}
+                onChange={(e) => setAdjust((a) => ({ ...a, [s.seat]: e.target.value }))}
+                data-testid={`host-adjust-amount-${s.seat}`}
+              />{" "}
+              <button type="submit" data-testid={`host-adjust-${s.seat}`}>
+                Adjust
+              </button>
+            </form>{" "}
             {s.seat !== view.viewer_seat && (
               <button type="button" data-testid={`host-remove-${s.seat}`} onClick={() => send({ type: "remove", seat: s.seat })}>
                 Remove

@@ -129,7 +129,9 @@ export function PokerTable({ view, clock, clockOffset, canSit, onSit, aiSeats, s
         .map(([seatKey, amount]) => {
           const seat = seatsByNumber.get(Number(seatKey));
           const shown = result.shown[seatKey];
-          const ranked = shown && result.board.length >= 3 ? bestHand([...shown, ...result.board]) : null;
+          // Run more than once, a hand is won on its runs (shown under the table): no one hand name.
+          const once = (result.boards ?? []).length < 2;
+          const ranked = once && shown && result.board.length >= 3 ? bestHand([...shown, ...result.board]) : null;
           for (const code of ranked?.cards ?? []) winningCards.add(code);
           return { seat: Number(seatKey), name: seat?.name ?? `Seat ${seatKey}`, amount, handName: ranked ? describeRanked(ranked) : null, shortHandName: ranked ? describeShort(ranked) : null };
         })

@@ -21,12 +21,15 @@ import { ConnectionBadge } from "./ConnectionBadge";
 import { HandList, HandReplay } from "./HandHistory";
 import { HandLog, noticeIcon, noticeText } from "./HandLog";
 import { HostPanel } from "./HostPanel";
+import { JoinRequests } from "./JoinRequests";
+import { LedgerPanel } from "./LedgerPanel";
 import { Icon } from "./Icon";
 import { PokerTable } from "./PokerTable";
 import { ShowCardsBar } from "./ShowCardsBar";
+import { HomeGameBar } from "./HomeGameBar";
 import { Toasts } from "./Toasts";
 
-type Tab = "advice" | "log" | "chat" | "hands" | "host";
+type Tab = "advice" | "log" | "chat" | "hands" | "host" | "ledger";
 
 /** Room the advice needs in view under the panel's top (tabs, the recommendation, the
  * first values); less than this on screen and asking scrolls the panel up. */
@@ -52,6 +55,8 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
   }, [renew, playerId]);
   const table = useTable(tableId, tokenSource, { onAuthFailure, invite });
   const { view, snapshot, send } = table;
+  // A seat asked for at a table where the host approves seats (#34): shown until answered.
+  const myRequest = snapshot.host?.seat_requests.find((r) => r.player_id === playerId) ?? null;
   const [detail, setDetail] = useState<TableDetail | null>(null);
   const [tab, setTab] = useState<Tab>("log");
   const [buyInSeat, setBuyInSeat] = useState<number | null>(null);
@@ -300,9 +305,14 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
             You left with <strong>{formatChips(leftWith, view.config.chip_unit)}</strong>
           </span>
         )}
-        {!seated && !watch && (
+        {!seated && !watch && !myRequest && (
           <span className="muted small" data-testid="seat-hint">
             {tableFull ? "The table is full: watch, or pick another table in the lobby." : "Click an empty seat to sit down."}
+          </span>
+        )}
+        {!seated && myRequest && (
+          <span className="tag" role="status" data-testid="seat-request-pending">
+            Seat {myRequest.seat} asked for: waiting for the host to approve
           </span>
         )}
         {me && (
@@ -373,6 +383,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
               Table paused: {snapshot.paused.message}
             </div>
           )}
+          {isHost && snapshot.host && <JoinRequests host={snapshot.host} unit={view.config.chip_unit} send={send} />}
           {latestBanner && (
             <div className="banner" data-testid="ai-banner" key={lastNotice?.id}>
               {lastNotice && <Icon name={noticeIcon(lastNotice)} size={15} />} {latestBanner}
@@ -392,6 +403,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
 
           <div className="action-dock">
             <ShowCardsBar view={view} always={prefs.showUncalled} onShow={() => send({ type: "show" })} onAlways={setShowUncalled} />
+            <HomeGameBar view={view} runoutDeadline={snapshot.runoutDeadline} clockOffset={snapshot.clockOffset} send={send} />
             <ActionBar
               view={view}
               onAct={onAct}
@@ -414,6 +426,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
                 ["log", "Hand log"],
                 ["chat", unreadChat ? `Chat (${unreadChat})` : "Chat"],
                 ["hands", "Past hands"],
+                ["ledger", "Ledger"],
                 ...(isHost ? ([["host", "Host"]] as const) : []),
               ] as const
             ).map(([key, label]) => (
@@ -429,6 +442,14 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
             {tab === "log" && <HandLog view={view} notices={table.notices} nameOf={nameOf} />}
             {tab === "chat" && <Chat messages={table.chat} onSend={(text) => send({ type: "chat", text })} canSend={snapshot.status === "open"} myId={session?.player_id ?? null} />}
             {tab === "hands" && <HandList tableId={tableId} onOpen={setReplayHand} />}
+            {tab === "ledger" && (
+              <LedgerPanel
+                tableId={tableId}
+                token={session?.token ?? null}
+                unit={view.config.chip_unit}
+                refreshKey={`${view.hand_no}:${view.hand_in_progress}:${view.seats.map((s) => `${s.player_id}=${s.stack}`).join(",")}`}
+              />
+            )}
             {tab === "host" && isHost && snapshot.host && <HostPanel host={snapshot.host} view={view} send={send} inviteLink={hostInvite ? inviteLink(tableId, hostInvite) : null} />}
           </div>
         </aside>

@@ -404,6 +404,24 @@ describe("TableScreen over a (fake) table socket", () => {
     expect(screen.queryByTestId("host-panel")).toBeNull();
   });
 
+  it("prompts the host over the table for a seat request, and tells the asker it waits (#34)", () => {
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    const watching = { hand_in_progress: false, actor: null, legal_actions: null, viewer_seat: null, seats: makeView().seats.filter((s) => s.seat !== 1) };
+    connect(makeView(watching));
+    const asked = { host_id: "p-2", paused: false, approve_seats: true, seat_requests: [{ player_id: "alice", name: "Alice", seat: 1, buy_in: 5000 }] };
+    act(() => socket().receive(stateMessage(6, makeView(watching), { host: asked })));
+    expect(screen.getByTestId("seat-request-pending")).toHaveTextContent("Seat 1 asked for: waiting for the host to approve");
+    expect(screen.queryByTestId("seat-hint")).toBeNull();
+    expect(screen.queryByTestId("join-requests")).toBeNull(); // not the host: no prompt
+    // Alice hosts now and Carol asks: the prompt is over the table, whatever tab is open.
+    const hosting = { ...asked, host_id: "alice", seat_requests: [{ player_id: "carol", name: "Carol", seat: 4, buy_in: 5000 }] };
+    act(() => socket().receive(stateMessage(7, makeView(watching), { host: hosting })));
+    expect(screen.queryByTestId("seat-request-pending")).toBeNull();
+    expect(screen.getByTestId("join-requests")).toHaveTextContent("Carol asks to sit in seat 4 with 5,000");
+    fireEvent.click(screen.getByTestId("prompt-reject-carol"));
+    expect(socket().sentMessages().at(-1)).toMatchObject({ type: "reject", player_id: "carol" });
+  });
+
   it("opens a private table with its link's invite and shows the host the link (#34)", () => {
     renderWithApp(<TableScreen tableId="t1" watch={false} join={false} invite="inv-9" />);
     const between = { hand_in_progress: false, actor: null, legal_actions: null };

@@ -187,7 +187,7 @@ describe("table events over a (fake) table socket", () => {
         event({ kind: "win", street: "showdown", seat: 1, amount: 250 }),
       ],
       seats: makeView().seats.map((s) => ({ ...s, has_cards: false, state: "waiting" as const, bet: 0 })),
-      last_result: { hand_no: 3, net: { "1": 150, "2": -50, "3": -100 }, winnings: { "1": 250 }, shown: {}, board: [] },
+      last_result: { hand_no: 3, net: { "1": 150, "2": -50, "3": -100 }, winnings: { "1": 250 }, shown: {}, board: [] , boards: []},
     });
 
   it("logs a bot's rebuy in the hand log and flashes it at the seat", () => {
@@ -287,7 +287,7 @@ it("offers no choice after a real showdown, nor to a spectator", () => {
     actor: null,
     legal_actions: null,
     events: [event({ kind: "show", street: "showdown", seat: 2, cards: ["2c", "2d"] }), event({ kind: "show", street: "showdown", seat: 1, cards: ["Ah", "Kd"] })],
-    last_result: { hand_no: 3, net: { "1": 100 }, winnings: { "1": 200 }, shown: { "2": ["2c", "2d"], "1": ["Ah", "Kd"] }, board: [] },
+    last_result: { hand_no: 3, net: { "1": 100 }, winnings: { "1": 200 }, shown: { "2": ["2c", "2d"], "1": ["Ah", "Kd"] }, board: [] , boards: []},
   });
   expect(wonUncalled(showdown)).toBe(false); // a real showdown: nothing to choose
   expect(wonUncalled({ ...showdown, viewer_seat: null })).toBe(false);

@@ -121,7 +121,7 @@ describe("PokerTable", () => {
         seat({ seat: 1, name: "Alice", player_id: "alice", hole_cards: ["Ah", "2d"], has_cards: false, state: "waiting" }),
         seat({ seat: 2, name: "Ada", hole_cards: ["Td", "Kh"], has_cards: false, state: "waiting", stack: 12000 }),
       ],
-      last_result: { hand_no: 3, net: { "2": 2000, "1": -2000 }, winnings: { "2": 4000 }, shown: { "2": ["Td", "Kh"] }, board: ["Kd", "Kc", "3s", "Jc", "Tc"] },
+      last_result: { hand_no: 3, net: { "2": 2000, "1": -2000 }, winnings: { "2": 4000 }, shown: { "2": ["Td", "Kh"] }, board: ["Kd", "Kc", "3s", "Jc", "Tc"], boards: [] },
     });
     renderTable(view);
     expect(screen.getByTestId("hand-result")).toHaveTextContent("Ada wins 4,000 with a Full House, Kings full of Tens");
@@ -159,6 +159,7 @@ describe("PokerTable", () => {
         winnings: { "1": 1000, "2": 1000, "3": 1500 },
         shown: { "1": ["Qh", "Qd"], "2": ["Qs", "Qc"], "3": ["Kh", "Kc"] },
         board,
+        boards: [],
       },
     });
     renderTable(view);
@@ -324,14 +325,15 @@ const REPORT: AdviceReport = {
     action: "raise",
     amount: 600,
     values: [
-      { action: "fold", amount: null, value_bb: 0, stderr_bb: null, share: null },
-      { action: "call", amount: null, value_bb: 1.2, stderr_bb: 0.3, share: 0.25 },
-      { action: "raise", amount: 600, value_bb: 2.4, stderr_bb: 0.2, share: 0.75 },
+      { action: "fold", amount: null, value_bb: 0, stderr_bb: null, share: null, prize_equity: null },
+      { action: "call", amount: null, value_bb: 1.2, stderr_bb: 0.3, share: 0.25, prize_equity: null },
+      { action: "raise", amount: 600, value_bb: 2.4, stderr_bb: 0.2, share: 0.75, prize_equity: null },
     ],
     equity: 0.61,
     ehs: 0.66,
     opponents: [read({ seat: 4, label: "loose-passive", vpip: 0.45, note: "calls light" })],
     reason: "Top pair, good kicker against a calling station: value raise.",
+    prize_equity: null,
   },
 };
 
@@ -342,8 +344,8 @@ describe("AdvicePanel", () => {
       action: "check" as const,
       amount: null,
       values: [
-        { action: "check" as const, amount: null, value_bb: 0.1, stderr_bb: 0.2, share: 0.5 },
-        { action: "bet" as const, amount: null, value_bb: 0.3, stderr_bb: 0.2, share: 0.5 },
+        { action: "check" as const, amount: null, value_bb: 0.1, stderr_bb: 0.2, share: 0.5, prize_equity: null },
+        { action: "bet" as const, amount: null, value_bb: 0.3, stderr_bb: 0.2, share: 0.5, prize_equity: null },
       ],
     };
     render(<AdvicePanel report={{ ...REPORT, advice }} loading={false} view={makeView()} canAsk />);

@@ -12,7 +12,7 @@ function ended(winnings: Record<string, number>, handNo = 3): TableView {
     hand_in_progress: false,
     actor: null,
     legal_actions: null,
-    last_result: { hand_no: handNo, net: {}, winnings, shown: {}, board: [] },
+    last_result: { hand_no: handNo, net: {}, winnings, shown: {}, board: [] , boards: []},
   });
 }
 

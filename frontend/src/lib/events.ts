@@ -25,6 +25,10 @@ export function describeEvent(event: HandEvent, nameOf: NameOf, unit: string | n
       return `${who} posts the small blind ${chips}${allIn}`;
     case "big_blind":
       return `${who} posts the big blind ${chips}${allIn}`;
+    case "straddle":
+      return `${who} straddles ${chips}${allIn}`;
+    case "runouts":
+      return `Everyone all-in agreed: the board is run ${amount === 2 ? "twice" : `${amount} times`}`;
     case "fold":
       return `${who} folds`;
     case "check":
@@ -36,7 +40,7 @@ export function describeEvent(event: HandEvent, nameOf: NameOf, unit: string | n
     case "raise":
       return `${who} raises to ${chips}${allIn}`;
     case "board":
-      return `${STREET_LABEL[event.street]}: ${cardsText(event.cards)}`;
+      return `${event.run ? `Run ${event.run + 1}, ` : ""}${STREET_LABEL[event.street]}: ${cardsText(event.cards)}`;
     case "return":
       return `${chips} uncalled returned to ${who}`;
     case "show":
@@ -45,7 +49,8 @@ export function describeEvent(event: HandEvent, nameOf: NameOf, unit: string | n
       return `${who} mucks`;
     case "win": {
       const pot = event.pot_index ? `side pot ${event.pot_index}` : "the pot";
-      return `${who} wins ${chips} from ${pot}`;
+      const run = event.run != null ? ` (run ${event.run + 1})` : "";
+      return `${who} wins ${chips} from ${pot}${run}`;
     }
     default:
       return String((event as HandEvent).kind);

@@ -81,6 +81,7 @@ export function buildReplay(record: HandRecord, viewerSeat: number | "all" | nul
         break;
       case "small_blind":
       case "big_blind":
+      case "straddle":
       case "call":
         if (seat) {
           seat.stack -= amount;
@@ -106,6 +107,7 @@ export function buildReplay(record: HandRecord, viewerSeat: number | "all" | nul
         }
         break;
       case "board":
+        if (event.run) break; // a later run's cards: the replayer shows the first run's board
         pot += collect(seats);
         board = [...board, ...(event.cards ?? [])];
         street = event.street;

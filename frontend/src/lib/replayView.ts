@@ -23,6 +23,7 @@ export function stepToView(record: HandRecord, steps: ReplayStep[], index: numbe
     hole_cards: s.cards && (s.shown || s.seat === viewerSeat || s.cards.length) ? s.cards : null,
     waiting_for_big_blind: false,
     leaving: false,
+    straddle: false,
   }));
   const bets = step.seats.reduce((sum, s) => sum + s.bet, 0);
   const won: Record<string, number> = {};
@@ -50,6 +51,12 @@ export function stepToView(record: HandRecord, steps: ReplayStep[], index: numbe
     actor,
     legal_actions: null,
     events: record.events.slice(0, step.index),
-    last_result: last ? { hand_no: record.hand_no, net, winnings: won, shown, board: step.board } : null,
+    last_result: last ? { hand_no: record.hand_no, net, winnings: won, shown, board: step.board, boards: record.boards ?? [] } : null,
+    boards: last ? (record.boards ?? []) : [],
+    runout_voters: [],
+    runout_votes: {},
+    bomb_pot: record.bomb_pot ?? false,
+    bomb_pot_next: false,
+    rabbit: last ? (record.rabbit ?? []) : [],
   };
 }

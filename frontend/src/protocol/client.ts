@@ -90,6 +90,8 @@ export interface TableClientSnapshot {
   cause: Change | null;
   /** who runs the table and what they set, with the last state */
   host: HostState | null;
+  /** the run-it-twice vote's end (server epoch ms), with the last state (#34) */
+  runoutDeadline: number | null;
   /** the last seq applied */
   seq: number | null;
   /** server time minus local time (ms), measured on the last state */
@@ -115,6 +117,7 @@ export const INITIAL_SNAPSHOT: TableClientSnapshot = Object.freeze({
   clock: null,
   cause: null,
   host: null,
+  runoutDeadline: null,
   seq: null,
   clockOffset: 0,
   welcome: null,
@@ -425,6 +428,7 @@ export class TableClient {
           clock: state.clock,
           cause: state.cause,
           host: state.host,
+          runoutDeadline: state.runout_deadline ?? null,
           seq: state.seq,
           clockOffset: state.at !== null ? state.at - Date.now() : this.snapshot.clockOffset,
         });

@@ -48,6 +48,8 @@ export interface StateUpdate {
   cause: Change | null;
   /** who runs the table and what they set (#34) */
   host: HostState | null;
+  /** the run-it-twice vote: server epoch ms when unanswered votes count as once (#34) */
+  runout_deadline?: number | null;
 }
 
 export type Incoming =
@@ -89,6 +91,9 @@ export function normaliseView(view: TableView): TableView {
     events: view.events ?? [],
     legal_actions: view.legal_actions ?? null,
     last_result: view.last_result ?? null,
+    boards: view.boards ?? [],
+    runout_voters: view.runout_voters ?? [],
+    rabbit: view.rabbit ?? [],
   };
 }
 
@@ -126,6 +131,7 @@ export function decode(text: string): Incoming {
           clock: isObject(raw.clock) ? (raw.clock as unknown as TurnClock) : null,
           cause: isObject(raw.cause) ? (raw.cause as unknown as Change) : null,
           host: isObject(raw.host) ? (raw.host as unknown as HostState) : null,
+          runout_deadline: numberOrNull(raw.runout_deadline),
         },
       };
     }

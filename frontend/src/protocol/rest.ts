@@ -30,8 +30,53 @@ export const endpoints = {
     `/api/hands?limit=${limit}&offset=${offset}${tableId ? `&table_id=${encodeURIComponent(tableId)}` : ""}`,
   hand: (handId: string) => `/api/hands/${encodeURIComponent(handId)}`,
   handPhh: (handId: string) => `/api/hands/${encodeURIComponent(handId)}/phh`,
+  /** One hand as another poker program reads it (#34): PokerStars text, OHH JSON or PHH. */
+  handExport: (handId: string, format: ExportFormat) => `/api/hands/${encodeURIComponent(handId)}/${format}`,
+  /** All your hands in one file: one table's, a time range's (ISO 8601; until exclusive), or all. */
+  handsExport: (format: ExportFormat, tableId: string | null = null, since: string | null = null, until: string | null = null) => {
+    const query = new URLSearchParams();
+    if (tableId) query.set("table_id", tableId);
+    if (since) query.set("since", since);
+    if (until) query.set("until", until);
+    const text = query.toString();
+    return `/api/hands/export/${format}${text ? `?${text}` : ""}`;
+  },
+  ledger: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}/ledger`,
+  ledgerCsv: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}/ledger.csv`,
   health: () => "/healthz",
 };
+
+/** The hand-history formats the server exports (holdem.exports.ExportFormat). */
+export const EXPORT_FORMATS = [
+  { format: "pokerstars", label: "PokerStars", suffix: "txt", many: "txt" },
+  { format: "ohh", label: "OHH", suffix: "ohh", many: "ohh" },
+  { format: "phh", label: "PHH", suffix: "phh", many: "phhs" },
+] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number]["format"];
+
+/** A table session's ledger (backend/ledger_report.py): always sums to zero. */
+export interface LedgerRow {
+  player_id: string;
+  name: string;
+  is_bot: boolean;
+  buy_ins: number;
+  rebuys: number;
+  adjustments: number;
+  cashed_out: number;
+  on_table: number;
+  net: number;
+}
+export interface Payment {
+  payer: string;
+  payee: string;
+  amount: number;
+}
+export interface TableLedger {
+  table_id: string;
+  rows: LedgerRow[];
+  total: number;
+  settle_up: Payment[];
+}
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -79,6 +124,12 @@ function configOf(t: Json): TableConfig {
     min_buy_in: num(c.min_buy_in),
     max_buy_in: num(c.max_buy_in),
     chip_unit: c.chip_unit === undefined || c.chip_unit === null ? "1" : String(c.chip_unit),
+    // Home-game rules (#34): in the view's config; the flat lobby summary has none.
+    straddle: c.straddle === "utg" || c.straddle === "button" ? c.straddle : "off",
+    run_it_max: num(c.run_it_max, 1),
+    rabbit_hunt: c.rabbit_hunt === true,
+    bomb_pot_ante: num(c.bomb_pot_ante),
+    bomb_pot_every: num(c.bomb_pot_every),
   };
 }
 
@@ -151,4 +202,23 @@ export function decodeHand(body: unknown): HandRecord {
       hole_cards: s.hole_cards && s.hole_cards.every((c) => c && c !== "??") ? s.hole_cards : null,
     })),
   };
+}
+
+export function decodeLedger(body: unknown): TableLedger {
+  const b = isObject(body) ? body : {};
+  const rows = listFrom(b.rows).filter(isObject).map((r) => ({
+    player_id: String(r.player_id ?? ""),
+    name: String(r.name ?? ""),
+    is_bot: r.is_bot === true,
+    buy_ins: num(r.buy_ins),
+    rebuys: num(r.rebuys),
+    adjustments: num(r.adjustments),
+    cashed_out: num(r.cashed_out),
+    on_table: num(r.on_table),
+    net: num(r.net),
+  }));
+  const settle_up = listFrom(b.settle_up)
+    .filter(isObject)
+    .map((p) => ({ payer: String(p.payer ?? ""), payee: String(p.payee ?? ""), amount: num(p.amount) }));
+  return { table_id: String(b.table_id ?? ""), rows, total: num(b.total), settle_up };
 }

@@ -47,6 +47,7 @@ export type {
   ResultView,
   SeatState,
   SeatView,
+  Straddle,
   Street,
   TableConfig,
   TableView,
@@ -141,6 +142,13 @@ export interface CreateTableRequest {
   /** unlisted: only its players see it; others need the invite link (#34) */
   private?: boolean;
   chip_unit?: string;
+  /** home-game rules (#34); bots cannot play a straddle, bomb pots or a big-blind ante */
+  big_blind_ante?: boolean;
+  straddle?: "off" | "utg" | "button";
+  run_it_max?: number;
+  rabbit_hunt?: boolean;
+  bomb_pot_ante?: number;
+  bomb_pot_every?: number;
 }
 
 /**

@@ -64,6 +64,8 @@ describe("the generated wire types", () => {
       // the host's events (#34)
       | "seat_request" | "seat_rejected" | "remove" | "pause" | "resume" | "settings"
       | "bot_style" | "adjust" | "host"
+      // home-game rules (#34)
+      | "runout_vote" | "rabbit_hunt" | "bomb_pot" | "straddle"
     >();
     expectTypeOf<Extract<ClientCommand, { type: "act" }>["amount"]>().toEqualTypeOf<
       number | null | undefined

@@ -14,11 +14,16 @@ export const NL_CONFIG: TableConfig = {
   min_buy_in: 4000,
   max_buy_in: 10000,
   chip_unit: "1",
+  straddle: "off",
+  run_it_max: 1,
+  rabbit_hunt: false,
+  bomb_pot_ante: 0,
+  bomb_pot_every: 0,
 };
 
 /** A hand event as the server sends it: every field present, the ones not given empty. */
 export function event(partial: Pick<HandEvent, "kind" | "street"> & Partial<HandEvent>): HandEvent {
-  return { seat: null, amount: null, cards: [], all_in: false, pot_index: null, ...partial };
+  return { seat: null, amount: null, cards: [], all_in: false, pot_index: null, run: null, ...partial };
 }
 
 /** An opponent read as the server sends it: statistics not given are null. */
@@ -52,6 +57,7 @@ export function seat(partial: Partial<SeatView> & { seat: number; name: string }
     hole_cards: null,
     waiting_for_big_blind: false,
     leaving: false,
+    straddle: false,
     ...partial,
   };
 }
@@ -75,6 +81,12 @@ export function legal(partial: Partial<LegalActions> = {}): LegalActions {
 /** Preflop, 4 players: Alice (seat 1, the viewer) to act facing the big blind. */
 export function makeView(partial: Partial<TableView> = {}): TableView {
   return {
+    boards: [],
+    runout_voters: [],
+    runout_votes: {},
+    bomb_pot: false,
+    bomb_pot_next: false,
+    rabbit: [],
     table_id: "t1",
     config: NL_CONFIG,
     viewer_seat: 1,
@@ -144,6 +156,9 @@ export const FOLDED_TO_A_BET: HandRecord = {
     { seat: 2, player_id: "bob", name: "Bob", is_bot: true, starting_stack: 1000, final_stack: 1300, hole_cards: ["??", "??"] },
   ],
   board: ["2c", "7d", "9h"],
+  boards: [],
+  bomb_pot: false,
+  rabbit: [],
   events: [
     event({ kind: "small_blind", street: "preflop", seat: 1, amount: 50 }),
     event({ kind: "big_blind", street: "preflop", seat: 2, amount: 100 }),

@@ -1,0 +1,1 @@
+"""Many nodes, one room: table ownership by lease, fenced writes (docs/cluster.md)."""

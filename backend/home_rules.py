@@ -1,0 +1,35 @@
+"""Which home-game rules the AI can play: the bots and "Let AI decide" search with the
+simulator in ai/sim, which posts a small and a big blind and an ante from every seat.
+A table with bots refuses the rules it does not model, saying why; so does the AI.
+
+>>> from holdem.config import TableConfig, Variant, Straddle
+>>> bot_refusal(TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=1, big_blind=2))
+>>> print(bot_refusal(TableConfig(
+...     variant=Variant.NO_LIMIT, seats=6, small_blind=1, big_blind=2, bomb_pot_ante=5)))
+bots cannot play at a table with bomb pots: the AI's simulator posts only the blinds
+"""
+
+from __future__ import annotations
+
+from holdem.config import Straddle, TableConfig
+
+_WHY = "the AI's simulator posts only the blinds"
+
+
+def bot_refusal(config: TableConfig) -> str | None:
+    """Why bots (and the AI deciding for a player) cannot play under `config`; None: they can.
+
+    Run it twice and the rabbit hunt change no decision (the AI agrees to every run:
+    the same expectation), so bots play them.
+    """
+    reasons = []
+    if config.straddle is not Straddle.OFF:
+        reasons.append("a straddle")
+    if config.bomb_pot_ante:
+        reasons.append("bomb pots")
+    if config.big_blind_ante:
+        reasons.append("a big-blind ante")
+    if not reasons:
+        return None
+    why = _WHY if reasons != ["a big-blind ante"] else "the AI's simulator antes from every seat"
+    return f"bots cannot play at a table with {' and '.join(reasons)}: {why}"

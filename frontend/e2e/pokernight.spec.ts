@@ -1,0 +1,151 @@
+/**
+ * Poker night (#34) in a real browser: the host (desktop) hosts a private game with a
+ * bot and asks for approval of seats; a friend (phone) opens the invite link and asks
+ * for a seat, and the host approves from the prompt over the table. The host adjusts
+ * the friend's stack, sets the ante, the time bank and the bot's style; they play a
+ * hand; the ledger and its settle-up show on both screens, its CSV downloads, and the
+ * hands download as PokerStars text from the replay and from "My hands". Screenshots
+ * in test-results/screenshots/pokernight-*.png.
+ */
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { checkOrCall, handNo, shot, signIn, sitDown } from "./helpers";
+
+const PHONE = { width: 390, height: 844 };
+
+async function hostPrivateGame(page: Page, name: string): Promise<string> {
+  await page.getByTestId("nav-lobby").click();
+  await page.getByTestId("open-create-table").click();
+  const form = page.getByTestId("create-table-form");
+  const retry = test.info().retry;
+  await form.getByTestId("ct-name").fill(retry ? `${name} (retry ${retry})` : name);
+  await form.getByTestId("ct-seats").fill("4");
+  await form.getByTestId("ct-bot-count").selectOption("1");
+  await form.getByTestId("ct-bot-style-0").selectOption("calling-station");
+  await form.getByTestId("ct-timeout").fill("30");
+  await form.getByTestId("ct-private").check({ force: true });
+  await form.getByTestId("ct-submit").click();
+  await expect(page.getByTestId("table-screen")).toBeVisible();
+  await sitDown(page);
+  await page.getByTestId("tab-host").click();
+  const link = await page.getByTestId("invite-link").inputValue();
+  expect(link).toContain("invite=");
+  return link;
+}
+
+async function downloaded(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent("download"), click()]);
+  const file = await download.path();
+  return { name: download.suggestedFilename(), text: readFileSync(file, "utf-8") };
+}
+
+/** Both players check or call until hand `target` is over. */
+async function playTo(pages: Page[], target: number): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    const [first] = pages;
+    const current = await handNo(first!);
+    if (current > target || (current === target && !(await first!.getByTestId("action-bar").isVisible()) && (await first!.getByTestId("hand-result").isVisible().catch(() => false)))) return;
+    for (const page of pages) await checkOrCall(page);
+    await first!.waitForTimeout(150);
+  }
+  throw new Error(`hand ${target} did not end`);
+}
+
+test.describe.serial("a home game: host, invite, approval, ledger, exports", () => {
+  test.setTimeout(240_000);
+  let browser: Browser;
+  let host: Page;
+  let friend: Page;
+
+  test.beforeAll(async ({ browser: b }) => {
+    browser = b;
+    host = await (await browser.newContext()).newPage();
+    friend = await (await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true })).newPage();
+  });
+  test.afterAll(async () => {
+    await host.context().close();
+    await friend.context().close();
+  });
+
+  test("a friend opens the link on a phone and is seated on the host's approval", async () => {
+    await signIn(host, "Hana");
+    const link = await hostPrivateGame(host, "Friday night");
+    await host.getByTestId("host-pause").click();
+    await expect(host.getByTestId("host-pause")).toHaveText("Resume the game");
+    await host.getByTestId("host-approve-seats").click(); // checked once the server says so
+    await expect(host.getByTestId("host-approve-seats")).toBeChecked();
+
+    await signIn(friend, "Finn");
+    await friend.goto(link);
+    await expect(friend.getByTestId("table-screen")).toBeVisible();
+    const empty = friend.locator('[data-testid^="sit-"]:not([data-testid="sit-out"]):not([data-testid="sit-back"])').first();
+    await empty.click();
+    await friend.getByTestId("buyin-dialog").getByTestId("buyin-confirm").click();
+    await expect(friend.getByTestId("seat-request-pending")).toContainText("waiting for the host to approve");
+    const prompt = host.getByTestId("join-requests");
+    await expect(prompt).toContainText("Finn asks to sit in seat");
+    await shot(host, "pokernight-desktop-join-request");
+    await prompt.getByRole("button", { name: "Approve" }).click();
+    await expect(friend.locator('[data-me="true"]')).toBeVisible();
+    await expect(prompt).toBeHidden();
+    await expect(friend.getByTestId("seat-request-pending")).toBeHidden();
+    await shot(friend, "pokernight-phone-seated");
+  });
+
+  test("the host adjusts a stack, sets the ante, the time bank and the bot's style", async () => {
+    const seat = Number(await friend.locator('[data-me="true"]').getAttribute("data-seat"));
+    const before = await host.getByTestId(`stack-${seat}`).textContent();
+    await host.getByTestId(`host-adjust-amount-${seat}`).fill("250");
+    await host.getByTestId(`host-adjust-${seat}`).click();
+    await expect(host.getByTestId(`stack-${seat}`)).not.toHaveText(before ?? "");
+    await host.getByTestId("host-ante").fill("5");
+    await host.getByTestId("host-time-bank").fill("45");
+    await host.getByTestId("host-blinds").click();
+    const botSeat = host.locator('[data-testid^="host-bot-style-"]').first();
+    await botSeat.selectOption("rational");
+    await expect(botSeat).toHaveValue("rational");
+    await shot(host, "pokernight-desktop-host-panel");
+    await host.getByTestId("host-pause").click();
+    await expect(host.getByTestId("host-pause")).toHaveText("Pause the game");
+    await playTo([host, friend], 1);
+  });
+
+  test("the ledger and its settle-up show on both screens; the CSV downloads", async () => {
+    await host.getByTestId("tab-ledger").click();
+    const ledger = host.getByTestId("ledger");
+    await expect(ledger).toBeVisible();
+    await expect(host.getByTestId("ledger-total")).toHaveText("0");
+    await expect(ledger).toContainText("Finn");
+    await expect(ledger).toContainText("Hana");
+    const csv = await downloaded(host, () => host.getByTestId("ledger-csv").click());
+    expect(csv.name).toMatch(/^ledger-.*\.csv$/);
+    expect(csv.text).toContain("Finn");
+    await shot(host, "pokernight-desktop-ledger");
+    await friend.getByTestId("tab-ledger").click();
+    await expect(friend.getByTestId("ledger")).toBeVisible();
+    await friend.getByTestId("ledger").scrollIntoViewIfNeeded();
+    // On a phone the columns scroll inside the ledger; the page itself does not widen.
+    const wide = await friend.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+    expect(wide).toBe(false);
+    await shot(friend, "pokernight-phone-ledger");
+  });
+
+  test("hands download as PokerStars text: one from the replay, all from My hands", async () => {
+    await host.goto("/#/hands");
+    await expect(host.getByTestId("hands-page")).toBeVisible();
+    const all = await downloaded(host, () => host.getByTestId("hands-export-pokerstars").click());
+    expect(all.name).toBe("showdown-hands.txt");
+    expect(all.text).toMatch(/^PokerStars Hand #\d+: {2}Hold'em No Limit/);
+    expect(all.text).toContain("Dealt to Hana [");
+    expect(all.text).not.toContain("Dealt to Finn");
+    await shot(host, "pokernight-desktop-my-hands");
+    await friend.goto("/#/hands");
+    await friend.getByTestId("hand-item").first().click();
+    await expect(friend.getByTestId("replayer")).toBeVisible();
+    const one = await downloaded(friend, () => friend.getByTestId("hand-export-ohh").click());
+    expect(one.name).toMatch(/\.ohh$/);
+    expect(JSON.parse(one.text).ohh.players.map((p: { name: string }) => p.name)).toContain("Finn");
+    await shot(friend, "pokernight-phone-hand-export", true);
+  });
+});

@@ -1,0 +1,132 @@
+"""Table leases and fenced writes on the real embedded database.
+
+Time is a clock the test moves (the leases read it), so expiry needs no sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from pymongo import AsyncMongoClient
+
+from backend.cluster.fencing import StaleOwner, fenced_update, refused, stamp, write_fenced
+from backend.cluster.keeper import LeaseKeeper
+from backend.cluster.leases import Leases
+from backend.db.batch_writer import BatchWriter
+from backend.db.codec import Document
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.at = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+async def db(mongo_url: str) -> AsyncIterator[object]:
+    client: AsyncMongoClient[Document] = AsyncMongoClient(mongo_url, tz_aware=True)
+    name = "l" + uuid.uuid4().hex[:12]
+    yield client[name]
+    await client.drop_database(name)
+    await client.close()
+
+
+async def test_one_owner_at_a_time_and_each_owner_a_higher_token(db) -> None:  # type: ignore[no-untyped-def]
+    clock = Clock()
+    a, b = Leases(db, "a", ttl=10, clock=clock), Leases(db, "b", ttl=10, clock=clock)
+    first = await a.acquire("t1")
+    assert first is not None and first.owner == "a"
+    assert await b.acquire("t1") is None  # held
+    clock.advance(8)
+    renewed = await a.renew(first)
+    assert renewed is not None and renewed.token == first.token
+    clock.advance(8)  # 16 s after the start: the renewal holds it
+    assert await b.acquire("t1") is None
+    assert (await b.holder("t1")) == renewed
+    clock.advance(3)  # past the renewed expiry
+    taken = await b.acquire("t1")
+    assert taken is not None and taken.owner == "b" and taken.token > first.token
+    assert await a.renew(renewed) is None  # lost: a stops acting for t1
+    await b.release(taken)
+    again = await a.acquire("t1")  # free at once, the counter kept
+    assert again is not None and again.token > taken.token
+
+
+async def test_two_nodes_racing_for_a_table_one_wins(db) -> None:  # type: ignore[no-untyped-def]
+    clock = Clock()
+    nodes = [Leases(db, f"n{i}", ttl=10, clock=clock) for i in range(4)]
+    won = await asyncio.gather(*(node.acquire("t1") for node in nodes))
+    assert sum(lease is not None for lease in won) == 1
+
+
+async def test_a_stale_owners_write_is_refused_by_the_store(db) -> None:  # type: ignore[no-untyped-def]
+    clock = Clock()
+    a, b = Leases(db, "a", ttl=10, clock=clock), Leases(db, "b", ttl=10, clock=clock)
+    await db.tables.insert_one({"_id": "t1", "snapshot": {"stacks": [100]}})
+    old = await a.acquire("t1")
+    assert old is not None
+    await write_fenced(db, "tables", "t1", old.token, {"$set": {"snapshot": {"stacks": [90]}}})
+    clock.advance(11)  # a paused past its lease; b takes the table over
+    new = await b.acquire("t1")
+    assert new is not None
+    assert await stamp(db, "tables", "t1", new.token)
+    with pytest.raises(StaleOwner):
+        await write_fenced(db, "tables", "t1", old.token, {"$set": {"snapshot": {"stacks": [0]}}})
+    doc = await db.tables.find_one({"_id": "t1"})
+    assert doc is not None and doc["snapshot"] == {"stacks": [90]} and doc["fence"] == new.token
+    await write_fenced(db, "tables", "t1", new.token, {"$set": {"snapshot": {"stacks": [80]}}})
+    with pytest.raises(StaleOwner):  # a's late stamp too
+        await stamp(db, "tables", "t1", old.token)
+    assert not await stamp(db, "tables", "missing", new.token)  # nothing to fence
+
+
+async def test_fenced_writes_travel_in_group_commits_and_fail_alone(db) -> None:  # type: ignore[no-untyped-def]
+    for n in range(3):
+        await db.tables.insert_one({"_id": f"t{n}", "fence": 5})
+    writer = BatchWriter(db)
+    try:
+        results = await asyncio.gather(
+            writer.write("tables", fenced_update("t0", 5, {"$set": {"x": 1}}), journal=True),
+            writer.write("tables", fenced_update("t1", 4, {"$set": {"x": 1}}), journal=True),
+            writer.write("tables", fenced_update("t2", 6, {"$set": {"x": 1}}), journal=True),
+            return_exceptions=True,
+        )
+    finally:
+        await writer.close()
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], BaseException) and refused(results[1])
+    docs = {doc["_id"]: doc async for doc in db.tables.find({})}
+    assert docs["t0"]["fence"] == 5 and docs["t2"]["fence"] == 6
+    assert "x" not in docs["t1"] and docs["t1"]["fence"] == 5
+
+
+async def test_the_keeper_renews_and_reports_a_lease_taken_over(db) -> None:  # type: ignore[no-untyped-def]
+    clock = Clock()
+    lost: list[str] = []
+    keeper = LeaseKeeper(Leases(db, "a", ttl=10, clock=clock), lost.append)
+    other = Leases(db, "b", ttl=10, clock=clock)
+    for table_id in ("t1", "t2"):
+        assert await keeper.take(table_id) is not None
+    clock.advance(6)
+    assert await keeper.renew_all() == []
+    clock.advance(6)  # 12 s: alive only thanks to the renewal
+    assert keeper.token("t1") is not None and await other.acquire("t1") is None
+    clock.advance(5)  # 17 s: both run out (a renewal was missed); another node takes t2
+    taken = await other.acquire("t2")
+    assert taken is not None
+    assert keeper.token("t2") is None  # run out on our clock: not acted on any more
+    assert await keeper.renew_all() == ["t2"] and lost == ["t2"]
+    # t1 ran out but nobody took it (its token unchanged): renewed, still ours.
+    assert keeper.token("t1") is not None and set(keeper.held) == {"t1"}
+    assert [lease.table_id for lease in await other.held_by("a")] == ["t1"]
+    await keeper.stop()
+    assert await other.acquire("t1") is not None  # released by the stop
