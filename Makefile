@@ -14,7 +14,7 @@ DATA   ?= .data
 PYTEST_ARGS ?= -n 2 --dist worksteal --durations=25
 
 .PHONY: run test test-unit test-integration test-e2e test-full bench lint typecheck pytest \
-	frontend-test e2e install frontend-build clean
+	frontend-test e2e install frontend-build clean rest-types
 
 $(STAMPS):
 	mkdir -p $(STAMPS)
@@ -32,7 +32,7 @@ $(STAMPS)/npm: $(wildcard frontend/package.json frontend/package-lock.json) | $(
 	if [ -f frontend/package.json ]; then cd frontend && npm ci --no-audit --no-fund; fi
 	touch $@
 
-$(STAMPS)/frontend-build: $(STAMPS)/npm docs/protocol.schema.json $(shell find frontend/src frontend/scripts frontend/index.html -type f 2>/dev/null)
+$(STAMPS)/frontend-build: $(STAMPS)/npm docs/protocol.schema.json docs/openapi.json $(shell find frontend/src frontend/scripts frontend/index.html -type f 2>/dev/null)
 	if [ -f frontend/package.json ]; then cd frontend && npm run build; fi
 	touch $@
 
@@ -46,9 +46,11 @@ install: $(STAMPS)/python $(STAMPS)/frontend-build
 run: install
 	$(BIN)/showdown serve --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
-lint: $(STAMPS)/python
+# Python (ruff) and the web client (ESLint with React's hooks rules).
+lint: $(STAMPS)/python $(STAMPS)/npm
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	if [ -f frontend/package.json ]; then cd frontend && npm run lint; fi
 
 typecheck: $(STAMPS)/python
 	$(BIN)/mypy
@@ -84,6 +86,10 @@ test: lint typecheck pytest frontend-test e2e
 # `make test` with the whole browser layout matrix.
 test-full:
 	$(MAKE) test LAYOUT_FULL=1
+
+# The REST API's OpenAPI document, from which the web client's REST types are generated.
+rest-types: $(STAMPS)/python
+	$(BIN)/python -m backend.openapi_doc --write docs/openapi.json
 
 bench: install
 	$(BIN)/showdown bench all

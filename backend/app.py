@@ -23,6 +23,7 @@ from backend.api.routes import (
     sockets,
     table_stats,
     tables,
+    tournaments,
 )
 from backend.db.client import Mongo
 from backend.db.repositories import Repositories
@@ -37,6 +38,8 @@ from backend.security_headers import SecurityHeaders
 from backend.sessions import SessionStore
 from backend.settings import Settings
 from backend.state import AppState
+from backend.tournament.service import TournamentService
+from backend.tournament.store import TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +83,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await prepare_unknown_hash()
         await finish_closed_tables(mongo.db)  # a closing a stop cut short
         restored = await tables.load_all()
+        store = TournamentStore(mongo.db)
+        await store.ensure_indexes()
+        app.state.showdown.tournaments = TournamentService(store, tables)
+        await app.state.showdown.tournaments.load_all()
+        app.state.showdown.tournaments.start_clock()
         idle = IdleCloser(mongo.db, tables, settings.table_idle_close)
         idle.start()
         loop_lag.start()
@@ -89,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await idle.stop()
             await loop_lag.stop()
+            await app.state.showdown.tournaments.close()
             await tables.close()
             await app.state.showdown.reviews.close()
             await repos.hands.stats.close()  # the hands filed last are counted
@@ -114,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         players,
         health,
         sockets,
+        tournaments,
     ):
         app.include_router(module.router)
     frontend_dir = settings.frontend_dir or DEFAULT_DIR

@@ -1,6 +1,7 @@
 """Which home-game rules the AI can play: the bots and "Let AI decide" search with the
-simulator in ai/sim, which posts a small and a big blind and an ante from every seat.
-A table with bots refuses the rules it does not model, saying why; so does the AI.
+simulator in ai/sim, which posts the blinds and an ante from every seat or from the big
+blind alone (a tournament's big-blind ante). A table with bots refuses the rules it does
+not model (a straddle, bomb pots), saying why; so does the AI.
 
 >>> from holdem.config import TableConfig, Variant, Straddle
 >>> bot_refusal(TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=1, big_blind=2))
@@ -27,9 +28,6 @@ def bot_refusal(config: TableConfig) -> str | None:
         reasons.append("a straddle")
     if config.bomb_pot_ante:
         reasons.append("bomb pots")
-    if config.big_blind_ante:
-        reasons.append("a big-blind ante")
     if not reasons:
         return None
-    why = _WHY if reasons != ["a big-blind ante"] else "the AI's simulator antes from every seat"
-    return f"bots cannot play at a table with {' and '.join(reasons)}: {why}"
+    return f"bots cannot play at a table with {' and '.join(reasons)}: {_WHY}"

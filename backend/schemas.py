@@ -52,6 +52,7 @@ class TableOptions(BaseModel):
     host: str | None = None  # who runs the table; None: the creator
     approve_seats: bool = False  # seat requests wait for the host's approval
     host_paused: bool = False  # the host paused the game: no hand is dealt
+    tournament_id: str | None = None  # a tournament's table: its director runs it
 
 
 class GuestRequest(BaseModel):
@@ -172,7 +173,7 @@ class CreateTableRequest(BaseModel):
     big_blind_ante: bool = Field(
         default=False, strict=True, description="the big blind posts the ante for everyone"
     )
-    # Home-game rules (#34); bots cannot play a straddle, bomb pots or a big-blind ante.
+    # Home-game rules (#34); bots cannot play a straddle or bomb pots.
     straddle: Straddle = Field(
         default=Straddle.OFF, description="no-limit: a live straddle under the gun or on the button"
     )

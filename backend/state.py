@@ -15,6 +15,7 @@ from backend.realtime.session_sockets import SessionSockets
 from backend.review.service import ReviewService
 from backend.sessions import SessionStore
 from backend.settings import Settings
+from backend.tournament.service import TournamentService
 
 
 @dataclass
@@ -31,5 +32,6 @@ class AppState:
     password_tries: Quota
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
     reviews: ReviewService | None = None  # set by the app once the gateway exists
+    tournaments: TournamentService | None = None  # set by the app once the tables load
     # Table names are checked and taken under this lock: two creates cannot share one.
     create_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

@@ -443,6 +443,9 @@ class Advice(_Message):
     ehs: float | None = Field(default=None, ge=0, le=1, description="Effective hand strength")
     opponents: list[OpponentRead] = Field(default_factory=list, max_length=10)
     reason: str = Field(default="", max_length=300)
+    # The runner-up whose value's 95% interval overlaps the recommended action's: a close
+    # call between the two, shown as such (None: the recommendation is clear).
+    close_call: ActionValue | None = None
     prize_equity: float | None = Field(
         default=None, ge=0, description="tournaments: our stack's prize equity now (ICM)"
     )
@@ -553,6 +556,40 @@ class HostState(_Message):
     seat_requests: list[SeatRequest] = Field(default_factory=list)
 
 
+class TournamentElimination(BaseModel):
+    player_id: str
+    name: str
+    place: int
+    prize: int
+
+
+class TournamentView(BaseModel):
+    """The tournament a table belongs to, as every player at it sees it: the clock
+    banner (level, stakes, time to the next level or the break's end) and the field."""
+
+    tournament_id: str
+    name: str
+    status: str = Field(description="registering, running or finished")
+    level: int = Field(description="1 for the first level")
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    big_blind_ante: bool = False
+    seconds_to_next: float | None = Field(
+        default=None, description="play seconds to the next level (or the break's end)"
+    )
+    on_break: bool = False
+    hand_for_hand: bool = False
+    final_table: bool = False
+    players_left: int
+    entrants: int
+    paid_places: int
+    average_stack: int = 0
+    eliminations: list[TournamentElimination] = Field(
+        default_factory=list, description="the latest knock-outs, newest last"
+    )
+
+
 class StateMessage(_Message):
     type: Literal["state"] = "state"
     seq: int
@@ -562,6 +599,7 @@ class StateMessage(_Message):
     clock: TurnClock | None = None
     cause: Change | None = None
     host: HostState | None = None
+    tournament: TournamentView | None = None
     runout_deadline: float | None = Field(
         default=None,
         description="all-in run-it-twice vote: server epoch ms when unanswered votes count as once",

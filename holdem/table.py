@@ -82,6 +82,7 @@ class TableSnapshot:
     seats: list[Seat]
     button: int | None
     hand_no: int
+    tournament: bool = False
     bomb_pot_called: bool = False  # the host called a bomb pot for the next hand
 
 
@@ -97,6 +98,9 @@ class Table:
     last_result: HandResult | None = None
     last_record: HandRecord | None = None
     cashouts: list[Cashout] = field(default_factory=list)
+    # Tournament rules: every seat with chips is dealt in, a stack short of the big blind
+    # all in for what it has, a seat sitting out (or disconnected) blinded off.
+    tournament: bool = False
     bomb_pot_called: bool = False
     _rng: random.Random = field(init=False, repr=False)
 
@@ -264,6 +268,8 @@ class Table:
     # -- hands ------------------------------------------------------------
 
     def _ready(self, seat: Seat) -> bool:
+        if self.tournament:
+            return seat.stack > 0 and not seat.leaving
         # Short of a big blind a seat sits out: an all-in blind smaller than the big blind
         # would let the others call less than a full blind (pokerkit's rule, not ours).
         return seat.stack >= self.config.big_blind and not seat.sitting_out and not seat.leaving
@@ -279,7 +285,7 @@ class Table:
         ready = [s for s in self.seats.values() if self._ready(s)]
         playing = [s.number for s in ready if not s.waiting_for_big_blind]
         waiting = [s.number for s in ready if s.waiting_for_big_blind]
-        if len(playing) < 2:  # nobody to wait for: everyone ready plays
+        if len(playing) < 2 or self.tournament:  # nobody to wait for: everyone ready plays
             playing, waiting = playing + waiting, []
         if len(playing) < 2:
             return None, []
@@ -362,6 +368,8 @@ class Table:
             if seat.leaving:
                 del self.seats[seat.number]
                 self.cashouts.append(Cashout(seat.player_id, seat.number, seat.stack))
+            elif self.tournament:
+                continue  # busted seats are the director's to remove; nobody sits out
             elif seat.wants_to_sit_out or (
                 seat.stack < self.config.big_blind and not seat.sitting_out
             ):
@@ -420,12 +428,18 @@ class Table:
                 copy.leaving = False
             seats.append(copy)
         return TableSnapshot(
-            self.table_id, self.config, seats, self.button, self.hand_no, self.bomb_pot_called
+            self.table_id,
+            self.config,
+            seats,
+            self.button,
+            self.hand_no,
+            self.tournament,
+            self.bomb_pot_called,
         )
 
     @classmethod
     def restore(cls, snapshot: TableSnapshot, seed: int | None = None) -> Table:
-        table = cls(snapshot.table_id, snapshot.config, seed=seed)
+        table = cls(snapshot.table_id, snapshot.config, seed=seed, tournament=snapshot.tournament)
         table.seats = {s.number: replace(s) for s in snapshot.seats}  # the snapshot stays intact
         table.button = snapshot.button
         table.hand_no = snapshot.hand_no

@@ -23,6 +23,7 @@ COMMANDS: tuple[str, ...] = (
     "arena",
     "gauntlet",
     "lbr",
+    "calibration",
     "records",
     "bench",
     "train",

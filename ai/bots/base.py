@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+from ai.bots.settings import PLAIN, BotSettings
 from ai.game.observation import Decision, Observation
 from ai.game.summary import HandSummary
 
@@ -14,12 +15,12 @@ class Bot(ABC):
 
     style: str = "bot"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, settings: BotSettings = PLAIN) -> None:
         self.seed = seed
         # time.monotonic() by which a decision is due; search bots stop thinking then.
         self.deadline: float | None = None
         # Fill Decision.reason (advice); off in matches, where nobody reads it.
-        self.explain = False
+        self.explain = settings.explain
 
     @abstractmethod
     def decide(self, obs: Observation) -> Decision: ...

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 from ai.bots.base import Bot
+from ai.bots.settings import PLAIN, BotSettings
 from ai.bots.simple import EquityBot
 from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.policy.blueprint import Blueprint, NotCovered, default_blueprint
@@ -29,8 +30,10 @@ from ai.sim.rules import BET, RAISE
 class BlueprintBot(Bot):
     style = "blueprint"
 
-    def __init__(self, seed: int = 0, blueprint: Blueprint | None = None) -> None:
-        super().__init__(seed)
+    def __init__(
+        self, seed: int = 0, blueprint: Blueprint | None = None, settings: BotSettings = PLAIN
+    ) -> None:
+        super().__init__(seed, settings)
         self.rng = random.Random(seed)
         self._blueprint = blueprint
         self._fallback: EquityBot | None = None
@@ -114,8 +117,7 @@ class BlueprintBot(Bot):
 
     def _fall_back(self, obs: Observation, why: str) -> Decision:
         if self._fallback is None:
-            self._fallback = EquityBot(self.seed)
-            self._fallback.explain = True
+            self._fallback = EquityBot(self.seed, BotSettings(explain=True))
         decision = self._fallback.decide(obs)
         decision.reason = f"{decision.reason} (rational fallback: {why})"
         return decision

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai.bots.base import Bot
+from ai.bots.settings import PLAIN, BotSettings
 from ai.bots.sizing import ALL_IN, HALF_POT, POT, aggressive, fold, passive
 from ai.game.observation import Decision, Observation
 from ai.game.summary import HandSummary
@@ -78,11 +79,13 @@ class LokiBot(Bot):
     style = "loki"
     potential_samples = 300
 
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed)
-        # The learned opponent model (shared networks, this bot's own statistics of the
-        # players it met) and every opponent's range through the hand, re-weighted by it.
-        self.model = OpponentModel(book=StatsBook())
+    def __init__(self, seed: int = 0, settings: BotSettings = PLAIN) -> None:
+        super().__init__(seed, settings)
+        # The learned opponent model (shared networks, the statistics of the players met:
+        # the host's book, or this bot's own) and every opponent's range through the
+        # hand, re-weighted by it.
+        book = settings.book if settings.book is not None else StatsBook()
+        self.model = OpponentModel(book=book)
         self.ranges = RangeTracker()
         self._units: tuple[int, int, int, int] = (2, 2, 4, 4)  # bet sizes of the last table
         self._limit = True

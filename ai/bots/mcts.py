@@ -12,11 +12,11 @@ in the arena.
 from __future__ import annotations
 
 import random
-import time
 import zlib
 from dataclasses import replace
 
 from ai.bots.loki import LokiBot
+from ai.bots.settings import PLAIN, BotSettings
 from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
@@ -54,17 +54,18 @@ class MctsBot(LokiBot):
         config: MctsConfig = DEFAULT,
         iterations: int | None = None,
         models: ModelSet | None = None,
+        settings: BotSettings = PLAIN,
     ) -> None:
-        super().__init__(seed)
+        super().__init__(seed, settings)
         warm()  # the search's compiled kernels, before any decision's clock runs
-        self.config = config
+        self.config = config if settings.keep_tree else replace(config, keep_tree=False)
         if models is None and config.frequency_only:
             models = ModelSet.frequency_only()
         if models is not None:
             self.model = OpponentModel(models, self.model.book)
         # A fixed budget for every decision (tests, benchmarks), or None: the profile's.
         self.iterations = iterations
-        self.clock = time.monotonic  # the worker's review swaps in one that stops early
+        self.clock = settings.clock
         self.last: SearchResult | None = None  # the search behind the last decision
         self._kept: Kept | None = None  # the tree of our last decision
         # How much each player's bets follow their cards, from the hands they showed.
@@ -309,6 +310,8 @@ def evidence_overrules(result: SearchResult) -> ActionStats | None:
     return best if best.value_bb - Z95 * best.stderr_bb > 0 else None
 
 
-def make_mcts(seed: int, name: str = "") -> MctsBot:
+def make_mcts(
+    seed: int, name: str = "", settings: BotSettings = PLAIN, iterations: int | None = None
+) -> MctsBot:
     """The bot on a named profile (`ai.search.profiles.PROFILES`; "" is the default)."""
-    return MctsBot(seed, profile(name))
+    return MctsBot(seed, profile(name), iterations, settings=settings)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai.bots.loki import LokiBot, Read
+from ai.bots.settings import PLAIN, BotSettings
 from ai.bots.sizing import HALF_POT, NL_SIZES, POT, raise_to_amount
 from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.math.combos import class_of_pair
@@ -76,9 +77,13 @@ class PokiBot(LokiBot):
     style = "poki"
 
     def __init__(
-        self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, early_stop: bool = True
+        self,
+        seed: int = 0,
+        rollouts: int = DEFAULT_ROLLOUTS,
+        early_stop: bool = True,
+        settings: BotSettings = PLAIN,
     ) -> None:
-        super().__init__(seed)
+        super().__init__(seed, settings)
         self.rollouts = rollouts
         # Simulate preflop too (advice); in bot play preflop follows Loki's rules (fast).
         self.simulate_preflop = False

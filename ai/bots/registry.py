@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ai.bots.base import Bot
+from ai.bots.settings import PLAIN, BotSettings
 from ai.bots.simple import (
     AggressiveBot,
     AlwaysFoldBot,
@@ -19,35 +20,38 @@ from ai.bots.simple import (
     RandomBot,
 )
 
+# A style's constructor: (seed, settings) -> bot.
+Factory = Callable[[int, BotSettings], Bot]
 
-def _mcts(profile: str) -> Callable[[int], Bot]:
-    def make(seed: int) -> Bot:
+
+def _mcts(profile: str) -> Factory:
+    def make(seed: int, settings: BotSettings) -> Bot:
         from ai.bots.mcts import make_mcts
 
-        return make_mcts(seed, profile)
+        return make_mcts(seed, profile, settings)
 
     return make
 
 
-def _loki(seed: int) -> Bot:
+def _loki(seed: int, settings: BotSettings) -> Bot:
     from ai.bots.loki import LokiBot
 
-    return LokiBot(seed)
+    return LokiBot(seed, settings)
 
 
-def _poki(seed: int) -> Bot:
+def _poki(seed: int, settings: BotSettings) -> Bot:
     from ai.bots.poki import PokiBot
 
-    return PokiBot(seed)
+    return PokiBot(seed, settings=settings)
 
 
-def _blueprint(seed: int) -> Bot:
+def _blueprint(seed: int, settings: BotSettings) -> Bot:
     from ai.bots.blueprint import BlueprintBot
 
-    return BlueprintBot(seed)
+    return BlueprintBot(seed, settings=settings)
 
 
-_FACTORIES: dict[str, Callable[[int], Bot]] = {
+_FACTORIES: dict[str, Factory] = {
     "mcts": _mcts(""),
     "aggressive": AggressiveBot,
     "cautious": CautiousBot,
@@ -69,9 +73,7 @@ SIMPLE_STYLES: tuple[str, ...] = STYLES[1:8]
 # registry does not import the search).
 MCTS_PROFILES = ("advisor", "noblueprint", "generic", "frequency", "random", "uct", "puct", "best",
                  "noreuse")  # fmt: skip
-ARENA_STYLES: dict[str, Callable[[int], Bot]] = {
-    f"mcts-{name}": _mcts(name) for name in MCTS_PROFILES
-}
+ARENA_STYLES: dict[str, Factory] = {f"mcts-{name}": _mcts(name) for name in MCTS_PROFILES}
 
 ALIASES: dict[str, str] = {
     "calling": "calling-station",
@@ -106,6 +108,7 @@ def canonical_style(style: str) -> str:
     return name
 
 
-def make_bot(style: str, seed: int = 0) -> Bot:
+def make_bot(style: str, seed: int = 0, settings: BotSettings = PLAIN) -> Bot:
+    """The bot of `style` (aliases resolved), built to run as `settings` say."""
     name = canonical_style(style)
-    return (_FACTORIES.get(name) or ARENA_STYLES[name])(seed)
+    return (_FACTORIES.get(name) or ARENA_STYLES[name])(seed, settings)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from ai.bots.base import Bot
+from ai.bots.settings import PLAIN, BotSettings
 from ai.bots.sizing import ALL_IN, HALF_POT, NL_SIZES, POT, aggressive, fold, passive
 from ai.game.observation import Decision, Observation
 from ai.math.random_equity import WinProbability
@@ -33,8 +34,8 @@ class EquityBot(Bot):
     # Already-in: once this share of the stack is in, a call at break-even is enough.
     committed_share = 0.6
 
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed)
+    def __init__(self, seed: int = 0, settings: BotSettings = PLAIN) -> None:
+        super().__init__(seed, settings)
         self.win_probability = WinProbability(seed=seed)
 
     def decide(self, obs: Observation) -> Decision:
@@ -121,8 +122,8 @@ class RandomBot(Bot):
 
     style = "random"
 
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed)
+    def __init__(self, seed: int = 0, settings: BotSettings = PLAIN) -> None:
+        super().__init__(seed, settings)
         self.rng = random.Random(seed)
 
     def decide(self, obs: Observation) -> Decision:

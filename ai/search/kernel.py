@@ -448,7 +448,10 @@ def new_node(
     nodes[node, NODE_RULE] = give_up
     nodes[node, NODE_RULE + 1] = passive
     nodes[node, NODE_RULE + 2] = aggressive
-    nodes[node, NODE_FOLD] = st[STACKS + me] + st[BETS + me] - st[START + me]
+    # Folding loses the chips already in front of us this street (pokerkit moves a folded
+    # player's bet into the pot): counting them as ours made betting and then folding to
+    # a raise look free, and every bet's value optimistic (`showdown calibration`).
+    nodes[node, NODE_FOLD] = st[STACKS + me] - st[START + me]
     for a in range(k):
         e = first + a
         edges[e, E_KIND] = kinds[a]
@@ -598,7 +601,7 @@ def run_schedule(
             depth += 1
             kind = edges[e, E_KIND]
             if kind == FOLD:
-                value = st[STACKS + me] + st[BETS + me] - st[START + me]
+                value = st[STACKS + me] - st[START + me]  # our bet this street is lost
                 break
             seen = st[BOARD_LEN]
             step(st, rules, kind, edges[e, E_TO], hole, runout, pack, bits, plain, flush)

@@ -137,13 +137,10 @@ class Search:
         self.config = config or SearchConfig()
         self.me = obs.index
         self.root_state = obs.sim.clone()
-        # Our chips since the hand began if we fold now: the tree's values are chips since
-        # the hand began (`ai.search.kernel`), reported relative to this.
-        self.base = (
-            self.root_state.stacks[self.me]
-            + self.root_state.bets[self.me]
-            - (self.root_state.start[self.me])
-        )
+        # Our chips since the hand began if we fold now (the chips in front of us this
+        # street are lost): the tree's values are chips since the hand began
+        # (`ai.search.kernel`), reported relative to this.
+        self.base = self.root_state.stacks[self.me] - self.root_state.start[self.me]
         # Values are divided by their spread so that one c suits every pot and stack size;
         # until enough have been seen, by the pot after calling.
         self.scale = float(max(obs.pot + obs.legal.call_amount, obs.big_blind))

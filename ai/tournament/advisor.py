@@ -24,7 +24,7 @@ from ai.tournament.icm import icm
 from ai.tournament.pushfold import FOLD as FOLDED
 from ai.tournament.pushfold import STEAL, Chart, Payoffs, hand_values, solve
 from ai.tournament.spot import LIVE_SAMPLES, Blinds, Valuation, chip_payoffs, icm_payoffs
-from holdem.protocol import Advice, DecisionQuery, TournamentSituation
+from holdem.protocol import ActionValue, Advice, DecisionQuery, TournamentSituation
 from holdem.views import TableView
 
 PUSHFOLD_MAX_BB = 15.0
@@ -51,16 +51,18 @@ class TournamentDecision:
 
     def annotate(self, advice: Advice) -> Advice:
         """The advice with each action's prize equity beside its chip value."""
-        entries = []
-        for entry in advice.values:
-            name = entry.action.value if entry.amount is None else f"raise {entry.amount}"
-            found = self.values.get(name) or self.values.get(entry.action.value)
-            prize = None if found is None or found[1] is None else round(found[1], 4)
-            entries.append(
-                entry if prize is None else entry.model_copy(update={"prize_equity": prize})
-            )
+        entries = [self._annotated(entry) for entry in advice.values]
+        close = None if advice.close_call is None else self._annotated(advice.close_call)
         now = None if self.prize_equity is None else round(self.prize_equity, 4)
-        return advice.model_copy(update={"values": entries, "prize_equity": now})
+        return advice.model_copy(
+            update={"values": entries, "close_call": close, "prize_equity": now}
+        )
+
+    def _annotated(self, entry: ActionValue) -> ActionValue:
+        name = entry.action.value if entry.amount is None else f"raise {entry.amount}"
+        found = self.values.get(name) or self.values.get(entry.action.value)
+        prize = None if found is None or found[1] is None else round(found[1], 4)
+        return entry if prize is None else entry.model_copy(update={"prize_equity": prize})
 
 
 def _start(obs: Observation, i: int) -> int:

@@ -111,6 +111,21 @@ def opponent_reads(obs: Observation, bot: Bot, model: OpponentModel) -> list[Opp
     return reads
 
 
+def close_call(decision: Decision, bot: Bot) -> ActionValue | None:
+    """The runner-up of the search behind `decision` when its 95% interval overlaps the
+    chosen action's (`ai.search.mcts.close_call`), as the advice shows it."""
+    if not isinstance(bot, MctsBot) or bot.last is None or decision.values is None:
+        return None
+    result = bot.last
+    runner = result.close
+    chosen = result.choice
+    if runner is None or (chosen.kind, chosen.to) != (decision.kind, decision.to):
+        return None  # the search chose only a size, or nothing (its close call is not ours)
+    spread = {runner.label: (runner.stderr_bb, runner.share)}
+    entries = _value_entries({runner.label: runner.value_bb}, spread)
+    return entries[0] if entries else None
+
+
 def build_advice(obs: Observation, decision: Decision, bot: Bot, model: OpponentModel) -> Advice:
     values = decision.values or estimated_values(obs, decision)
     equity = None if decision.equity is None else min(1.0, max(0.0, decision.equity))
@@ -123,7 +138,8 @@ def build_advice(obs: Observation, decision: Decision, bot: Bot, model: Opponent
         ehs=ehs,
         opponents=opponent_reads(obs, bot, model)[:10],
         reason=decision.reason[:300],
+        close_call=close_call(decision, bot),
     )
 
 
-__all__ = ["build_advice", "estimated_values", "opponent_reads"]
+__all__ = ["build_advice", "close_call", "estimated_values", "opponent_reads"]

@@ -15,14 +15,13 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
-from dataclasses import replace
 from typing import Protocol
 
 from ai.bots import ADVISOR_STYLE, Bot, canonical_style, make_bot
 from ai.bots.from_view import ReplayError, observation_from_view
-from ai.bots.loki import LokiBot
-from ai.bots.mcts import MctsBot
+from ai.bots.mcts import make_mcts
 from ai.bots.poki import PokiBot
+from ai.bots.settings import BotSettings
 from ai.game.observation import Decision
 from ai.models.model import OpponentModel
 from ai.models.public import from_record_doc
@@ -64,6 +63,14 @@ REVIEW_SECONDS = ADVICE_SECONDS
 # its lane, and is declined with this reason: the gateway asks for it again later, and
 # does not count it as a failed try (backend.ai_gateway.REVIEW_YIELDED, the same words).
 REVIEW_YIELDED = "yielded to a live query"
+# Spots whose advisor answer is kept: "Let AI decide" after "Advice" on the same spot
+# applies the action the advice showed, even when a busy machine cut either search short.
+MAX_SPOTS = 256
+
+# (table, hand, seat, style, actions so far, board, our cards, the tournament situation
+# as JSON or ""): one decision of a hand. The situation is part of it: the prize
+# structure and the other tables' stacks can turn the same cards' call into a fold.
+SpotKey = tuple[str, int, int, str, int, tuple[int, ...], tuple[int, ...], str]
 
 
 class YieldFlag(Protocol):
@@ -75,8 +82,15 @@ class YieldFlag(Protocol):
 class Decider:
     """Keeps the bots; thread-safe (one lock: a decider serves one lane of queries)."""
 
-    def __init__(self, database_url: str = "", yield_flag: YieldFlag | None = None) -> None:
+    def __init__(
+        self,
+        database_url: str = "",
+        yield_flag: YieldFlag | None = None,
+        advice_seconds: float = ADVICE_SECONDS,
+    ) -> None:
         self._yield = yield_flag
+        self.advice_seconds = advice_seconds
+        self._spots: OrderedDict[SpotKey, DecisionAnswer] = OrderedDict()
         self._sync = ModelSync(database_url) if database_url else None
         self._bots: OrderedDict[tuple[str, int, str], Bot] = OrderedDict()
         # Statistics of every player met: loaded from the stored hands (ModelSync) and
@@ -84,6 +98,8 @@ class Decider:
         self._book = StatsBook()
         self._model = OpponentModel(book=self._book)
         self._review_bots: dict[str, Bot] = {}
+        # The statistics the review bots read: a copy of the players' as they are now.
+        self._review_book = StatsBook()
         self._lock = threading.Lock()
 
     @property
@@ -96,8 +112,9 @@ class Decider:
         bot = self._bots.get(key)
         if bot is None:
             seed = zlib.crc32(f"{table_id}:{seat}:{style}".encode())
-            bot = self._bots[key] = make_bot(style, seed)
-            bot.explain = True
+            # Every bot here explains itself and reads every stored hand's statistics.
+            settings = BotSettings(explain=True, book=self._book)
+            bot = self._bots[key] = make_bot(style, seed, settings)
             while len(self._bots) > MAX_BOTS:
                 self._bots.popitem(last=False)
         self._bots.move_to_end(key)
@@ -117,6 +134,20 @@ class Decider:
         if obs.legal.to_legal_actions() != query.legal:
             log.warning("query %s: legal actions differ from the view's", query.request_id)
             return safe_answer(query, "the legal actions did not match the view")
+        spot: SpotKey | None = None
+        if query.purpose in (QueryPurpose.ADVICE, QueryPurpose.AI_DECIDE):
+            situation = "" if query.tournament is None else query.tournament.model_dump_json()
+            spot = (query.table_id, query.hand_no, query.seat, style, len(obs.history),
+                    tuple(obs.board), tuple(obs.hole), situation)  # fmt: skip
+            kept = self._spots.get(spot)
+            if kept is not None:
+                self._spots.move_to_end(spot)
+                return kept.model_copy(
+                    update={
+                        "request_id": query.request_id,
+                        "advice": kept.advice if query.want_advice else None,
+                    }
+                )
         players = [obs.player_id(i) for i in range(obs.n)]
         if self._sync is not None:
             self._sync.refresh(players, self._book.players.update)
@@ -126,10 +157,8 @@ class Decider:
         else:
             self._book.ingest(obs.hand_key, players, obs.history, obs.bet_units, obs.limit)
             bot = self.bot_for(query.table_id, query.seat, style)
-            if isinstance(bot, LokiBot):
-                bot.model.book = self._book  # every bot reads every stored hand's statistics
             if query.purpose is not QueryPurpose.BOT:
-                budget = min(budget, ADVICE_SECONDS)
+                budget = min(budget, self.advice_seconds)
         # Tournaments: short-stacked push/fold spots play the equilibrium in prize equity.
         icm = query.tournament is not None and plays_for_money(style)
         tour = tournament_decision(obs, query) if icm else None
@@ -147,12 +176,22 @@ class Decider:
             log.error("query %s: %s proposed an illegal %s", query.request_id, style, decision)
             return safe_answer(query, "the bot proposed an illegal action")
         action = decision.to_action()
-        advice = build_advice(obs, decision, bot, self._model) if query.want_advice else None
+        # Advice is built for a kept spot even when not asked for: a later question on the
+        # same spot may want it.
+        want = query.want_advice or spot is not None
+        advice = build_advice(obs, decision, bot, self._model) if want else None
         if advice is not None and query.tournament is not None:
             advice = with_prize_equity(advice, obs, query, tour)
-        return DecisionAnswer(
+        answer = DecisionAnswer(
             request_id=query.request_id, action=action.kind, amount=action.amount, advice=advice
         )
+        if spot is not None:
+            self._spots[spot] = answer
+            while len(self._spots) > MAX_SPOTS:
+                self._spots.popitem(last=False)
+            if not query.want_advice:
+                answer = answer.model_copy(update={"advice": None})
+        return answer
 
     def hand_ended(self, message: HandEnded) -> int:
         """Show a finished hand to the bots of its table that were dealt into it, as the
@@ -196,18 +235,17 @@ class Decider:
         """The advisor for a past hand's decision: it reads the players' statistics as they
         are now, from a copy, so replaying an old hand counts nothing twice and leaves the
         live bots (their statistics, their kept trees) as they were."""
+        book = self._review_book
+        book.players.clear()
+        book.players.update({p: copy.deepcopy(self._book.peek(p)) for p in players})
         bot = self._review_bots.get(style)
         if bot is None:
-            bot = self._review_bots[style] = self.bot_for("review", 0, style)
-            self._bots.pop(("review", 0, style), None)  # never evicted, never shared
-        if isinstance(bot, MctsBot):
-            # Decisions arrive in any order, from any hand: no tree is kept between them.
-            bot.config = replace(bot.config, keep_tree=False)
-            bot.clock = self._review_clock  # stops the search when a live query waits
-        if isinstance(bot, LokiBot):
-            book = StatsBook()
-            book.players.update({p: copy.deepcopy(self._book.peek(p)) for p in players})
-            bot.model.book = book
+            # Decisions arrive in any order, from any hand: no tree is kept between them;
+            # the search stops when a live query waits. Never evicted, never shared.
+            settings = BotSettings(
+                explain=True, book=book, keep_tree=False, clock=self._review_clock
+            )
+            bot = self._review_bots[style] = make_bot(style, 0, settings)
         return bot
 
     def _yielding(self) -> bool:
@@ -274,9 +312,7 @@ def warm_up() -> None:
 
     config = TableConfig(variant=Variant.LIMIT, seats=3, small_blind=1, big_blind=2)
     state = SimState.new_hand(config, {1: 100, 2: 100, 3: 100}, button=3, seed=1)
-    bot = make_bot("poki", 1)
-    assert isinstance(bot, PokiBot)
-    bot.rollouts = 20
+    bot = PokiBot(1, rollouts=20)
     history: list[ActionRecord] = []
     while not state.over:
         obs = observe(state, history, "warm-up")
@@ -288,7 +324,5 @@ def warm_up() -> None:
     # where it would leave the first advice of each process with no searched values.
     config = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
     state = SimState.new_hand(config, {1: 200, 2: 200}, button=2, seed=1)
-    advisor = make_bot(ADVISOR_STYLE, 1)
-    if isinstance(advisor, MctsBot):
-        advisor.iterations = 64
+    advisor = make_mcts(1, ADVISOR_STYLE.removeprefix("mcts-"), iterations=64)
     advisor.decide(observe(state, [], "warm-up"))

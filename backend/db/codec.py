@@ -34,6 +34,7 @@ def snapshot_to_doc(snapshot: TableSnapshot) -> Document:
         "seats": [{name: getattr(seat, name) for name in _SEAT_FIELDS} for seat in snapshot.seats],
         "button": snapshot.button,
         "hand_no": snapshot.hand_no,
+        "tournament": snapshot.tournament,
         "bomb_pot_called": snapshot.bomb_pot_called,
     }
 
@@ -46,6 +47,7 @@ def snapshot_from_doc(table_id: str, config: TableConfig, doc: Document) -> Tabl
         seats,
         doc.get("button"),
         int(doc.get("hand_no", 0)),
+        bool(doc.get("tournament", False)),
         bool(doc.get("bomb_pot_called", False)),
     )
 

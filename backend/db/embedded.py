@@ -38,6 +38,8 @@ from pymongo import MongoClient
 from pymongo.collection import Collection
 from pymongo.errors import OperationFailure, PyMongoError
 
+from backend.db.half_created import drop_half_created_tables
+
 log = logging.getLogger(__name__)
 
 EXECUTABLE = "secantusd-py"
@@ -308,6 +310,8 @@ class EmbeddedMongo:
             try:
                 self._launch_once(auth=auth)
             except _ExitedDuringStartup as error:
+                if attempt < _LAUNCH_ATTEMPTS and self._mended():
+                    continue
                 if not may_move or attempt == _LAUNCH_ATTEMPTS:
                     raise
                 log.warning(
@@ -319,6 +323,10 @@ class EmbeddedMongo:
             if port_may_move is None:
                 self._port_may_move = False
             return
+
+    def _mended(self) -> bool:
+        """After a start that failed: whether files a kill left half-written were mended."""
+        return self.data_dir is not None and bool(drop_half_created_tables(self.data_dir / "db"))
 
     def _launch_once(self, *, auth: bool) -> None:
         if self._closed:

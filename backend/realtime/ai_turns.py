@@ -111,10 +111,12 @@ class AITurns(RuntimeCore):
         self._spawn(ask())
 
     def _tournament_situation(self) -> TournamentSituation | None:
-        """The prizes and stacks for the AI at a tournament table (ICM); None at a cash
-        table. The tournament service's tables fill it from their director
-        (`TournamentSituation.of`)."""
-        return None
+        """The prizes and the other tables' stacks for the AI at a tournament table (ICM),
+        from its director; None at a cash table."""
+        if self.tournament is None:
+            return None
+        here = {seat.player_id for seat in self.table.seats.values()}
+        return self.tournament.situation(self.table_id, here)
 
     def _ai_done(self, done: AIDone) -> None:
         key = (done.player_id, done.purpose)

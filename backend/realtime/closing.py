@@ -110,6 +110,12 @@ async def _finish(db: AsyncDatabase[Document], table_id: str) -> None:
     await db.tables.delete_one({"_id": table_id})
 
 
+def _tournament_running(runtime: TableRuntime) -> bool:
+    hook = runtime.tournament
+    view = hook.view(runtime.table_id) if hook is not None else None
+    return view is not None and view.status == "running"
+
+
 class IdleCloser:
     """Looks at every table now and then; closes those idle for `idle` seconds."""
 
@@ -149,6 +155,7 @@ class IdleCloser:
                 runtime.connections > 0
                 or runtime.summary().hand_in_progress
                 or runtime.paused  # the database is not confirming: close nothing now
+                or _tournament_running(runtime)  # a break or hand-for-hand wait: not idle
             )
             since, seen_hands = self._seen.get(runtime.table_id, (now, hands))
             if busy or hands != seen_hands:

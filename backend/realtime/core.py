@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 from backend.ai_gateway import AIGateway
 from backend.db.codec import Document
@@ -26,11 +26,36 @@ from backend.realtime.timers import Clock, TimeBanks, Turn
 from backend.schemas import TableOptions
 from backend.settings import Settings
 from holdem.config import TableConfig
-from holdem.protocol import Change, HostState, QueryPurpose, SeatRequest
+from holdem.protocol import (
+    Change,
+    HostState,
+    QueryPurpose,
+    SeatRequest,
+    TournamentSituation,
+    TournamentView,
+)
 from holdem.table import Table
 from holdem.views import TableView
 
 log = logging.getLogger(__name__)
+
+
+class TournamentHook(Protocol):
+    """The tournament director's ears at a tournament table (backend.tournament.service)."""
+
+    def hand_started(self, table_id: str) -> None: ...
+
+    def hand_finished(
+        self,
+        table_id: str,
+        button: int | None,
+        stacks: dict[str, int],
+        starting: dict[str, int],
+    ) -> None: ...
+
+    def view(self, table_id: str) -> TournamentView | None: ...
+
+    def situation(self, table_id: str, at_table: set[str]) -> TournamentSituation | None: ...
 
 
 class RuntimeCore:
@@ -87,6 +112,7 @@ class RuntimeCore:
         # The host's new stakes and settings, applied once no hand is in progress.
         self._next_config: TableConfig | None = None
         self._next_options: dict[str, object] = {}
+        self.tournament: TournamentHook | None = None  # set for a tournament's table
         self._runout_deadline: float | None = None  # the run-it-twice vote's countdown end
 
     @property

@@ -30,7 +30,7 @@ class HandCycle(RuntimeCore):
             return False
         if self.options.host_paused:
             return False
-        if self._settings.bots_play_alone:
+        if self._settings.bots_play_alone or self.options.tournament_id is not None:
             return True
         return any(
             not s.is_bot and s.stack > 0 and not s.sitting_out and not s.leaving
@@ -54,6 +54,8 @@ class HandCycle(RuntimeCore):
         # written. Its hand number is what recovery carries over.
         self._persist.start_hand(table.hand_no, hand.button, dict(hand.starting_stacks), players)
         self._events_persisted = 0
+        if self.tournament is not None:
+            self.tournament.hand_started(self.table_id)
         self._changed(Change(kind=ChangeKind.HAND_START, by=ActedBy.TABLE), False)
 
     def _apply(self, outcome: Outcome) -> None:
@@ -93,6 +95,10 @@ class HandCycle(RuntimeCore):
                 self.seq + 1,
                 record.model_copy(update={"played_at": datetime.now(UTC)}),
             )
+            if self.tournament is not None:
+                stacks = {s.player_id: s.stack for s in table.seats.values()}
+                starting = {s.player_id: s.starting_stack for s in record.seats}
+                self.tournament.hand_finished(self.table_id, table.button, stacks, starting)
         else:
             if live and hand is not None and len(hand.events) > self._events_persisted:
                 self._persist.push_events(table.hand_no, hand.events[self._events_persisted :])
@@ -157,8 +163,8 @@ class HandCycle(RuntimeCore):
     def _bots_to_rebuy(self) -> list[Seat]:
         """Bots short of a big blind between hands: they never leave broke."""
         hand = self.table.hand
-        if hand is not None and not hand.is_over:
-            return []
+        if (hand is not None and not hand.is_over) or self.table.tournament:
+            return []  # a tournament has no rebuys: a busted bot is out
         return [
             seat
             for seat in self.table.seats.values()
@@ -210,6 +216,8 @@ class HandCycle(RuntimeCore):
             away = seat.player_id not in self._clients
             bank = 0.0 if seat.is_bot or away else self._banks.bank(seat.player_id)
             limit = timeout + bank
+            if seat.sitting_out and self.table.tournament:
+                limit = 0.0  # a tournament seat sitting out is blinded off: no waiting
             self._clock = Clock(turn, seat.player_id, loop.time(), limit, timeout, bank)
             self._start_timer("turn", limit, TimerFired("turn", turn))
             if seat.is_bot:

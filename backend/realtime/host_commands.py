@@ -15,7 +15,7 @@ from backend.realtime.table_commands import LedgerLine, Outcome
 from holdem.config import AnteMode, TableConfig, Variant
 from holdem.errors import SeatError
 from holdem.protocol import ActedBy, Change, ChangeKind, ErrorCode, TableSettingsCommand
-from holdem.table import Table
+from holdem.table import Seat, Table
 
 MAX_STACK = 1_000_000_000  # backend.schemas.MAX_CHIPS: what any buy-in may be
 
@@ -83,6 +83,24 @@ def add_bot(table: Table, number: int, style: str, name: str) -> Outcome:
         kind=ChangeKind.SIT, seat=number, player_id=player_id, by=ActedBy.HOST, note=style
     )
     return Outcome(change, True, [LedgerLine(player_id, "buy_in", buy_in, number)])
+
+
+def seat_player(
+    table: Table, number: int, player_id: str, name: str, chips: int, bot_style: str | None = None
+) -> Outcome:
+    """A tournament director seats a player with their tournament chips (any amount: the
+    buy-in range is a cash game's), booked as a buy-in at this table."""
+    if not 1 <= number <= table.config.seats:
+        raise SeatError(f"seat {number} does not exist (1 to {table.config.seats})")
+    if number in table.seats:
+        raise SeatError(f"seat {number} is taken")
+    if table.find_seat(player_id) is not None:
+        raise SeatError("that player is already seated at this table")
+    if not 0 < chips <= MAX_STACK:
+        raise CommandError(ErrorCode.BAD_MESSAGE, f"chips: 1 to {MAX_STACK}")
+    table.seats[number] = Seat(number, player_id, name, chips, bot_style is not None, bot_style)
+    change = Change(kind=ChangeKind.SIT, seat=number, player_id=player_id, by=ActedBy.HOST)
+    return Outcome(change, True, [LedgerLine(player_id, "buy_in", chips, number)])
 
 
 def bot_style(table: Table, number: int, style: str) -> Outcome:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from backend.ai_gateway import Decision
 from backend.realtime.outbox import Outbox
 from backend.realtime.timers import Turn
+from backend.tournament.director import Order
 from holdem.protocol import ClientCommand, QueryPurpose
 
 
@@ -60,11 +61,18 @@ class StatsCounted:
     player_ids: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Orders:
+    """A tournament director's host commands for this table, in order."""
+
+    orders: tuple[Order, ...]
+
+
 class Stop:
     pass
 
 
-InboxItem = Join | Leave | Command | TimerFired | AIDone | StatsCounted | Stop
+InboxItem = Join | Leave | Command | TimerFired | AIDone | StatsCounted | Orders | Stop
 
 
 class CommandError(Exception):

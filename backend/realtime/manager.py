@@ -25,6 +25,7 @@ from backend.realtime.access import new_invite
 from backend.realtime.runtime import StatsCounted, TableRuntime
 from backend.schemas import CreateTableRequest, TableOptions
 from backend.settings import Settings
+from holdem.config import TableConfig
 from holdem.protocol import ActedBy, Change, ChangeKind
 from holdem.table import Table
 
@@ -136,6 +137,29 @@ class TableManager:
         runtime.start()
         with log_context(table_id=table_id):
             log.info("table created", extra={"by": created_by, "bots": request.bots})
+        return runtime
+
+    async def open_tournament_table(
+        self, table_id: str, config: TableConfig, name: str, tournament_id: str
+    ) -> TableRuntime:
+        """A tournament's table: empty, its director seats the players (host commands)."""
+        options = TableOptions(
+            name=name,
+            action_timeout=self._settings.action_timeout,
+            time_bank=self._settings.time_bank,
+            tournament_id=tournament_id,
+        )
+        table = Table(table_id, config, tournament=True)
+        seq = _initial_seq()
+        await self._repos.tables.insert(
+            table_id,
+            config_to_doc(config),
+            options.model_dump(mode="json"),
+            snapshot_to_doc(table.snapshot()),
+            seq,
+        )
+        runtime = self._runtime(table, options, seq)
+        runtime.start()
         return runtime
 
     async def load_all(self) -> int:

@@ -19,6 +19,7 @@ class Publishing(RuntimeCore):
             clock=self._clock.view() if self._clock is not None else None,
             cause=cause,
             host=self._host_state(),
+            tournament=self.tournament.view(self.table_id) if self.tournament else None,
             runout_deadline=self._runout_deadline,
         ).model_dump_json()
 

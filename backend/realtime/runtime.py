@@ -36,6 +36,7 @@ from backend.realtime.inbox import (
     InboxItem,
     Join,
     Leave,
+    Orders,
     StatsCounted,
     Stop,
     TimerFired,
@@ -45,6 +46,7 @@ from backend.realtime.presence import Presence
 from backend.realtime.publishing import Publishing
 from backend.realtime.storage_gate import StorageGate
 from backend.realtime.timers import Turn, now_ms
+from backend.realtime.tournament_orders import TournamentOrders
 from backend.schemas import TableDetail, TableSummary
 from holdem.errors import RuleError
 from holdem.protocol import (
@@ -83,7 +85,15 @@ log = logging.getLogger(__name__)
 
 
 class TableRuntime(
-    Access, Hosting, HomeGames, Presence, Publishing, StorageGate, AITurns, HandCycle
+    TournamentOrders,
+    Access,
+    Hosting,
+    HomeGames,
+    Presence,
+    Publishing,
+    StorageGate,
+    AITurns,
+    HandCycle,
 ):
     @property
     def persister(self) -> Persister:
@@ -222,6 +232,8 @@ class TableRuntime(
             self._ai_done(item)
         elif isinstance(item, StatsCounted):
             self._stats_counted(item)
+        elif isinstance(item, Orders):
+            self._orders(item)
 
     def _timer(self, fired: TimerFired) -> None:
         if fired.kind == "deal":
@@ -248,6 +260,12 @@ class TableRuntime(
 
     def _command(self, client: Client, message: ClientCommand) -> None:
         table, pid = self.table, client.player_id
+        if table.tournament and isinstance(message, SitCommand | StandCommand | RebuyCommand):
+            # The director seats and moves a tournament's players; chips never leave.
+            raise CommandError(
+                ErrorCode.BAD_MESSAGE,
+                "a tournament seats its players: no sitting down, standing up or adding chips",
+            )
         if isinstance(message, HostCommand):
             self._host_command(client, message)
         elif isinstance(message, SitCommand) and self._needs_approval(pid):

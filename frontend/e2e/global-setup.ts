@@ -73,7 +73,7 @@ function stop(child: ChildProcess): Promise<void> {
  */
 function pidsUsing(marker: string): number[] {
   const pids: number[] = [];
-  let entries: string[] = [];
+  let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {

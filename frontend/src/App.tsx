@@ -9,6 +9,8 @@ import { Lobby } from "./components/Lobby";
 import { SignIn } from "./components/SignIn";
 import { TableScreen } from "./components/TableScreen";
 import { ProfilePage } from "./pages/ProfilePage";
+import { TournamentPage } from "./pages/TournamentPage";
+import { TournamentsPage } from "./pages/TournamentsPage";
 import { paths, ROUTES } from "./routes";
 
 const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? "is-on" : "");
@@ -25,6 +27,11 @@ function ProfileRoute() {
   return <ProfilePage key={playerId} playerId={playerId} />;
 }
 
+function TournamentRoute() {
+  const { tournamentId = "" } = useParams();
+  return <TournamentPage key={tournamentId} tournamentId={tournamentId} />;
+}
+
 /** The pages; an unknown address goes to the lobby. */
 export function AppRoutes() {
   return (
@@ -34,6 +41,8 @@ export function AppRoutes() {
       <Route path={ROUTES.hands} element={<HandsPage />} />
       <Route path={ROUTES.hand} element={<HandsPage />} />
       <Route path={ROUTES.player} element={<ProfileRoute />} />
+      <Route path={ROUTES.tournaments} element={<TournamentsPage />} />
+      <Route path={ROUTES.tournament} element={<TournamentRoute />} />
       <Route path="*" element={<Navigate to={paths.lobby()} replace />} />
     </Routes>
   );
@@ -56,6 +65,9 @@ export function App() {
           <nav className="app-nav">
             <NavLink to={paths.lobby()} end className={navClass} data-testid="nav-lobby">
               Lobby
+            </NavLink>
+            <NavLink to={paths.tournaments()} className={navClass} data-testid="nav-tournaments">
+              Tournaments
             </NavLink>
             <NavLink to={paths.hands()} className={navClass} data-testid="nav-hands">
               My hands

@@ -7,6 +7,8 @@
  *   #/hands               your past hands (?table=ID: one table's)
  *   #/hands/ID            one hand in the replayer
  *   #/players/ID          a player's profile: statistics and results graph
+ *   #/tournaments         the tournaments tab (registering, running, finished)
+ *   #/tournaments/ID      one tournament: structure, prizes, players, tables
  * The route table itself is in App.tsx; these build the `to` of links and navigations.
  */
 export const ROUTES = {
@@ -15,6 +17,8 @@ export const ROUTES = {
   hands: "/hands",
   hand: "/hands/:handId",
   player: "/players/:playerId",
+  tournaments: "/tournaments",
+  tournament: "/tournaments/:tournamentId",
 } as const;
 
 const id = encodeURIComponent;
@@ -26,4 +30,6 @@ export const paths = {
   hands: (tableId: string | null = null): string => (tableId ? `/hands?table=${id(tableId)}` : "/hands"),
   hand: (handId: string): string => `/hands/${id(handId)}`,
   player: (playerId: string): string => `/players/${id(playerId)}`,
+  tournaments: (): string => "/tournaments",
+  tournament: (tournamentId: string): string => `/tournaments/${id(tournamentId)}`,
 };

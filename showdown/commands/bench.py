@@ -19,7 +19,10 @@ TARGETS: dict[str, str] = {
     "stats": "showdown.benchmarks.stats:run",
     "advice": "showdown.benchmarks.advice:run",
 }
-CHECKS: dict[str, str] = {"faults": "showdown.benchmarks.faults:run"}
+CHECKS: dict[str, str] = {
+    "faults": "showdown.benchmarks.faults:run",
+    "tournament": "showdown.benchmarks.tournament:run",  # runs to the end, not timed
+}
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -52,6 +55,8 @@ def add_parser(subparsers: Subparsers) -> None:
         default=200.0,
         help="the profile's load at p95 above this exits 1",
     )
+    tournament = parser.add_argument_group("tournament (a sit-and-go of 6, then an MTT)")
+    tournament.add_argument("--mtt-players", type=int, default=100, help="bots in the MTT")
     advice = parser.add_argument_group("advice (end to end through serve and its worker)")
     advice.add_argument("--advice", type=int, default=60, help="advice queries to time")
     advice.add_argument("--game", choices=["no-limit", "limit"], default="no-limit")

@@ -215,6 +215,9 @@ def test_the_hosts_rules_from_the_next_hand_and_the_bots_refusals() -> None:
     twice = host_commands.new_config(config, TableSettingsCommand(run_it_max=2))
     host_commands.refuse_with_bots(table, twice)  # bots play run it twice
     table.config = new
-    with pytest.raises(CommandError, match="big-blind ante"):
+    with pytest.raises(CommandError, match="bomb pots"):
         host_commands.add_bot(table, 3, "rational", "Bo")
     assert 3 not in table.seats
+    # The simulator posts a big-blind ante (a tournament's levels): bots play it.
+    table.config = host_commands.new_config(config, TableSettingsCommand(big_blind_ante=True))
+    host_commands.add_bot(table, 3, "rational", "Bo")

@@ -142,7 +142,10 @@ def test_the_web_client_generates_its_wire_types_from_the_schema() -> None:
     frontend = ROOT / "frontend"
     package = json.loads((frontend / "package.json").read_text(encoding="utf-8"))
     scripts = package["scripts"]
-    assert scripts["gen:protocol"] == "node scripts/gen-protocol-types.mjs"
+    # The socket types, then the REST types (tests/backend/test_openapi_doc.py).
+    assert scripts["gen:protocol"] == (
+        "node scripts/gen-protocol-types.mjs && node scripts/gen-rest-types.mjs"
+    )
     for script in ("build", "typecheck", "test", "dev"):
         assert scripts[f"pre{script}"] == "npm run gen:protocol", script
     version = package["devDependencies"]["json-schema-to-typescript"]

@@ -23,7 +23,11 @@ router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=StrictJson
 @router.get("", summary="List tables (private ones only to their players)")
 async def list_tables(state: State, player: MaybePlayer) -> list[TableSummary]:
     viewer = player.player_id if player is not None else None
-    return [runtime.summary() for runtime in state.tables.visible(viewer)]
+    return [
+        runtime.summary()
+        for runtime in state.tables.visible(viewer)
+        if runtime.options.tournament_id is None  # a tournament's tables: on its page
+    ]
 
 
 def _free_name(state: AppState, body: CreateTableRequest, player: Principal) -> str:

@@ -1,7 +1,7 @@
 /** The AI's advice: recommended action, the value of each action in bb (and in prize equity at
  * tournaments), equity, reads, the reason. */
 import { Icon } from "./Icon";
-import type { ActionKind, AdviceReport, TableView } from "../protocol";
+import type { ActionKind, Advice, AdviceReport, TableView } from "../protocol";
 import { describeAction } from "../lib/events";
 
 export interface AdvicePanelProps {
@@ -25,6 +25,16 @@ export function prizeText(x: number): string {
 function spreadTitle(stderr: number | null | undefined, share: number | null | undefined): string | undefined {
   const parts = [stderr ? `±${stderr.toFixed(2)} bb standard error` : "", share ? `${pct(share)} of the search` : ""].filter(Boolean);
   return parts.length ? parts.join(", ") : undefined;
+}
+
+/** "Close call: Bet 28 vs Bet 92": the recommendation and the runner-up whose value's 95%
+ * interval overlaps it (the worker names it), so neither is shown as clearly better. */
+export function closeCallText(advice: Advice, unit: string): string | null {
+  const other = advice.close_call;
+  if (!other) return null;
+  const name = (kind: ActionKind, amount: number | null | undefined) =>
+    sentenceCase(describeAction({ kind, amount: amount ?? null }, unit));
+  return `Close call: ${name(advice.action, advice.amount)} vs ${name(other.action, other.amount)}`;
 }
 
 /** "raise to 16,525" -> "Raise to 16,525": a sentence's capital, in the text itself (not CSS). */
@@ -115,6 +125,11 @@ export function AdvicePanel({ report, loading, view, onAsk, canAsk }: AdvicePane
           )}
         </div>
       </div>
+      {closeCallText(advice, unit) && (
+        <p className="advice__close" data-testid="advice-close-call">
+          {closeCallText(advice, unit)}
+        </p>
+      )}
       {advice.reason && (
         <p className="advice__reason" data-testid="advice-reason">
           {advice.reason}

@@ -43,7 +43,7 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
   const [maxBuyIn, setMaxBuyIn] = useState("");
   const [timeout, setTimeoutSecs] = useState("20");
   const [timeBank, setTimeBank] = useState("30");
-  const [bots, setBots] = useState<string[]>(["rational", "aggressive", "cautious", "calling-station"]);
+  const [bots, setBots] = useState<BotStyle[]>(["rational", "aggressive", "cautious", "calling-station"]);
   const [advice, setAdvice] = useState(true);
   const [unlisted, setUnlisted] = useState(false);
   const [rules, setRules] = useState<HomeRules>(NO_HOME_RULES);
@@ -202,7 +202,7 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
               <span className="bots__n"><Icon name="robot" size={14} /> Bot {i + 1}</span>
               <select
                 value={style}
-                onChange={(e) => setBots(shownBots.map((s, j) => (j === i ? e.target.value : s)))}
+                onChange={(e) => setBots(shownBots.map((s, j) => (j === i ? (e.target.value as BotStyle) : s)))}
                 data-testid={`ct-bot-style-${i}`}
                 aria-label={`Style of bot ${i + 1}`}
               >

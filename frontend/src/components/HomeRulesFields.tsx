@@ -29,7 +29,6 @@ export function botProblem(rules: HomeRules): string | null {
   const list = [
     rules.straddle !== "off" ? "a straddle" : null,
     rules.bomb_pot_ante > 0 ? "bomb pots" : null,
-    rules.big_blind_ante ? "a big-blind ante" : null,
   ].filter((x): x is string => x !== null);
   return list.length ? `Bots cannot play ${list.join(" and ")} (the AI's simulator posts only the blinds): remove the bots or these rules.` : null;
 }

@@ -1,7 +1,7 @@
 /** The lobby: tables (variant, stakes, seats taken, bots), join or watch, create a table. */
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { createTable } from "../api";
 import type { CreateTableRequest } from "../protocol";
 import { formatChips } from "../lib/chips";
@@ -38,6 +38,11 @@ export function Lobby() {
         <div>
           <h1>Lobby</h1>
           <p className="muted">Pick a table, or start your own with bots of your choice.</p>
+          <p>
+            <Link to={paths.tournaments()} data-testid="lobby-tournaments">
+              Tournaments: sit-and-go and multi-table →
+            </Link>
+          </p>
         </div>
         {!creating && (
           <button type="button" className="btn btn--primary" onClick={() => setCreating(true)} data-testid="open-create-table">
@@ -89,7 +94,7 @@ export function Lobby() {
             <tbody>
               {tables.map((t) => {
                 const unit = t.config.chip_unit;
-                const full = t.seated >= t.config.seats;
+                const full = t.seats_taken >= t.config.seats;
                 const f = figures?.get(t.table_id);
                 return (
                   <tr key={t.table_id} data-testid="table-row" data-table-id={t.table_id}>
@@ -107,10 +112,10 @@ export function Lobby() {
                     <td className="num" data-testid="table-seats">
                       <span className="seats-meter hide-sm" aria-hidden="true">
                         {Array.from({ length: t.config.seats }, (_, i) => (
-                          <span key={i} className={i < t.seated ? "is-taken" : ""} />
+                          <span key={i} className={i < t.seats_taken ? "is-taken" : ""} />
                         ))}
                       </span>
-                      {t.seated}/{t.config.seats}
+                      {t.seats_taken}/{t.config.seats}
                       {t.sitting_out ? (
                         <small className="muted" data-testid="table-sitting-out" title="Seats whose player sits out: freed if their player stays away">
                           {" "}

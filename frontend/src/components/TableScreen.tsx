@@ -1,6 +1,6 @@
 /** A table page: the live table, your decision bar, advice, hand log, chat, past hands. */
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
 import { getTable } from "../api";
 import type { ActionKind, HandSummary, TableDetail } from "../protocol";
 import { formatChips } from "../lib/chips";
@@ -21,6 +21,7 @@ import { ConnectionBadge } from "./ConnectionBadge";
 import { HandList, HandReplay } from "./HandHistory";
 import { HandLog, noticeIcon, noticeText } from "./HandLog";
 import { HostPanel } from "./HostPanel";
+import { TournamentBanner } from "./TournamentBanner";
 import { JoinRequests } from "./JoinRequests";
 import { LedgerPanel } from "./LedgerPanel";
 import { Icon } from "./Icon";
@@ -95,7 +96,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
   const me = view && view.viewer_seat !== null ? (view.seats.find((s) => s.seat === view.viewer_seat) ?? null) : null;
   const seated = me !== null;
   const tableFull = !!view && view.seats.length >= view.config.seats;
-  const canSit = !watch && !seated && snapshot.status === "open";
+  const canSit = !watch && !seated && snapshot.status === "open" && !snapshot.tournament; // a tournament seats its players
   const adviceAllowed = detail?.advice_allowed ?? true;
   const myTurn = !!view && view.legal_actions !== null && view.actor === view.viewer_seat && view.hand_in_progress;
 
@@ -159,11 +160,16 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
       panel.scrollIntoView?.({ behavior: "smooth", block: "start" });
     }
   }, [table.adviceLoading, table.advice]);
-  useEffect(() => {
+  // A new chat line counts as unread unless the chat tab is open; switching tabs is not
+  // a new line, so the tab is read when a line comes (an effect event), not watched.
+  const onChatLine = useEffectEvent(() => {
     // Lines sent again on joining (the table's last 50) are not news.
     const last = table.chat[table.chat.length - 1];
     if (tab !== "chat" && last && !last.history) setUnreadChat((n) => n + 1);
-  }, [table.chat.length]); // eslint-disable-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    onChatLine();
+  }, [table.chat.length]);
 
   // The standing "show when uncalled" choice, told to the table on every (re)connection.
   const welcome = snapshot.welcome;
@@ -193,14 +199,19 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
   const cueFlashes = useFlashes<number, string>(3000);
   const { flash: flashCue } = cueFlashes;
   const { flash: flashAi, clear: clearAi } = aiFlashes;
-  useEffect(() => {
-    if (!lastNotice || lastNotice.seat === null || !view) return;
-    if (lastNotice.by === "rebuy" && lastNotice.rebuy) {
-      flashCue(lastNotice.seat, `+${formatChips(lastNotice.rebuy.amount, view.config.chip_unit)} ${lastNotice.rebuy.topUp ? "top-up" : "rebuy"}`);
-    } else if (lastNotice.by === "ai") {
-      flashAi(lastNotice.seat, true);
+  // Each notice flashes once, when it arrives: the view it reads for the chip unit changes
+  // with every action and must not flash the same notice again (an effect event).
+  const onNotice = useEffectEvent((notice: NonNullable<typeof lastNotice>) => {
+    if (notice.seat === null || !view) return;
+    if (notice.by === "rebuy" && notice.rebuy) {
+      flashCue(notice.seat, `+${formatChips(notice.rebuy.amount, view.config.chip_unit)} ${notice.rebuy.topUp ? "top-up" : "rebuy"}`);
+    } else if (notice.by === "ai") {
+      flashAi(notice.seat, true);
     }
-  }, [lastNotice]); // eslint-disable-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    if (lastNotice) onNotice(lastNotice);
+  }, [lastNotice]);
   const actor = view?.hand_in_progress ? view.actor : null;
   useEffect(() => {
     if (actor !== null) clearAi(actor);
@@ -343,6 +354,9 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
                 {sitOutRequested ? "Sitting out next hand" : "Sit out"}
               </button>
             )}
+            {/* A tournament seats its players: no chips added, no standing up (#35). */}
+            {!snapshot.tournament && (
+              <>
             <button
               type="button"
               className={`btn btn--small ${me.stack < view.config.big_blind ? "btn--primary" : "btn--ghost"}`}
@@ -363,6 +377,8 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
             >
               Stand up
             </button>
+              </>
+            )}
           </>
         )}
       </div>
@@ -383,6 +399,7 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
               Table paused: {snapshot.paused.message}
             </div>
           )}
+          {snapshot.tournament && <TournamentBanner tournament={snapshot.tournament} />}
           {isHost && snapshot.host && <JoinRequests host={snapshot.host} unit={view.config.chip_unit} send={send} />}
           {latestBanner && (
             <div className="banner" data-testid="ai-banner" key={lastNotice?.id}>

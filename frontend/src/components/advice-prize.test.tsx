@@ -21,6 +21,7 @@ const BUBBLE: AdviceReport = {
     ehs: null,
     opponents: [],
     reason: "Push/fold equilibrium in prize equity: fold A9o against the all-in at 10.0 bb",
+    close_call: null,
     prize_equity: 24.61,
   },
 };

@@ -333,6 +333,7 @@ const REPORT: AdviceReport = {
     ehs: 0.66,
     opponents: [read({ seat: 4, label: "loose-passive", vpip: 0.45, note: "calls light" })],
     reason: "Top pair, good kicker against a calling station: value raise.",
+    close_call: null,
     prize_equity: null,
   },
 };
@@ -353,6 +354,16 @@ describe("AdvicePanel", () => {
     expect(rows[0]).toHaveTextContent("Bet");
     expect(rows[0]).not.toHaveClass("is-best");
     expect(rows[1]).toHaveClass("is-best");
+  });
+
+  it("names a close call between the recommendation and the runner-up, and none when clear", () => {
+    const runner = { action: "call" as const, amount: null, value_bb: 2.1, stderr_bb: 0.3, share: 0.25, prize_equity: null };
+    const advice = { ...REPORT.advice, close_call: runner };
+    const { unmount } = render(<AdvicePanel report={{ ...REPORT, advice }} loading={false} view={makeView()} canAsk />);
+    expect(screen.getByTestId("advice-close-call").textContent).toBe("Close call: Raise to 600 vs Call");
+    unmount();
+    render(<AdvicePanel report={REPORT} loading={false} view={makeView()} canAsk />);
+    expect(screen.queryByTestId("advice-close-call")).toBeNull();
   });
 
   it("labels a recommended raise as a sentence: 'Raise to 16,525', in the text itself", () => {

@@ -6,6 +6,7 @@ import { usePlayerResults, usePlayerStats } from "../hooks/useStats";
 import { useSession } from "../hooks/useSession";
 import { handsLabel, pct, ratio, signed } from "../lib/statsFormat";
 import { ResultsChart, type ChartUnit } from "../components/ResultsChart";
+import { TournamentRecord } from "../components/TournamentRecord";
 
 const VARIANT_LABEL: Record<Variant, string> = { "no-limit": "No-Limit", limit: "Fixed-Limit" };
 
@@ -138,6 +139,7 @@ export function ProfilePage({ playerId }: { playerId: string }) {
           </table>
         </div>
       </section>
+      <TournamentRecord playerId={playerId} />
     </div>
   );
 }

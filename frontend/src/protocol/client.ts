@@ -29,6 +29,7 @@ import type {
   StatsCounted,
   TableNotice,
   TableView,
+  TournamentView,
   TurnClock,
   Welcome,
 } from "./types";
@@ -90,6 +91,8 @@ export interface TableClientSnapshot {
   cause: Change | null;
   /** who runs the table and what they set, with the last state */
   host: HostState | null;
+  /** the table's tournament (level, clock, field), with the last state; null: a cash table */
+  tournament: TournamentView | null;
   /** the run-it-twice vote's end (server epoch ms), with the last state (#34) */
   runoutDeadline: number | null;
   /** the last seq applied */
@@ -117,6 +120,7 @@ export const INITIAL_SNAPSHOT: TableClientSnapshot = Object.freeze({
   clock: null,
   cause: null,
   host: null,
+  tournament: null,
   runoutDeadline: null,
   seq: null,
   clockOffset: 0,
@@ -319,7 +323,7 @@ export class TableClient {
    */
   private authenticate(socket: SocketLike): void {
     const source = this.options.token;
-    let token: string | null | Promise<string | null> = null;
+    let token: string | null | Promise<string | null>;
     try {
       token = typeof source === "function" ? source() : source;
     } catch {
@@ -428,6 +432,7 @@ export class TableClient {
           clock: state.clock,
           cause: state.cause,
           host: state.host,
+          tournament: state.tournament ?? null,
           runoutDeadline: state.runout_deadline ?? null,
           seq: state.seq,
           clockOffset: state.at !== null ? state.at - Date.now() : this.snapshot.clockOffset,

@@ -13,6 +13,7 @@ import type {
   StatsCounted,
   TableNotice,
   TableView,
+  TournamentView,
   TurnClock,
   Welcome,
 } from "./types";
@@ -48,6 +49,8 @@ export interface StateUpdate {
   cause: Change | null;
   /** who runs the table and what they set (#34) */
   host: HostState | null;
+  /** the tournament this table belongs to: level, clock, field (#35) */
+  tournament?: TournamentView | null;
   /** the run-it-twice vote: server epoch ms when unanswered votes count as once (#34) */
   runout_deadline?: number | null;
 }
@@ -104,6 +107,7 @@ export function normaliseAdvice(advice: Advice): Advice {
     opponents: advice.opponents ?? [],
     equity: advice.equity ?? null,
     reason: advice.reason ?? "",
+    close_call: advice.close_call ?? null,
   };
 }
 
@@ -131,6 +135,7 @@ export function decode(text: string): Incoming {
           clock: isObject(raw.clock) ? (raw.clock as unknown as TurnClock) : null,
           cause: isObject(raw.cause) ? (raw.cause as unknown as Change) : null,
           host: isObject(raw.host) ? (raw.host as unknown as HostState) : null,
+          tournament: isObject(raw.tournament) ? (raw.tournament as unknown as TournamentView) : null,
           runout_deadline: numberOrNull(raw.runout_deadline),
         },
       };

@@ -13,7 +13,7 @@ describe("REST decoders", () => {
     const [t] = decodeTables([
       { table_id: "t7", name: "T1", variant: "limit", small_blind: 1, big_blind: 2, ante: 0, seats: 9, seats_taken: 4, bots: 3, players: 1, min_buy_in: 80, max_buy_in: 200, action_timeout: 20, time_bank: 30, advice_allowed: false, hand_no: 12, hand_in_progress: true },
     ]);
-    expect(t).toMatchObject({ table_id: "t7", name: "T1", seated: 4, bots: 3, advice_allowed: false });
+    expect(t).toMatchObject({ table_id: "t7", name: "T1", seats_taken: 4, bots: 3, advice_allowed: false });
     expect(t!.config).toMatchObject({ variant: "limit", seats: 9, small_blind: 1, big_blind: 2, min_buy_in: 80, max_buy_in: 200, chip_unit: "1" });
   });
 

@@ -15,6 +15,7 @@ import type {
   TableSummary,
   TableView,
 } from "./types";
+import type * as Rest from "./rest.gen";
 
 export const endpoints = {
   guest: () => "/api/auth/guest",
@@ -47,36 +48,17 @@ export const endpoints = {
 };
 
 /** The hand-history formats the server exports (holdem.exports.ExportFormat). */
+export type ExportFormat = Rest.ExportFormat;
 export const EXPORT_FORMATS = [
   { format: "pokerstars", label: "PokerStars", suffix: "txt", many: "txt" },
   { format: "ohh", label: "OHH", suffix: "ohh", many: "ohh" },
   { format: "phh", label: "PHH", suffix: "phh", many: "phhs" },
-] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number]["format"];
+] as const satisfies readonly { format: ExportFormat; label: string; suffix: string; many: string }[];
 
 /** A table session's ledger (backend/ledger_report.py): always sums to zero. */
-export interface LedgerRow {
-  player_id: string;
-  name: string;
-  is_bot: boolean;
-  buy_ins: number;
-  rebuys: number;
-  adjustments: number;
-  cashed_out: number;
-  on_table: number;
-  net: number;
-}
-export interface Payment {
-  payer: string;
-  payee: string;
-  amount: number;
-}
-export interface TableLedger {
-  table_id: string;
-  rows: LedgerRow[];
-  total: number;
-  settle_up: Payment[];
-}
+export type LedgerRow = Rest.LedgerRow;
+export type Payment = Rest.Payment;
+export type TableLedger = Rest.TableLedger;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -94,16 +76,15 @@ function listFrom(body: unknown, ...keys: string[]): unknown[] {
 }
 
 export function decodeGuest(body: unknown): GuestSession {
-  const b = isObject(body) ? body : {};
-  const token = b.token ?? b.access_token;
-  if (typeof token !== "string" || !token) throw new Error("the server sent no token");
+  const b = (isObject(body) ? body : {}) as Partial<Rest.TokenResponse>;
+  if (typeof b.token !== "string" || !b.token) throw new Error("the server sent no token");
   return {
-    token,
+    token: b.token,
     player_id: String(b.player_id ?? ""),
     name: String(b.name ?? ""),
-    expires_at: (b.expires_at as string | number | undefined) ?? null,
-    ...(typeof b.refresh_token === "string" && b.refresh_token ? { refresh_token: b.refresh_token } : {}),
-    refresh_expires_at: (b.refresh_expires_at as string | number | undefined) ?? null,
+    ...(b.expires_at ? { expires_at: b.expires_at } : {}),
+    ...(b.refresh_token ? { refresh_token: b.refresh_token } : {}),
+    ...(b.refresh_expires_at ? { refresh_expires_at: b.refresh_expires_at } : {}),
   };
 }
 
@@ -134,37 +115,23 @@ function configOf(t: Json): TableConfig {
 }
 
 export function decodeTableSummary(raw: unknown): TableSummary {
-  const outer = isObject(raw) ? raw : {};
-  // TableDetail may nest the summary: {summary: {...}, config, view}.
-  const t: Json = isObject(outer.summary) ? { ...outer.summary, ...outer } : outer;
-  const view = isObject(t.view) ? (t.view as unknown as TableView) : null;
-  const seatsList = Array.isArray(t.seats) ? t.seats : view?.seats;
-  const seated =
-    typeof t.seats_taken === "number" ? t.seats_taken
-    : typeof t.seated === "number" ? t.seated
-    : typeof t.occupied === "number" ? t.occupied
-    : Array.isArray(seatsList) ? seatsList.length
-    : 0;
-  const bots =
-    typeof t.bots === "number" ? t.bots
-    : Array.isArray(seatsList) ? seatsList.filter((s) => isObject(s) && s.is_bot === true).length
-    : 0;
-  const tableId = String(t.table_id ?? t.id ?? "");
+  const t = (isObject(raw) ? raw : {}) as Partial<Rest.TableSummary> & Json;
+  const tableId = String(t.table_id ?? "");
   return {
-    ...(t as unknown as TableSummary),
+    ...(t as Rest.TableSummary),
     table_id: tableId,
     name: typeof t.name === "string" && t.name ? t.name : `Table ${tableId}`,
+    seats_taken: num(t.seats_taken),
+    bots: num(t.bots),
     config: configOf(t),
-    seated,
-    bots,
   };
 }
 
 export function decodeTableDetail(raw: unknown): TableDetail {
   const summary = decodeTableSummary(raw);
-  const b = isObject(raw) ? raw : {};
+  const b = (isObject(raw) ? raw : {}) as Partial<Rest.TableDetail>;
   const view = isObject(b.view) ? normaliseView(b.view as unknown as TableView) : null;
-  return { ...summary, view };
+  return { ...summary, invite: b.invite ?? null, view };
 }
 
 export function decodeTables(body: unknown): TableSummary[] {

@@ -7,8 +7,8 @@
  * and scripts/gen-protocol-types.mjs. They are re-exported here under the names the
  * app uses; none is written by hand, so none can drift from the server.
  *
- * The REST bodies below (backend/schemas.py, served as /openapi.json) are still
- * written by hand, from the server's models.
+ * The REST bodies (backend/schemas.py) are generated likewise from docs/openapi.json,
+ * which the server's routes generate (`python -m backend.openapi_doc`): ./rest.gen.ts.
  *
  * This folder (src/protocol/) is the ONLY place that knows the wire format.
  */
@@ -17,7 +17,6 @@ import type {
   NoticeMessage,
   TableConfig,
   TableView,
-  Variant,
   ChatMessage as WireChatMessage,
   HandRecord as WireHandRecord,
   SeatRecord as WireSeatRecord,
@@ -25,6 +24,7 @@ import type {
   StatsMessage,
   WelcomeMessage,
 } from "./wire.gen";
+import type * as Rest from "./rest.gen";
 
 export type {
   ActedBy,
@@ -51,6 +51,8 @@ export type {
   Street,
   TableConfig,
   TableView,
+  TournamentElimination,
+  TournamentView,
   TurnClock,
   Variant,
 } from "./wire.gen";
@@ -103,112 +105,30 @@ export type TableNotice = Omit<NoticeMessage, "type">;
 export type StatsCounted = Omit<StatsMessage, "type">;
 
 // ---------------------------------------------------------------- REST
-
-export interface GuestSession {
-  /** the access token (minutes); renewed with refresh_token */
-  token: string;
-  player_id: string;
-  name: string;
-  expires_at?: string | number | null;
-  /** POST /api/auth/refresh: a new pair; each refresh token works once */
-  refresh_token?: string;
-  refresh_expires_at?: string | number | null;
-}
-
-/** POST /api/tables */
-export interface CreateTableRequest {
-  name: string;
-  variant: Variant;
-  small_blind: number;
-  big_blind: number;
-  ante?: number;
-  small_bet?: number;
-  big_bet?: number;
-  raise_cap?: number | null;
-  seats: number;
-  /** 0 = 40 big blinds */
-  min_buy_in?: number;
-  /** 0 = 100 big blinds */
-  max_buy_in?: number;
-  /** seconds per decision */
-  action_timeout?: number;
-  /** seconds of time bank */
-  time_bank?: number;
-  /** how many seats to fill with bots */
-  bots: number;
-  /** one style per bot, cycled */
-  bot_styles: string[];
-  advice_allowed: boolean;
-  /** unlisted: only its players see it; others need the invite link (#34) */
-  private?: boolean;
-  chip_unit?: string;
-  /** home-game rules (#34); bots cannot play a straddle, bomb pots or a big-blind ante */
-  big_blind_ante?: boolean;
-  straddle?: "off" | "utg" | "button";
-  run_it_max?: number;
-  rabbit_hunt?: boolean;
-  bomb_pot_ante?: number;
-  bomb_pot_every?: number;
-}
+// The bodies of the REST API are generated from docs/openapi.json (./rest.gen.ts);
+// a server model that changes changes these types, and the compiler finds every use.
 
 /**
- * One table in the lobby (backend/schemas.py TableSummary is flat: variant,
- * blinds, seats, seats_taken...; the decoder folds the rules into `config`).
+ * POST /api/auth/guest, /login, /refresh: the session's tokens. A session kept from
+ * before refresh tokens (or built by a test) may lack the renewal fields.
  */
-export interface TableSummary {
-  table_id: string;
-  name: string;
-  config: TableConfig;
-  /** seats taken */
-  seated: number;
-  bots: number;
-  /** human players seated */
-  players?: number;
-  /** seats taken whose player sits out (the server frees them when their player stays away) */
-  sitting_out?: number;
-  hand_no?: number;
-  hand_in_progress?: boolean;
-  /** seconds per decision */
-  action_timeout?: number | null;
-  /** seconds of time bank */
-  time_bank?: number | null;
-  advice_allowed?: boolean;
-  private?: boolean;
-  host_id?: string | null;
-}
+export type GuestSession = Pick<Rest.TokenResponse, "token" | "player_id" | "name"> &
+  Partial<Pick<Rest.TokenResponse, "expires_at" | "refresh_token" | "refresh_expires_at">>;
 
-export interface TableDetail extends TableSummary {
-  view: TableView | null;
-  /** a private table's invite token, to its host only */
-  invite?: string | null;
-}
+/** POST /api/tables */
+export type CreateTableRequest = Rest.CreateTableRequest;
 
-export interface HandSummary {
-  hand_id: string;
-  table_id: string;
-  hand_no: number;
-  played_at?: string | null;
-  variant?: Variant;
-  small_blind?: number;
-  big_blind?: number;
-  /** your seat in the hand */
-  seat?: number | null;
-  /** your net result in chips */
-  net?: number | null;
-  board?: CardCode[];
-  players?: number;
-  /** your own hole cards (the list never has anyone else's) */
-  hole_cards?: CardCode[] | null;
-  table_name?: string | null;
-  chip_unit?: string;
-}
+/**
+ * One table in the lobby: the server's flat TableSummary, with its rules also folded
+ * into `config` (the shape the table's own view uses).
+ */
+export type TableSummary = Rest.TableSummary & { config: TableConfig };
 
-export interface HandPage {
-  items: HandSummary[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+/** GET /api/tables/{id}: the summary, the table's view, the host's invite token. */
+export type TableDetail = TableSummary & Pick<Rest.TableDetail, "invite"> & { view: TableView | null };
+
+export type HandSummary = Rest.HandSummary;
+export type HandPage = Rest.HandPage;
 
 /** A seat of a finished hand, decoded (rest.ts decodeHand): the wire's SeatRecord with
  * null where the hole cards are not yours to see (the wire sends "??"). */

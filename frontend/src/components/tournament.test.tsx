@@ -1,0 +1,176 @@
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { TournamentDetail } from "../api/tournaments";
+import { decode, INITIAL_SNAPSHOT, type TournamentView } from "../protocol";
+import { TournamentPage } from "../pages/TournamentPage";
+import { TournamentsPage } from "../pages/TournamentsPage";
+import { renderWithApp, stubFetch } from "../test/render";
+import { clockText, TournamentBanner } from "./TournamentBanner";
+import { TournamentRecord } from "./TournamentRecord";
+
+const VIEW: TournamentView = {
+  tournament_id: "T1",
+  name: "Friday SNG",
+  status: "running",
+  level: 3,
+  small_blind: 25,
+  big_blind: 50,
+  ante: 50,
+  big_blind_ante: true,
+  seconds_to_next: 125,
+  on_break: false,
+  hand_for_hand: true,
+  final_table: false,
+  players_left: 4,
+  entrants: 6,
+  paid_places: 3,
+  average_stack: 2250,
+  eliminations: [{ player_id: "b1", name: "Bot 1", place: 5, prize: 0 }],
+};
+
+const DETAIL: TournamentDetail = {
+  tournament_id: "T1",
+  name: "Friday SNG",
+  status: "registering",
+  kind: "sng",
+  registered: 5,
+  max_players: 6,
+  buy_in: 100,
+  prize_pool: 500,
+  structure: "turbo",
+  starting_chips: 1500,
+  levels: [
+    { small_blind: 10, big_blind: 20, ante: 0, big_blind_ante: false },
+    { small_blind: 25, big_blind: 50, ante: 50, big_blind_ante: true },
+  ],
+  levels_by: "time",
+  level_seconds: 180,
+  level_hands: 6,
+  prizes: [250, 150, 100],
+  players: [
+    {
+      player_id: "bot-1",
+      name: "Bot 1",
+      is_bot: true,
+      chips: 0,
+      table_id: null,
+      place: null,
+      prize: 0,
+    },
+  ],
+  tables: [],
+  clock: null,
+  moves: 0,
+  hands: 0,
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("the tournament clock at the table", () => {
+  it("reads the state's tournament and shows level, stakes, clock and the latest knock-out", () => {
+    const message = decode(
+      JSON.stringify({
+        type: "state",
+        seq: 1,
+        at: 1,
+        table_id: "t",
+        view: { ...minimalView() },
+        tournament: VIEW,
+      }),
+    );
+    expect(message.kind).toBe("state");
+    const tournament = message.kind === "state" ? message.state.tournament : null;
+    expect(tournament?.level).toBe(3);
+    expect(INITIAL_SNAPSHOT.tournament).toBeNull();
+    render(<TournamentBanner tournament={VIEW} />);
+    expect(screen.getByTestId("tournament-level").textContent).toContain("Level 3 · 25/50 ante 50 (BB)");
+    expect(screen.getByTestId("tournament-clock").textContent).toContain("next level in 2:05");
+    expect(screen.getByTestId("hand-for-hand")).toBeTruthy();
+    expect(screen.getByTestId("elimination-notice").textContent).toBe("Bot 1 is out in place 5");
+  });
+
+  it("formats the time to the next level", () => {
+    expect([clockText(0), clockText(59.6), clockText(600), clockText(null)]).toEqual(["0:00", "1:00", "10:00", "—"]);
+  });
+});
+
+describe("the tournament pages", () => {
+  it("lists tournaments by state", async () => {
+    const api = stubFetch({
+      "GET /api/tournaments": () => ({ json: [{ ...DETAIL }] }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    renderWithApp(<TournamentsPage />);
+    const row = await screen.findByTestId("tournament-row");
+    expect(row.textContent).toContain("Friday SNG");
+    expect(row.textContent).toContain("5/6");
+    expect(api.calls[0]?.path).toBe("/api/tournaments?status=registering");
+    fireEvent.click(screen.getByTestId("tournaments-finished"));
+    await waitFor(() => expect(api.calls.some((c) => c.path === "/api/tournaments?status=finished")).toBe(true));
+  });
+
+  it("registers, and shows the structure, the prizes and the standings", async () => {
+    const api = stubFetch({
+      "GET /api/tournaments/T1": () => ({ json: DETAIL }),
+      "POST /api/tournaments/T1/register": () => ({
+        json: {
+          ...DETAIL,
+          registered: 6,
+          players: [
+            ...DETAIL.players,
+            {
+              player_id: "alice",
+              name: "Alice",
+              is_bot: false,
+              chips: 1500,
+              table_id: "T1-1",
+              place: null,
+              prize: 0,
+            },
+          ],
+        },
+      }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    renderWithApp(<TournamentPage tournamentId="T1" />);
+    fireEvent.click(await screen.findByTestId("register"));
+    await waitFor(() => expect(within(screen.getByTestId("standings")).getAllByTestId("standing-row")).toHaveLength(2));
+    expect(
+      within(screen.getByTestId("prizes"))
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["250", "150", "100"]);
+    expect(screen.getByTestId("structure").textContent).toContain("25/50");
+    expect(screen.getByTestId("start-now")).toBeTruthy(); // registered: start now, or unregister
+  });
+});
+
+describe("a player's tournaments on the profile", () => {
+  it("shows played, cashes, wins and ROI", async () => {
+    const record = {
+      player_id: "alice",
+      played: 2,
+      cashes: 1,
+      wins: 1,
+      buy_ins: 200,
+      prizes: 300,
+      roi: 0.5,
+      results: [{ tournament_id: "T1", name: "Friday SNG", place: 1, prize: 300, buy_in: 100, entrants: 6 }],
+    };
+    vi.stubGlobal("fetch", stubFetch({ "GET /api/players/alice/tournaments": () => ({ json: record }) }).fn);
+    renderWithApp(<TournamentRecord playerId="alice" />);
+    expect((await screen.findByTestId("tournament-roi")).textContent).toBe("2 played · 1 in the money · 1 won · buy-ins 200 · prizes 300 · ROI 50%");
+  });
+});
+
+function minimalView(): Record<string, unknown> {
+  return {
+    table_id: "t",
+    config: { variant: "no-limit", seats: 6, small_blind: 25, big_blind: 50 },
+    seats: [],
+    hand_no: 0,
+    hand_in_progress: false,
+    board: [],
+    pots: [],
+  };
+}
