@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from ai.bots.blueprint import BlueprintBot
+from ai.bots.settings import BotSettings
 from ai.game.observation import ActionRecord, Decision
 from ai.game.observe import apply, observe
 from ai.math.fastrng import seed_state
@@ -39,6 +40,7 @@ from ai.policy.nway.tree import (
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
 
+EXPLAIN = BotSettings(explain=True)
 SMALL_LIMIT_3 = dataclasses.replace(LIMIT_3MAX, name="limit-3max-small", limit_raises=(1, 1, 1, 1))
 
 
@@ -198,16 +200,14 @@ def _play(
 def test_the_bot_plays_legal_deterministic_blueprint_actions(variant: Variant, seats: int) -> None:
     runs = []
     for _ in range(2):
-        bot = BlueprintBot(seed=3)
-        bot.explain = True
+        bot = BlueprintBot(seed=3, settings=EXPLAIN)
         runs.append([d for s in range(25) for d in _play(bot, s, variant, seats)])
     assert [(d.kind, d.to) for d in runs[0]] == [(d.kind, d.to) for d in runs[1]]
     from_blueprint = [d for d in runs[0] if "blueprint (" in d.reason]
     # Random raises push three-handed Limit past the tree's two bets a street, and the
     # bot falls back there (the docs' lookup); alone, it never leaves the tree.
     assert len(from_blueprint) > 0.6 * len(runs[0])
-    bot = BlueprintBot(seed=3)
-    bot.explain = True
+    bot = BlueprintBot(seed=3, settings=EXPLAIN)
     alone = [d for s in range(25) for d in _play(bot, s, variant, seats, meddle=0.0)]
     assert alone and all("blueprint (" in d.reason for d in alone)
 
@@ -229,8 +229,7 @@ def test_uncovered_tables_say_so() -> None:
     obs = observe(state, [])
     with pytest.raises(NotCovered, match="6-handed No-Limit"):
         blueprint_for(obs)
-    bot = BlueprintBot(seed=1)
-    bot.explain = True
+    bot = BlueprintBot(seed=1, settings=EXPLAIN)
     assert "rational fallback" in bot.decide(obs).reason
 
 
