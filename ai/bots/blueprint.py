@@ -5,7 +5,10 @@ At a heads-up Limit table it samples its action from the blueprint's probabiliti
 is deterministic given its seed and the observations. Bets and raises are Limit's
 fixed size (`legal.min_to`, which is also the whole stack when it is short).
 
-Tables the blueprint does not cover yet, No-Limit and more than two players, fall
+No-Limit heads-up and three-handed Limit tables play the n-player blueprints
+(`ai.policy.nway.lookup.blueprint_for`: each (kind, street total) with its probability,
+No-Limit bets translated onto the tree's sizes). Tables no blueprint covers yet (e.g.
+No-Limit 6-max, Limit with four or more) and hands that leave the tree fall
 back to the `rational` style (`ai.bots.simple.EquityBot`: call when the win
 probability pays for the call, raise when it is clearly strong), and the reason of each
 such decision says so.
@@ -20,6 +23,7 @@ from ai.bots.settings import PLAIN, BotSettings
 from ai.bots.simple import EquityBot
 from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.policy.blueprint import Blueprint, NotCovered, default_blueprint
+from ai.policy.nway.lookup import blueprint_for
 from ai.sim.rules import BET, RAISE
 
 
@@ -45,6 +49,14 @@ class BlueprintBot(Bot):
         touching the bot's state: exact where the blueprint covers the table (so LBR,
         `ai.gauntlet.lbr_probe.ExactProbe`, reads the policy instead of sampling it),
         else the fallback's one answer."""
+        if not (obs.limit and obs.n == 2):
+            try:
+                return {
+                    k: p for k, p in blueprint_for(obs).action_probabilities(obs).items() if p > 0
+                }
+            except NotCovered:
+                fallback = EquityBot(self.seed).decide(obs)
+                return {(fallback.kind, fallback.to): 1.0}
         try:
             probs = self.blueprint.action_probabilities(obs)
         except NotCovered:
@@ -54,6 +66,8 @@ class BlueprintBot(Bot):
         return {(k, to if k in (BET, RAISE) else 0): p for k, p in probs.items() if p > 0}
 
     def decide(self, obs: Observation) -> Decision:
+        if not (obs.limit and obs.n == 2):
+            return self._decide_nway(obs)
         try:
             probs = self.blueprint.action_probabilities(obs)
         except NotCovered as why:
@@ -72,6 +86,33 @@ class BlueprintBot(Bot):
         if self.explain:
             shown = ", ".join(f"{KIND_NAMES[k]} {100 * probs[k]:.0f}%" for k in kinds)
             reason = f"{KIND_NAMES[kind].capitalize()}: the blueprint plays {shown} here"
+        return Decision(kind, to, reason=reason)
+
+    def _decide_nway(self, obs: Observation) -> Decision:
+        try:
+            lookup = blueprint_for(obs)
+            probs = lookup.action_probabilities(obs)
+        except NotCovered as why:
+            return self._fall_back(obs, str(why))
+        keys = sorted(probs)
+        u = self.rng.random()
+        kind, to = keys[-1]
+        acc = 0.0
+        for key in keys:
+            acc += probs[key]
+            if u < acc:
+                kind, to = key
+                break
+        reason = ""
+        if self.explain:
+            shown = ", ".join(
+                f"{KIND_NAMES[k]}{f' {t}' if t else ''} {100 * p:.0f}%"
+                for (k, t), p in sorted(probs.items())
+            )
+            reason = (
+                f"{KIND_NAMES[kind].capitalize()}: the {lookup.game.name} blueprint "
+                f"({lookup.version}) plays {shown} here"
+            )
         return Decision(kind, to, reason=reason)
 
     def _fall_back(self, obs: Observation, why: str) -> Decision:

@@ -31,7 +31,8 @@ from ai.policy.limit.leduc import LeducAbstraction
 from ai.policy.limit.solver import MCCFR
 
 Note = Callable[[str], None]
-GAMES = ("limit-hu", "leduc")
+GAMES = ("limit-hu", "leduc", "nolimit-hu", "limit-3max")
+NWAY_GAMES = ("nolimit-hu", "limit-3max")  # ai.policy.nway
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,10 @@ def train(
     to `out`; returns the report."""
     if settings.eval_every % settings.batch or settings.iterations % settings.batch:
         raise ValueError(f"iterations and eval_every must be multiples of {settings.batch}")
+    if settings.game in NWAY_GAMES:
+        from ai.policy.nway.training import train_nway
+
+        return train_nway(settings, out, resume, note)
     out.mkdir(parents=True, exist_ok=True)
     solver = make_solver(settings)
     history: list[dict[str, float]] = []

@@ -1,5 +1,5 @@
-"""The `blueprint` bot style: legal, deterministic, and a winner heads-up Limit where the
-shipped blueprint covers the table; the rational fallback elsewhere."""
+"""The `blueprint` bot style: legal, deterministic, and a winner heads-up (Limit and
+No-Limit) where the shipped blueprints cover the table; the rational fallback elsewhere."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from ai.bots import make_bot
 from ai.bots.blueprint import BlueprintBot
 from ai.game.observation import ActionRecord, Decision
 from ai.game.observe import apply, observe
+from ai.sim.rules import FOLD, RAISE
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
 
@@ -44,7 +45,7 @@ def test_legal_and_deterministic_under_a_seed() -> None:
     ]
 
 
-@pytest.mark.parametrize(("variant", "seats"), [(Variant.NO_LIMIT, 2), (Variant.LIMIT, 4)])
+@pytest.mark.parametrize(("variant", "seats"), [(Variant.NO_LIMIT, 6), (Variant.LIMIT, 4)])
 def test_uncovered_tables_fall_back_to_the_rational_style(variant: Variant, seats: int) -> None:
     bot = BlueprintBot(seed=1)
     decisions = _decisions(bot, 5, variant, seats)
@@ -88,3 +89,35 @@ def test_its_probabilities_are_what_it_plays() -> None:
         counts[(d.kind, d.to)] = counts.get((d.kind, d.to), 0) + 1
     for choice, p in probs.items():
         assert abs(counts.get(choice, 0) / 2000 - p) < 0.04, (choice, p, counts)
+
+
+@pytest.mark.parametrize("opponent", ["random", "calling-station"])
+def test_it_wins_heads_up_no_limit(opponent: str) -> None:
+    """The shipped No-Limit heads-up blueprint beats the two simplest players on the same
+    deals (duplicate); the full-size figures are in docs/blueprint.md."""
+    config = MatchConfig(
+        Variant.NO_LIMIT, ("blueprint", opponent), hands=600, seed=11, duplicate=True
+    )
+    result = play_match(config)
+    assert np.allclose(result.net_bb.sum(axis=1), 0.0)
+    ours = win_rates(result)[0]
+    assert ours.ci95[0] > 0, ours
+
+
+def test_no_limit_preflop_sense_at_the_extremes() -> None:
+    """Aces never fold; facing the button's all-in, aces call and seven-deuce offsuit
+    folds far more often than not."""
+    config = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
+    bot = BlueprintBot(seed=1)
+    for seed, big_blind_hand in enumerate((["Ah", "Ac"], ["7c", "2d"])):
+        holes = {1: ["As", "Ad"], 2: big_blind_hand}
+        state = SimState.new_hand(config, {1: 200, 2: 200}, 1, hole_cards=holes, seed=seed)
+        history: list[ActionRecord] = []
+        obs = observe(state, history)
+        assert (FOLD, 0) not in bot.action_probabilities(obs)
+        apply(state, Decision(RAISE, obs.legal.max_to), history, obs)
+        fold = bot.action_probabilities(observe(state, history)).get((FOLD, 0), 0.0)
+        if big_blind_hand[0] == "Ah":
+            assert fold == 0.0
+        else:
+            assert fold > 0.8

@@ -1,0 +1,49 @@
+"""The games the n-player blueprints are trained for: rules and action abstraction.
+
+Chips: small blind 1, big blind 2 (the LBR and arena defaults). No-Limit raise sizes
+are fractions of the pot after calling, by how many bets or raises this street came
+before (the blinds not counted); all-in is always one more size while any size is
+left, and past the last size only fold and call remain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class NWayGame:
+    name: str
+    n: int  # players
+    limit: bool
+    stack: int  # chips each player starts with
+    # No-Limit: pot fractions per earlier raise count this street; Limit: unused.
+    sizes: tuple[tuple[float, ...], ...] = ()
+    # First-round sizes where they differ (the preflop open); empty: `sizes`.
+    preflop_sizes: tuple[tuple[float, ...], ...] = ()
+    # Limit: bets/raises this street the abstraction allows (the blinds not counted).
+    limit_raises: tuple[int, int, int, int] = (3, 4, 4, 4)
+    small_blind: int = 1
+    big_blind: int = 2
+
+    def sizes_for(self, street: int, raises: int) -> tuple[float, ...] | None:
+        """The fractions allowed after `raises` bets this street; None: no raise at all."""
+        table = self.preflop_sizes if street == 0 and self.preflop_sizes else self.sizes
+        return table[raises] if raises < len(table) else None
+
+
+NOLIMIT_HU = NWayGame(
+    name="nolimit-hu",
+    n=2,
+    limit=False,
+    stack=200,
+    sizes=((0.5, 1.0), (1.0,), ()),
+    preflop_sizes=((0.5, 1.0), (1.0,), ()),
+)
+LIMIT_3MAX = NWayGame(name="limit-3max", n=3, limit=True, stack=200, limit_raises=(2, 2, 2, 2))
+# Defined, not yet trained: six players folding or calling in turn make a tree far
+# beyond a 20-minute run (docs/blueprint.md, "Extending it").
+NOLIMIT_6MAX = NWayGame(
+    name="nolimit-6max", n=6, limit=False, stack=200, sizes=((1.0,), ()), preflop_sizes=((0.5,), ())
+)
+GAMES = {g.name: g for g in (NOLIMIT_HU, LIMIT_3MAX, NOLIMIT_6MAX)}

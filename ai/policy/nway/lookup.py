@@ -1,0 +1,170 @@
+"""The n-player blueprints at a table: `blueprint_for(observation)` and the lookup.
+
+`blueprint_for` picks the artefact for the table (No-Limit heads-up, three-handed
+Limit) or raises `NotCovered` (heads-up Limit has its own, `ai.policy.blueprint`).
+`NWayBlueprint.action_probabilities(obs)` walks the hand's actions down the tree:
+fold, check/call and Limit's raise map one to one; a No-Limit bet or raise maps onto
+the tree's sizes by its pot fraction (`translate`, pseudo-harmonic), an all-in onto
+the all-in. Its answer is a probability per (action kind, street total): the tree's
+pot fractions are applied to the real pot, an all-in is the real stack. A hand that
+leaves the tree (a player acting the tree does not expect, a tree that ended at an
+all-in the table did not have) raises `NotCovered`, and the bot falls back.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ai.game.observation import Observation
+from ai.policy.blueprint import NotCovered
+from ai.policy.nway.artefact import Artefact, load
+from ai.policy.nway.translate import translate
+from ai.policy.nway.tree import A_CALL, A_FOLD, A_RAISE, ALL_IN, DECISION
+from ai.policy.tree import FloatArray
+from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
+
+ARTEFACTS = {"nolimit-hu": "blueprint-nolimit-hu.npz", "limit-3max": "blueprint-limit-3max.npz"}
+
+
+def game_for(obs: Observation) -> str:
+    if not obs.limit and obs.n == 2:
+        return "nolimit-hu"
+    if obs.limit and obs.n == 3:
+        return "limit-3max"
+    kind = "Limit" if obs.limit else "No-Limit"
+    raise NotCovered(f"no blueprint for {obs.n}-handed {kind} yet")
+
+
+@dataclass(frozen=True)
+class Walked:
+    node: int
+    exact: bool  # False: a bet was translated onto another size
+
+
+class NWayBlueprint:
+    def __init__(self, path: Path) -> None:
+        self.artefact: Artefact = load(path)
+        self.tree = self.artefact.tree
+        self.version = self.artefact.version
+        self.game = self.artefact.game
+
+    def walk(self, obs: Observation) -> Walked:
+        """The tree node of this decision (see the module docstring)."""
+        t = self.tree
+        n = obs.n
+        bb = obs.big_blind
+        history = obs.history
+        sb = history[0].pot - bb if history and history[0].street == 0 else bb // 2
+        start = [obs.stacks[i] + obs.invested(i) for i in range(n)]
+        bets = [0] * n
+        bets[0 if n == 2 else 1] = bb
+        bets[1 if n == 2 else 0] = sb
+        collected = [0] * n
+        street = 0
+        node, exact = 0, True
+        for rec in history:
+            if rec.street != street:
+                collected = [c + b for c, b in zip(collected, bets, strict=True)]
+                bets = [0] * n
+                street = rec.street
+            p = rec.player
+            if t.kind[node] != DECISION or t.player[node] != p or t.round[node] != street:
+                raise NotCovered("the hand left the blueprint's tree")
+            acts = [int(a) for a in t.action[node, : t.n_actions[node]]]
+            if rec.kind == FOLD:
+                want = acts.index(A_FOLD) if A_FOLD in acts else acts.index(A_CALL)
+            elif rec.kind in (CHECK, CALL) or A_RAISE not in acts:
+                want = acts.index(A_CALL)
+                exact = exact and rec.kind in (CHECK, CALL)
+            elif self.game.limit:
+                want = acts.index(A_RAISE)
+            else:
+                facing, pot = bets[p] + rec.to_call, rec.pot + rec.to_call
+                want, hit = self._translate(
+                    node, acts, rec.to, facing, pot, start[p] - collected[p]
+                )
+                exact = exact and hit
+            if rec.kind != FOLD and rec.kind != CHECK:
+                bets[p] = rec.to
+            node = int(t.child[node, want])
+        if t.kind[node] != DECISION or t.player[node] != obs.index or t.round[node] != obs.street:
+            raise NotCovered("the hand left the blueprint's tree")
+        return Walked(node, exact)
+
+    def _translate(
+        self, node: int, acts: Sequence[int], to: int, facing: int, pot: int, cap: int
+    ) -> tuple[int, bool]:
+        """The raise action a real raise to `to` maps to, and whether it is on the tree."""
+        raises = [a for a, act in enumerate(acts) if act == A_RAISE]
+        fracs = [float(self.tree.frac[node, a]) for a in raises]
+        if to >= cap and fracs[-1] == ALL_IN:
+            return raises[-1], True
+        x = (to - facing) / max(pot, 1)
+        sizes = [f if f != ALL_IN else (cap - facing) / max(pot, 1) for f in fracs]
+        i = translate(x, sizes)
+        return raises[i], abs(sizes[i] - x) < 0.02
+
+    def action_probabilities(self, obs: Observation) -> dict[tuple[int, int], float]:
+        """Probability per (action kind, street total) at this decision (0 for fold and
+        check/call's total)."""
+        node = self.walk(obs).node
+        art = self.artefact
+        t = self.tree
+        k = int(t.n_actions[node])
+        bucket = art.abstraction.bucket(obs.hole, obs.board)
+        probs = self._row(node, bucket, k)
+        legal = obs.legal
+        passive = CHECK if legal.can_check else CALL
+        facing = obs.bets[obs.index] + legal.call_amount
+        out: dict[tuple[int, int], float] = {}
+        for a in range(k):
+            act = int(t.action[node, a])
+            key = (passive, 0)
+            if act == A_FOLD and legal.can_fold:
+                key = (FOLD, 0)
+            elif act == A_RAISE and legal.raise_kind in (BET, RAISE):
+                frac = float(t.frac[node, a])
+                if self.game.limit or frac == ALL_IN:
+                    to = legal.min_to if self.game.limit else legal.max_to
+                else:
+                    to = facing + round(frac * (obs.pot + legal.call_amount))
+                to = min(max(to, legal.min_to), legal.max_to)
+                key = (legal.raise_kind, to)
+            out[key] = out.get(key, 0.0) + float(probs[a])
+        return out
+
+    def _row(self, node: int, bucket: int, k: int) -> FloatArray:
+        """The strategy at (node, bucket); an unvisited one borrows the nearest visited
+        bucket; none visited: check or call."""
+        o = int(self.artefact.lay.base[node])
+        n_buckets = self.artefact.lay.buckets[int(self.tree.round[node])]
+        for step in range(n_buckets):
+            for b in (bucket - step, bucket + step):
+                if 0 <= b < n_buckets:
+                    row = self.artefact.strategy[o + b * k : o + (b + 1) * k]
+                    if row.sum() > 0:
+                        out: FloatArray = row / row.sum()
+                        return out
+        passive = np.zeros(k)
+        passive[[int(a) for a in self.tree.action[node, :k]].index(A_CALL)] = 1.0
+        return passive
+
+
+@functools.cache
+def shipped(game: str) -> NWayBlueprint:
+    """The artefact under ai/data for `game` (loaded once per process)."""
+    with resources.as_file(resources.files("ai.data") / ARTEFACTS[game]) as path:
+        if not path.exists():
+            raise NotCovered(f"no {game} blueprint artefact shipped ({ARTEFACTS[game]})")
+        return NWayBlueprint(path)
+
+
+def blueprint_for(obs: Observation) -> NWayBlueprint:
+    """The n-player blueprint covering this table, or `NotCovered`."""
+    return shipped(game_for(obs))
