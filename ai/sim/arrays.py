@@ -37,8 +37,8 @@ OVER, N_IN_HAND, BOARD_LEN, QLEN = 8, 9, 10, 11
 QUEUE, STACKS, BETS, CONTRIB, IN_HAND, START = 12, 22, 32, 42, 52, 62
 STATE_SIZE = 72
 # The rules' layout.
-IS_LIMIT, SMALL_BLIND, BIG_BLIND, ANTE, MIN_INC, MAX_RAISES = 0, 1, 2, 3, 4, 8
-RULES_SIZE = 12
+IS_LIMIT, SMALL_BLIND, BIG_BLIND, ANTE, MIN_INC, MAX_RAISES, BB_ANTE = 0, 1, 2, 3, 4, 8, 12
+RULES_SIZE = 13
 # Literal copies of ai.sim.rules' constants (numba's disk cache does not see imported ones).
 FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
 PREFLOP, RIVER, SHOWDOWN = 0, 3, 4
@@ -52,6 +52,7 @@ def rules_array(rules: Rules) -> I64:
     out[SMALL_BLIND], out[BIG_BLIND], out[ANTE] = rules.small_blind, rules.big_blind, rules.ante
     out[MIN_INC : MIN_INC + 4] = rules.min_increment
     out[MAX_RAISES : MAX_RAISES + 4] = rules.max_raises
+    out[BB_ANTE] = int(rules.big_blind_ante)
     return out
 
 
@@ -324,7 +325,14 @@ def _end_betting(
                 with_chips += 1
         if st[STREET] == RIVER or with_chips <= 1:
             st[BOARD_LEN] = 5
-            _showdown(st, holes, runout, pack, bits, plain, flush)
+            # A big-blind ante is dead money in the main pot (SimState._live_contrib).
+            dead = 0
+            big = 0 if n == 2 else 1
+            if rules[BB_ANTE] and rules[ANTE]:
+                dead = min(rules[ANTE], st[START + big])
+            st[CONTRIB + big] -= dead
+            _showdown(st, holes, runout, pack, bits, plain, flush, dead)
+            st[CONTRIB + big] += dead
             st[OVER] = 1
             st[STREET] = SHOWDOWN
             return
@@ -359,9 +367,10 @@ def _end_betting(
 
 @jit
 def _showdown(
-    st: I64, holes: I64, runout: I64, pack: I64, bits: I64, plain: I32, flush: I32
+    st: I64, holes: I64, runout: I64, pack: I64, bits: I64, plain: I32, flush: I32, dead: int
 ) -> None:
-    """Settle the pots as ai.sim.showdown.settle does (see there for pokerkit's rules)."""
+    """Settle the pots as ai.sim.showdown.settle does (see there for pokerkit's rules);
+    `dead` (a big-blind ante, left out of the contributions) joins the main pot."""
     n = st[N]
     board_pack = 0
     board_bits = 0
@@ -391,21 +400,21 @@ def _showdown(
             in_hand |= 1 << j
     if one_pot:
         # Nobody is all-in for less: one pot, whatever the folded players put in.
-        total = 0
+        total = dead
         for j in range(n):
             total += st[CONTRIB + j]
         _award(st, n, total, in_hand, ranks)
         return
     amounts = np.zeros(n + 1, dtype=np.int64)
     players = np.zeros(n + 1, dtype=np.int64)
-    count = _pots(st, n, in_hand, amounts, players)
+    count = _pots(st, n, in_hand, amounts, players, dead)
     alive = 0
     for p in range(count):
         best = _best(n, players[p], ranks)
         for j in range(n):
             if players[p] >> j & 1 and ranks[j] == best:
                 alive |= 1 << j
-    count = _pots(st, n, alive, amounts, players)
+    count = _pots(st, n, alive, amounts, players, dead)
     for p in range(count):
         if players[p]:  # pokerkit burns chips nobody is eligible for; betting never makes one
             _award(st, n, amounts[p], players[p], ranks)
@@ -451,9 +460,10 @@ def sort(values: I64) -> None:
 
 
 @jit
-def _pots(st: I64, n: int, eligible: int, amounts: I64, players: I64) -> int:
+def _pots(st: I64, n: int, eligible: int, amounts: I64, players: I64, dead: int) -> int:
     """Main pot then side pots (ai.sim.showdown._pots): one per contribution level,
-    consecutive levels with the same eligible players merged. Returns the count."""
+    consecutive levels with the same eligible players merged, `dead` in the first.
+    Returns the count."""
     levels = st[CONTRIB : CONTRIB + n].copy()
     sort(levels)
     count = 0
@@ -462,7 +472,7 @@ def _pots(st: I64, n: int, eligible: int, amounts: I64, players: I64) -> int:
         level = levels[k]
         if k and level == levels[k - 1]:
             continue
-        amount = 0
+        amount = dead if k == 0 else 0
         members = 0
         for j in range(n):
             if st[CONTRIB + j] >= level:

@@ -142,7 +142,7 @@ export interface CreateTableRequest {
   /** unlisted: only its players see it; others need the invite link (#34) */
   private?: boolean;
   chip_unit?: string;
-  /** home-game rules (#34); bots cannot play a straddle, bomb pots or a big-blind ante */
+  /** home-game rules (#34); the bots play every one of them */
   big_blind_ante?: boolean;
   straddle?: "off" | "utg" | "button";
   run_it_max?: number;
