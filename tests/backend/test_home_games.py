@@ -1,7 +1,6 @@
 """Home-game rules on the real server (#34): a bomb pot called by the host, the straddle
 choice, run it twice when everyone all-in agrees (once when one stays silent past the
-countdown), the rabbit hunt after a fold; and bots playing a straddle, bomb pots and the
-big-blind ante through the AI worker's own decider."""
+countdown), the rabbit hunt after a fold; and the rules bots cannot play refused."""
 
 from __future__ import annotations
 
@@ -9,27 +8,14 @@ from typing import Any
 
 import httpx
 import pytest
-from backend_testlib import (
-    AI_SECRET,
-    RunningServer,
-    TestWorker,
-    WsClient,
-    bot_query_or_turn,
-    create_table,
-    guest,
-    join,
-    my_turn,
-    passive_action,
-)
+from backend_testlib import RunningServer, WsClient, create_table, guest, join, my_turn
 from test_host_controls import caused, refused
 
-from ai.bots.from_view import observation_from_view
-from ai.worker import Decider
 from backend.db.codec import hand_id, snapshot_from_doc, snapshot_to_doc
 from backend.realtime import host_commands
 from backend.realtime.inbox import CommandError
 from holdem.config import Straddle, TableConfig, Variant
-from holdem.protocol import DecisionAnswer, DecisionQuery, TableSettingsCommand
+from holdem.protocol import TableSettingsCommand
 from holdem.table import Table
 
 Message = dict[str, Any]
@@ -226,47 +212,3 @@ def test_the_hosts_rules_from_the_next_hand_and_the_bots_play_them() -> None:
     table.config = new
     host_commands.add_bot(table, 3, "rational", "Bo")
     assert table.seats[3].is_bot
-
-
-async def test_bots_play_straddles_bomb_pots_and_big_blind_antes(server: RunningServer) -> None:
-    """Three bots and Alice (who straddles) at a table with every rule the AI once refused:
-    each bot query the server sends is rebuilt by the worker's simulator exactly (no
-    check/fold fallback) and answered by the real decider, until a straddled hand and a
-    bomb pot were played; every hand's chips add up."""
-    worker = await TestWorker.connect(server, AI_SECRET)
-    token, _ = await guest(server, "Alice")
-    table = await create_table(
-        server, token, seats=4, bots=3, bot_styles=["rational", "aggressive", "loki"],
-        small_blind=5, big_blind=10, ante=10, big_blind_ante=True, straddle="utg",
-        bomb_pot_ante=10, bomb_pot_every=3,
-    )  # fmt: skip
-    alice = await join(server, table["table_id"], token)
-    await alice.send({"type": "sit", "seat": 4, "buy_in": 1000})
-    await alice.wait_state(caused("sit", seat=4))
-    await alice.send({"type": "straddle", "enabled": True})
-    decider = Decider()
-    records: list[Message] = []
-    while len(records) < 12 and not (
-        any(r["bomb_pot"] for r in records)
-        and any(e["kind"] == "straddle" for r in records for e in r["events"])
-    ):
-        kind, message = await bot_query_or_turn(alice, worker, 4, ("query", "hand_ended"))
-        if kind == "query":
-            query = DecisionQuery.model_validate(message)
-            obs = observation_from_view(query.view)  # raises if the rebuild disagrees
-            assert obs.legal.to_legal_actions() == query.legal
-            answer = decider.answer(query, budget=0.02)
-            assert isinstance(answer, DecisionAnswer)
-            await worker.answer(message, answer.action.value, answer.amount)
-        elif kind == "turn":
-            legal = message["view"]["legal_actions"]
-            await alice.send({"type": "act", "action": passive_action(legal)})
-        else:
-            record = message["record"]
-            seats = record["seats"]
-            assert sum(s["final_stack"] for s in seats) == sum(s["starting_stack"] for s in seats)
-            assert any(e["kind"] == "ante" for e in record["events"])
-            records.append(record)
-    assert any(r["bomb_pot"] for r in records)
-    assert any(e["kind"] == "straddle" for r in records for e in r["events"])
-    await worker.close()
