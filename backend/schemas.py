@@ -173,7 +173,7 @@ class CreateTableRequest(BaseModel):
     big_blind_ante: bool = Field(
         default=False, strict=True, description="the big blind posts the ante for everyone"
     )
-    # Home-game rules (#34); bots cannot play a straddle or bomb pots.
+    # Home-game rules (#34); the bots play every one of them.
     straddle: Straddle = Field(
         default=Straddle.OFF, description="no-limit: a live straddle under the gun or on the button"
     )

@@ -7,6 +7,13 @@ Bet and raise amounts are the street total ("raise to"), calls the chips added, 
 the specification's examples. Uncalled chips handed back have no OHH action: the pots
 hold only what was won.
 
+Home-game rules in the specification's terms: a live straddle is a "Straddle" action;
+a bomb pot is a "Post Ante" from every seat (its ante the hand's `ante_amount`) and no
+preflop betting; a board run more than once is the "Run_It_Twice" flag, each run's
+streets as rounds of their own after the shared ones, and a pot for each run's share.
+The specification has no place for a rabbit hunt (cards that are no part of the hand),
+so OHH leaves it out.
+
 Each event kind has one writer in `_WRITERS`; a kind without one (a rule added later)
 is left out, so a new kind needs only a writer of its own.
 """
@@ -28,6 +35,7 @@ from holdem.views import observe_record
 SPEC_VERSION = "1.4.6"
 SITE_NAME = "Showdown"
 _HIDDEN = "??"
+_ORDER = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER, Street.SHOWDOWN)
 _ROUND_NAME = {
     Street.PREFLOP: "Preflop",
     Street.FLOP: "Flop",
@@ -46,16 +54,30 @@ def _number(chips: int | None, unit: Decimal) -> int | float:
 @dataclass
 class _Rounds:
     unit: Decimal
-    rounds: dict[Street, dict[str, Any]] = field(default_factory=dict)
+    # Keyed by street and run (None: dealt once, shared by every run).
+    rounds: dict[tuple[Street, int | None], dict[str, Any]] = field(default_factory=dict)
     count: int = 0
     late_shows: list[HandEvent] = field(default_factory=list)
-    pots: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    pots: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)
+    runs: int = 1
 
-    def round(self, street: Street) -> dict[str, Any]:
-        if street not in self.rounds:
-            self.rounds[street] = {"id": len(self.rounds), "street": _ROUND_NAME[street]}
-            self.rounds[street]["actions"] = []
-        return self.rounds[street]
+    def round(self, street: Street, run: int | None = None) -> dict[str, Any]:
+        if (street, run) not in self.rounds:
+            self.rounds[street, run] = {"id": 0, "street": _ROUND_NAME[street], "actions": []}
+        return self.rounds[street, run]
+
+    def in_order(self) -> list[dict[str, Any]]:
+        """Preflop, the shared streets, each run's streets, the showdown; ids in that order."""
+
+        def key(item: tuple[tuple[Street, int | None], Any]) -> tuple[int, int]:
+            (street, run), _ = item
+            last = street is Street.SHOWDOWN
+            return (1_000 if last else -1 if run is None else run, _ORDER.index(street))
+
+        ordered = [body for _, body in sorted(self.rounds.items(), key=key)]
+        for i, body in enumerate(ordered):
+            body["id"] = i
+        return ordered
 
     def act(self, street: Street, action: str, event: HandEvent, **extra: Any) -> None:
         self.count += 1
@@ -80,7 +102,11 @@ def _no_amount(name: str) -> Callable[[_Rounds, HandEvent], None]:
 
 
 def _board(r: _Rounds, e: HandEvent) -> None:
-    r.round(e.street)["cards"] = list(e.cards)
+    r.round(e.street, e.run)["cards"] = list(e.cards)
+
+
+def _runouts(r: _Rounds, e: HandEvent) -> None:
+    r.runs = e.amount or 1
 
 
 def _show(r: _Rounds, e: HandEvent) -> None:
@@ -93,7 +119,7 @@ def _muck(r: _Rounds, e: HandEvent) -> None:
 
 def _win(r: _Rounds, e: HandEvent) -> None:
     assert e.seat is not None
-    r.pots.setdefault(e.pot_index or 0, []).append((e.seat, e.amount or 0))
+    r.pots.setdefault((e.run or 0, e.pot_index or 0), []).append((e.seat, e.amount or 0))
 
 
 def _returned(r: _Rounds, e: HandEvent) -> None:
@@ -104,6 +130,7 @@ _WRITERS: dict[EventKind, Callable[[_Rounds, HandEvent], None]] = {
     EventKind.ANTE: _action_with_amount("Post Ante"),
     EventKind.SMALL_BLIND: _action_with_amount("Post SB"),
     EventKind.BIG_BLIND: _action_with_amount("Post BB"),
+    EventKind.STRADDLE: _action_with_amount("Straddle"),
     EventKind.FOLD: _no_amount("Fold"),
     EventKind.CHECK: _no_amount("Check"),
     EventKind.CALL: _action_with_amount("Call"),
@@ -114,8 +141,9 @@ _WRITERS: dict[EventKind, Callable[[_Rounds, HandEvent], None]] = {
     EventKind.SHOW: _show,
     EventKind.MUCK: _muck,
     EventKind.WIN: _win,
+    EventKind.RUNOUTS: _runouts,
 }
-_FORCED = (EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND)
+_FORCED = (EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.STRADDLE)
 
 
 def to_ohh(record: HandRecord, hero: str | None, table_name: str | None = None) -> dict[str, Any]:
@@ -155,7 +183,7 @@ def to_ohh(record: HandRecord, hero: str | None, table_name: str | None = None) 
         "dealer_seat": record.button,
         "small_blind_amount": _number(cfg.small_blind, unit),
         "big_blind_amount": _number(cfg.big_blind, unit),
-        "ante_amount": _number(cfg.ante, unit),
+        "ante_amount": _number(cfg.bomb_pot_ante if record.bomb_pot else cfg.ante, unit),
         "players": [
             {
                 "id": s.seat,
@@ -166,7 +194,7 @@ def to_ohh(record: HandRecord, hero: str | None, table_name: str | None = None) 
             }
             for s in sorted(record.seats, key=lambda s: s.seat)
         ],
-        "rounds": sorted(r.rounds.values(), key=lambda rd: rd["id"]),
+        "rounds": r.in_order(),
         "pots": [
             {
                 "number": i,
@@ -182,6 +210,8 @@ def to_ohh(record: HandRecord, hero: str | None, table_name: str | None = None) 
     }
     if mine is not None:
         body["hero_player_id"] = mine.seat
+    if r.runs > 1:
+        body["flags"] = ["Run_It_Twice"]  # the specification's flag, for three runs too
     return {"ohh": body}
 
 

@@ -5,9 +5,14 @@ it: hero's hole cards ("Dealt to"), other players' only where the showdown showe
 (the record passes through `observe_record` first, so nothing else can leak).
 
 Amounts are in chips times the table's chip unit, without a currency (the play-money
-form of the format). Each event kind has one writer in `_WRITERS`; a kind without one
-(a rule added later) is left out of the text, never guessed at, so a new kind needs
-only a writer of its own.
+form of the format). Home-game rules as the format's sites write them: "posts straddle"
+(a live straddle, a blind of its own), a bomb pot's antes as "posts the ante" with no
+preflop betting, a board run twice or three times as "*** FIRST TURN ***", "*** SECOND
+TURN ***"... and one "*** FIRST SHOW DOWN ***" per run with "Hand was run twice" and a
+board per run in the summary; a rabbit hunt is a "Rabbit hunt [...]" summary line only.
+
+Each event kind has one writer in `_WRITERS`; a kind without one (a rule added later)
+is left out of the text, never guessed at, so a new kind needs only a writer of its own.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from holdem.views import observe_record
 _EASTERN = ZoneInfo("America/New_York")  # PokerStars stamps hands in ET as well
 _HIDDEN = "??"
 _STREET_TITLE = {Street.FLOP: "Flop", Street.TURN: "Turn", Street.RIVER: "River"}
+_RUN = ("FIRST", "SECOND", "THIRD")
+_TIMES = {2: "twice", 3: "three times"}
 
 
 def hand_number(table_id: str, hand_no: int) -> int:
@@ -55,6 +62,9 @@ class _Writer:
     folded_on: dict[int, Street] = field(default_factory=dict)
     won: dict[int, int] = field(default_factory=dict)
     pot_wins: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    run_wins: dict[int, dict[int, list[tuple[int, int]]]] = field(default_factory=dict)
+    runs: int = 1
+    run_boards: dict[int, list[str]] = field(default_factory=dict)
     showdown: list[HandEvent] = field(default_factory=list)
     pushed: bool = False
     board: list[str] = field(default_factory=list)
@@ -82,11 +92,15 @@ def _ante(w: _Writer, e: HandEvent) -> None:
 
 
 def _blind(w: _Writer, e: HandEvent) -> None:
-    which = "small" if e.kind is EventKind.SMALL_BLIND else "big"
+    which = {
+        EventKind.SMALL_BLIND: "small blind",
+        EventKind.BIG_BLIND: "big blind",
+        EventKind.STRADDLE: "straddle",  # live: it counts as the straddler's bet
+    }[e.kind]
     assert e.seat is not None
     w.add(e.seat, e.amount or 0)
     w.put_in[e.seat] = w.put_in.get(e.seat, 0) + (e.amount or 0)
-    w.lines.append(f"{w.name(e.seat)}: posts {which} blind {w.chips(e.amount)}{_all_in(e)}")
+    w.lines.append(f"{w.name(e.seat)}: posts {which} {w.chips(e.amount)}{_all_in(e)}")
 
 
 def _fold(w: _Writer, e: HandEvent) -> None:
@@ -122,9 +136,19 @@ def _bet_or_raise(w: _Writer, e: HandEvent) -> None:
 def _board(w: _Writer, e: HandEvent) -> None:
     w.street = e.street
     w.street_in.clear()
-    before = f"[{' '.join(w.board)}] " if w.board else ""
-    w.board += e.cards
-    w.lines.append(f"*** {e.street.value.upper()} *** {before}[{' '.join(e.cards)}]")
+    title = e.street.value.upper()
+    if e.run is None:
+        board = w.board
+    else:  # one run of a board run more than once: the cards shared so far, then its own
+        board = w.run_boards.setdefault(e.run, list(w.board))
+        title = f"{_RUN[e.run]} {title}"
+    before = f"[{' '.join(board)}] " if board else ""
+    board += e.cards
+    w.lines.append(f"*** {title} *** {before}[{' '.join(e.cards)}]")
+
+
+def _runouts(w: _Writer, e: HandEvent) -> None:
+    w.runs = e.amount or 1  # no line of its own: the runs' streets and showdowns say it
 
 
 def _return(w: _Writer, e: HandEvent) -> None:
@@ -138,23 +162,31 @@ def _show_or_muck(w: _Writer, e: HandEvent) -> None:
 
 def _win(w: _Writer, e: HandEvent) -> None:
     assert e.seat is not None
-    if not w.pushed and w.showdown:
+    if not w.pushed and w.showdown and w.runs == 1:  # runs: a showdown each, in _collected
         w.lines.append("*** SHOW DOWN ***")
-        for shown in w.showdown:
-            if shown.kind is EventKind.SHOW:
-                w.lines.append(f"{w.name(shown.seat)}: shows {_shown(w.record, shown.cards)}")
-            else:
-                w.lines.append(f"{w.name(shown.seat)}: mucks hand")
+        w.lines += _showdown_lines(w)
     w.pushed = True
     pot = e.pot_index or 0
     w.pot_wins.setdefault(pot, []).append((e.seat, e.amount or 0))
+    w.run_wins.setdefault(e.run or 0, {}).setdefault(pot, []).append((e.seat, e.amount or 0))
     w.won[e.seat] = w.won.get(e.seat, 0) + (e.amount or 0)
+
+
+def _showdown_lines(w: _Writer) -> list[str]:
+    lines = []
+    for shown in w.showdown:
+        if shown.kind is EventKind.SHOW:
+            lines.append(f"{w.name(shown.seat)}: shows {_shown(w.record, shown.cards)}")
+        else:
+            lines.append(f"{w.name(shown.seat)}: mucks hand")
+    return lines
 
 
 _WRITERS: dict[EventKind, Callable[[_Writer, HandEvent], None]] = {
     EventKind.ANTE: _ante,
     EventKind.SMALL_BLIND: _blind,
     EventKind.BIG_BLIND: _blind,
+    EventKind.STRADDLE: _blind,
     EventKind.FOLD: _fold,
     EventKind.CHECK: _check,
     EventKind.CALL: _call,
@@ -165,6 +197,7 @@ _WRITERS: dict[EventKind, Callable[[_Writer, HandEvent], None]] = {
     EventKind.SHOW: _show_or_muck,
     EventKind.MUCK: _show_or_muck,
     EventKind.WIN: _win,
+    EventKind.RUNOUTS: _runouts,
 }
 
 
@@ -216,8 +249,13 @@ def _summary(w: _Writer) -> list[str]:
         lines = [f"Total pot {w.chips(total)} {' '.join(parts)} | Rake 0"]
     else:
         lines = [f"Total pot {w.chips(total)} | Rake 0"]
-    if record.board:
+    if w.runs > 1 and record.boards:
+        lines.append(f"Hand was run {_TIMES[w.runs]}")
+        lines += [f"{_RUN[i]} Board [{' '.join(b)}]" for i, b in enumerate(record.boards)]
+    elif record.board:
         lines.append(f"Board [{' '.join(record.board)}]")
+    if record.rabbit:  # cards that would have come: never the board, never a result
+        lines.append(f"Rabbit hunt [{' '.join(record.rabbit)}]")
     marks = _positions(record)
     shown = {e.seat: e.cards for e in record.events if e.kind is EventKind.SHOW}
     mucked = {e.seat for e in record.events if e.kind is EventKind.MUCK}
@@ -271,7 +309,7 @@ def to_pokerstars(record: HandRecord, hero: str | None, table_name: str | None =
     return "\n".join(w.lines) + "\n"
 
 
-_FORCED = (EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND)
+_FORCED = (EventKind.ANTE, EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.STRADDLE)
 
 
 def _unique_names(record: HandRecord) -> HandRecord:
@@ -296,11 +334,22 @@ def _hole_cards(record: HandRecord, hero: str | None) -> list[str]:
 
 
 def _collected(w: _Writer) -> list[str]:
-    pots = sorted(w.pot_wins)
+    if w.runs == 1:
+        return _pot_lines(w, w.pot_wins)
+    lines = []
+    for run in range(w.runs):  # each run its showdown; the cards are shown at the first
+        lines.append(f"*** {_RUN[run]} SHOW DOWN ***")
+        lines += _showdown_lines(w) if run == 0 else []
+        lines += _pot_lines(w, w.run_wins.get(run, {}))
+    return lines
+
+
+def _pot_lines(w: _Writer, wins: dict[int, list[tuple[int, int]]]) -> list[str]:
+    pots = sorted(w.pot_wins)  # named from every pot of the hand, whichever run won them
     lines = []
     for i, pot in enumerate(pots):
         which = "pot" if len(pots) == 1 else ("main pot" if i == 0 else f"side pot-{i}")
-        for seat, won in w.pot_wins[pot]:
+        for seat, won in wins.get(pot, []):
             lines.append(f"{w.name(seat)} collected {w.chips(won)} from {which}")
     return lines
 

@@ -28,12 +28,13 @@ from ai.game.observe import apply, observe
 from ai.search.mcts import SearchResult
 from ai.sim.rules import Rules
 from ai.sim.state import SimState
-from holdem.config import TableConfig, Variant
+from holdem.config import Straddle, TableConfig, Variant
 from holdem.hand import seats_in_pokerkit_order
 
 SMALL_BLIND = 1
 BIG_BLIND = 2
 DEFAULT_STACK_BB = 200
+BOMB_POT_ANTE_BB = 2  # a bomb pot's ante from every seat, in big blinds
 
 Progress = Callable[[int, int], None]  # (hands played, hands in total)
 # Builds the player of a listed name with its seed: `make_bot` for our styles; the
@@ -60,17 +61,42 @@ class MatchConfig:
     # action chosen and the chips it made to the end of the hand. What the search misses
     # is measured from them (`showdown records correction`, `ai.arena.misses`).
     decisions: bool = False
+    # Home-game rules (#34), as a live table deals them: a live straddle of two big blinds
+    # (every bot straddles when in the straddle position, three players or more), and a
+    # bomb pot every N deals (an ante of BOMB_POT_ANTE_BB big blinds from every seat, no
+    # blinds, the preflop checked through). Every rotation of a deal has the same rules.
+    straddle: Straddle = Straddle.OFF
+    bomb_pot_every: int = 0
 
     @property
     def mode(self) -> str:
         """For the reports: duplicate or plain, and whether the seats were shuffled."""
         mode = "duplicate" if self.duplicate else "plain"
-        return f"{mode}, seats shuffled" if self.shuffle_seats else mode
+        mode = f"{mode}, seats shuffled" if self.shuffle_seats else mode
+        if self.straddle is not Straddle.OFF:
+            mode += f", {self.straddle.value} straddle"
+        if self.bomb_pot_every:
+            mode += f", a bomb pot every {self.bomb_pot_every}"
+        return mode
 
     def table(self) -> TableConfig:
+        bomb_pot_ante = BOMB_POT_ANTE_BB * BIG_BLIND if self.bomb_pot_every else 0
         return TableConfig(
-            variant=self.game, seats=len(self.bots), small_blind=SMALL_BLIND, big_blind=BIG_BLIND
+            variant=self.game,
+            seats=len(self.bots),
+            small_blind=SMALL_BLIND,
+            big_blind=BIG_BLIND,
+            straddle=self.straddle,
+            bomb_pot_ante=bomb_pot_ante,
+            bomb_pot_every=self.bomb_pot_every,
         )
+
+    def home_rules(self, deal_no: int) -> tuple[bool, bool]:
+        """(straddle, bomb pot) for deal `deal_no` (from 0): bomb pots on every Nth deal
+        (as a table counts hands from 1), a straddle in every other hand it applies to."""
+        bomb = bool(self.bomb_pot_every) and (deal_no + 1) % self.bomb_pot_every == 0
+        straddle = self.straddle is not Straddle.OFF and len(self.bots) >= 3 and not bomb
+        return straddle, bomb
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +213,10 @@ class Match:
                 # with the seats.
                 seat_of_bot = [(order[k] + r) % n + 1 for k in range(n)]
                 key = d * rotations + r
-                net[row] = self.play_hand(seat_of_bot, holes, runout, button, hand_key=key)
+                straddle, bomb = config.home_rules(d)
+                net[row] = self.play_hand(
+                    seat_of_bot, holes, runout, button, key, straddle=straddle, bomb_pot=bomb
+                )
                 row += 1
                 if progress is not None:
                     progress(row, total)
@@ -201,14 +230,19 @@ class Match:
         runout: Sequence[int],
         button: int,
         hand_key: int = 0,
+        *,
+        straddle: bool = False,
+        bomb_pot: bool = False,
     ) -> list[int]:
-        """Play one hand; returns each bot's net chips (bot order)."""
+        """Play one hand (with a straddle or as a bomb pot: `MatchConfig.home_rules`);
+        returns each bot's net chips (bot order)."""
         n = len(seat_of_bot)
         bot_at_seat = {seat: k for k, seat in enumerate(seat_of_bot)}
         order = seats_in_pokerkit_order(list(bot_at_seat), button, n)
         bot_of_index = [bot_at_seat[seat] for seat in order]
+        rules = Rules.of(self.table, straddle, bomb_pot) if straddle or bomb_pot else self.rules
         state = SimState(
-            self.rules, order, [self.stack] * n, [holes[seat - 1] for seat in order], runout
+            rules, order, [self.stack] * n, [holes[seat - 1] for seat in order], runout
         )
         players = [self.names[k] for k in bot_of_index]
         history: list[ActionRecord] = []
@@ -245,6 +279,7 @@ class Match:
         record = arena_record(
             self.table, table_id, hand_key + 1, state.seats, players, state.start,
             state.holes, state.runout, history,
+            straddle=state.rules.straddle is not Straddle.OFF, bomb_pot=state.rules.bomb_pot,
         )  # fmt: skip
         self.records.append(record.model_dump(mode="json"))
 

@@ -34,9 +34,13 @@ def arena_record(
     holes: Sequence[tuple[int, int]],
     runout: Sequence[int],
     history: Sequence[ActionRecord],
+    *,
+    straddle: bool = False,
+    bomb_pot: bool = False,
 ) -> HandRecord:
     """The hand the simulator played (index order: first left of the button ... the button),
-    replayed through holdem.Hand (pokerkit) so that its record is exactly the server's."""
+    replayed through holdem.Hand (pokerkit) so that its record is exactly the server's;
+    `straddle`/`bomb_pot` as the hand was dealt."""
     n = len(seats)
     hole_cards = [(FULL_DECK[a], FULL_DECK[b]) for a, b in holes]
     board = [FULL_DECK[c] for c in runout]
@@ -45,7 +49,14 @@ def arena_record(
     order = [h[0] for h in hole_cards] + [h[1] for h in hole_cards]
     for street_cards in (board[:3], board[3:4], board[4:5]):
         order += [next(burns), *street_cards]
-    hand = Hand(config, dict(zip(seats, stacks, strict=True)), seats[-1], ScriptedDeck(order))
+    hand = Hand(
+        config,
+        dict(zip(seats, stacks, strict=True)),
+        seats[-1],
+        ScriptedDeck(order),
+        straddle=straddle,
+        bomb_pot=bomb_pot,
+    )
     for record in history:
         kind = KIND_TO_ACTION_KIND[record.kind]
         amount = record.to if record.kind >= 3 else None
@@ -72,6 +83,7 @@ def arena_record(
         seats=seat_records,
         events=list(hand.events),
         board=tuple(hand.board),
+        bomb_pot=bomb_pot,
     )
 
 

@@ -65,6 +65,8 @@ def play_round_robin(
             stack_bb=config.stack_bb,
             record=config.record,
             shuffle_seats=config.shuffle_seats,
+            straddle=config.straddle,
+            bomb_pot_every=config.bomb_pot_every,
         )
         offset = t * config.hands
 

@@ -15,7 +15,6 @@ from ai.game.observation import ActionRecord, Observation
 from ai.game.observe import observe, step_and_record
 from ai.sim import from_view, starting_stacks
 from ai.sim.from_view import SIM_ACTIONS
-from ai.sim.rules import Rules
 from ai.sim.state import SimState
 from holdem.views import TableView
 
@@ -28,7 +27,7 @@ def action_history(view: TableView, state: SimState) -> list[ActionRecord]:
     """The view's actions as ActionRecords, by replaying them on a copy of the hand's start."""
     start = starting_stacks(view)
     fresh = SimState(
-        Rules.of(view.config),
+        state.rules,  # the hand's: a straddle or a bomb pot as dealt
         state.seats,
         [start[seat] for seat in state.seats],
         state.holes,

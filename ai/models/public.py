@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ai.sim.from_view import SIM_ACTIONS
+from ai.sim.rules import Rules
 from holdem.actions import EventKind, HandEvent
 from holdem.cards import card_index
 from holdem.config import TableConfig
@@ -48,6 +49,7 @@ class PublicHand:
     actions: tuple[PublicAction, ...]
     board: tuple[int, ...]  # the board cards dealt, in order
     shown: Mapping[int, tuple[int, int]] = field(default_factory=dict)  # index -> shown cards
+    rules: Rules | None = None  # the hand's own (a straddle, a bomb pot); None: the table's
 
 
 def player_type(is_bot: bool, name: str) -> str:
@@ -72,6 +74,7 @@ def from_events(
     actions: list[PublicAction] = []
     board: list[int] = []
     shown: dict[int, tuple[int, int]] = {}
+    events = list(events)
     for event in events:
         kind = SIM_ACTIONS.get(event.kind)
         if kind is not None and event.seat is not None:
@@ -93,6 +96,7 @@ def from_events(
         actions=tuple(actions),
         board=tuple(board),
         shown=shown,
+        rules=Rules.of_hand(config, events),
     )
 
 

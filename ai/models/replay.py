@@ -37,7 +37,8 @@ def placeholder_state(hand: PublicHand) -> SimState:
     runout = list(hand.board[:5])
     while len(runout) < 5:
         runout.append(next(spare))
-    return SimState(Rules.of(hand.config), hand.seats, hand.starting_stacks, holes, runout)
+    rules = hand.rules or Rules.of(hand.config)
+    return SimState(rules, hand.seats, hand.starting_stacks, holes, runout)
 
 
 def decisions(

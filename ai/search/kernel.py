@@ -12,6 +12,10 @@ same random numbers). Random numbers are xorshift64 (`ai.math.fastrng`): a sched
 entry with a seed restarts the stream there (the root's common random numbers),
 otherwise the stream continues from `rng[0]`.
 
+Numba caches this file's kernels keyed on this file alone, with `ai.sim.arrays` compiled
+in: a change there (#34: a big-blind ante's dead money, the rules' `BB_ANTE` slot) comes
+with an edit here, so that no stale cache outlives it.
+
 Tables, packed per player, street and cost (`table_array`): the strength thresholds,
 the card-blind shares, the model's shares and size shares, the size cdf and kappa.
 """

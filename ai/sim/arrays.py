@@ -325,7 +325,14 @@ def _end_betting(
                 with_chips += 1
         if st[STREET] == RIVER or with_chips <= 1:
             st[BOARD_LEN] = 5
-            _showdown(st, rules, holes, runout, pack, bits, plain, flush)
+            # A big-blind ante is dead money in the main pot (SimState._live_contrib).
+            dead = 0
+            big = 0 if n == 2 else 1
+            if rules[BB_ANTE] and rules[ANTE]:
+                dead = min(rules[ANTE], st[START + big])
+            st[CONTRIB + big] -= dead
+            _showdown(st, holes, runout, pack, bits, plain, flush, dead)
+            st[CONTRIB + big] += dead
             st[OVER] = 1
             st[STREET] = SHOWDOWN
             return
@@ -360,17 +367,11 @@ def _end_betting(
 
 @jit
 def _showdown(
-    st: I64, rules: I64, holes: I64, runout: I64, pack: I64, bits: I64, plain: I32, flush: I32
+    st: I64, holes: I64, runout: I64, pack: I64, bits: I64, plain: I32, flush: I32, dead: int
 ) -> None:
-    """Settle the pots as ai.sim.showdown.settle does (see there for pokerkit's rules)."""
+    """Settle the pots as ai.sim.showdown.settle does (see there for pokerkit's rules);
+    `dead` (a big-blind ante, left out of the contributions) joins the main pot."""
     n = st[N]
-    # A big-blind ante is dead money in the main pot (SimState._live_contrib).
-    live = st[CONTRIB : CONTRIB + n].copy()
-    dead = 0
-    if rules[ANTE] and rules[BB_ANTE]:
-        big = 0 if n == 2 else 1
-        dead = min(rules[ANTE], st[START + big])
-        live[big] -= dead
     board_pack = 0
     board_bits = 0
     for k in range(5):
@@ -387,11 +388,11 @@ def _showdown(
             )  # fmt: skip
     level = 0
     for j in range(n):
-        if live[j] > level:
-            level = live[j]
+        if st[CONTRIB + j] > level:
+            level = st[CONTRIB + j]
     one_pot = True
     for j in range(n):
-        if st[IN_HAND + j] and live[j] != level:
+        if st[IN_HAND + j] and st[CONTRIB + j] != level:
             one_pot = False
     in_hand = 0
     for j in range(n):
@@ -401,19 +402,19 @@ def _showdown(
         # Nobody is all-in for less: one pot, whatever the folded players put in.
         total = dead
         for j in range(n):
-            total += live[j]
+            total += st[CONTRIB + j]
         _award(st, n, total, in_hand, ranks)
         return
     amounts = np.zeros(n + 1, dtype=np.int64)
     players = np.zeros(n + 1, dtype=np.int64)
-    count = _pots(live, n, dead, in_hand, amounts, players)
+    count = _pots(st, n, in_hand, amounts, players, dead)
     alive = 0
     for p in range(count):
         best = _best(n, players[p], ranks)
         for j in range(n):
             if players[p] >> j & 1 and ranks[j] == best:
                 alive |= 1 << j
-    count = _pots(live, n, dead, alive, amounts, players)
+    count = _pots(st, n, alive, amounts, players, dead)
     for p in range(count):
         if players[p]:  # pokerkit burns chips nobody is eligible for; betting never makes one
             _award(st, n, amounts[p], players[p], ranks)
@@ -459,11 +460,11 @@ def sort(values: I64) -> None:
 
 
 @jit
-def _pots(contrib: I64, n: int, dead: int, eligible: int, amounts: I64, players: I64) -> int:
+def _pots(st: I64, n: int, eligible: int, amounts: I64, players: I64, dead: int) -> int:
     """Main pot then side pots (ai.sim.showdown._pots): one per contribution level,
     consecutive levels with the same eligible players merged, `dead` in the first.
     Returns the count."""
-    levels = contrib.copy()
+    levels = st[CONTRIB : CONTRIB + n].copy()
     sort(levels)
     count = 0
     previous = 0
@@ -474,7 +475,7 @@ def _pots(contrib: I64, n: int, dead: int, eligible: int, amounts: I64, players:
         amount = dead if k == 0 else 0
         members = 0
         for j in range(n):
-            if contrib[j] >= level:
+            if st[CONTRIB + j] >= level:
                 amount += level - previous
                 if eligible >> j & 1:
                     members |= 1 << j

@@ -2,7 +2,8 @@
 
 The view carries no betting internals (last raise size, who may still re-raise), so
 the state is rebuilt the only exact way: recover every dealt seat's starting stack
-from the public events, deal, and replay those events through the simulator.
+from the public events, deal, and replay those events through the simulator, under the
+rules the hand was dealt with (`Rules.of_hand`: a straddle posted, a bomb pot).
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ SIM_ACTIONS: dict[EventKind, int] = {
 }
 
 
+# Chips added to the street: blinds (a live straddle is one) and calls.
+_POSTED = (EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.STRADDLE, EventKind.CALL)
+
+
 def starting_stacks(view: TableView) -> dict[int, int]:
     """Each dealt seat's stack before the antes and blinds, from stacks and events."""
     stacks = {s.seat: s.stack for s in view.seats if s.state in _DEALT}
@@ -40,7 +45,7 @@ def starting_stacks(view: TableView) -> dict[int, int]:
             continue
         if event.kind is EventKind.ANTE:
             antes[seat] = amount
-        elif event.kind in (EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.CALL):
+        elif event.kind in _POSTED:
             put_in[seat, event.street] += amount
         elif event.kind in (EventKind.BET, EventKind.RAISE):
             put_in[seat, event.street] = amount
@@ -87,14 +92,16 @@ def from_view(
     for seat in order:
         cards = known.get(seat) or [fresh.pop(), fresh.pop()]
         holes.append((cards[0], cards[1]))
-    state = SimState(Rules.of(view.config), order, [start[s] for s in order], holes, board + fresh)
+    rules = Rules.of_hand(view.config, view.events)
+    state = SimState(rules, order, [start[s] for s in order], holes, board + fresh)
     replay(state, view.events)
     _check(state, view)
     return state
 
 
 def replay(state: SimState, events: Sequence[HandEvent]) -> None:
-    """Apply the player actions among `events` (blinds and antes are already posted)."""
+    """Apply the player actions among `events` (blinds and antes are already posted, a
+    bomb pot's preflop checked through: holdem.hand records none of those checks)."""
     for event in events:
         kind = SIM_ACTIONS.get(event.kind)
         if kind is None:

@@ -6,12 +6,13 @@ them millions of times; `KIND_TO_ACTION_KIND` converts at the edges.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from holdem.actions import Action, ActionKind, LegalActions
-from holdem.config import TableConfig
+from holdem.actions import Action, ActionKind, EventKind, HandEvent, LegalActions
+from holdem.config import Straddle, TableConfig
 
 FOLD, CHECK, CALL, BET, RAISE = 0, 1, 2, 3, 4
 # SimLegal.kinds by (facing a bet, raise kind): built once, shared by every state.
@@ -65,14 +66,32 @@ class Rules:
     max_raises: tuple[int, int, int, int]
     # The big blind posts `ante` alone, for the whole table (tournaments), never trimmed.
     big_blind_ante: bool = False
+    # Home-game rules of one hand, as holdem.hand plays them: a live straddle of two big
+    # blinds (UTG: index 2; BUTTON: the last index), the preflop raise then by at least
+    # the straddle; a bomb pot: `ante` (the bomb pot's) from every seat, trimmed like a
+    # uniform ante, no blinds, and the preflop checked through to the flop.
+    straddle: Straddle = Straddle.OFF
+    bomb_pot: bool = False
 
     @classmethod
-    def of(cls, config: TableConfig) -> Rules:
-        return _rules(config)
+    def of(cls, config: TableConfig, straddle: bool = False, bomb_pot: bool = False) -> Rules:
+        """The table's rules; for a hand with a straddle or a bomb pot, that hand's."""
+        return _rules(config, straddle, bomb_pot)
+
+    @classmethod
+    def of_hand(cls, config: TableConfig, events: Iterable[HandEvent]) -> Rules:
+        """The rules a hand was dealt under, read from its public events: a straddle
+        posted, or a bomb pot (antes with no big blind: every other hand has one)."""
+        kinds = {e.kind for e in events}
+        bomb_pot = bool(config.bomb_pot_ante) and EventKind.ANTE in kinds
+        bomb_pot = bomb_pot and EventKind.BIG_BLIND not in kinds
+        return _rules(config, EventKind.STRADDLE in kinds, bomb_pot)
 
 
 @lru_cache(maxsize=256)
-def _rules(config: TableConfig) -> Rules:
+def _rules(config: TableConfig, straddle: bool = False, bomb_pot: bool = False) -> Rules:
+    if straddle and (bomb_pot or config.straddle is Straddle.OFF):
+        raise ValueError("a straddle needs a straddle table and no bomb pot")
     if config.is_limit:
         small, big = config.small_bet, config.big_bet
         cap = config.raise_cap
@@ -82,14 +101,18 @@ def _rules(config: TableConfig) -> Rules:
     else:
         small = big = config.big_blind
         preflop = later = -1
+    # A straddle is the biggest blind: a raise preflop is by at least the straddle.
+    preflop_min = 2 * config.big_blind if straddle else small
     return Rules(
         is_limit=config.is_limit,
         small_blind=config.small_blind,
         big_blind=config.big_blind,
-        ante=config.ante,
-        min_increment=(small, small, big, big),
+        ante=config.bomb_pot_ante if bomb_pot else config.ante,
+        min_increment=(preflop_min, small, big, big),
         max_raises=(preflop, later, later, later),
-        big_blind_ante=config.big_blind_ante,
+        big_blind_ante=config.big_blind_ante and not bomb_pot,
+        straddle=config.straddle if straddle else Straddle.OFF,
+        bomb_pot=bomb_pot,
     )
 
 

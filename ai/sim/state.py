@@ -47,7 +47,7 @@ from ai.sim.rules import (
 from ai.sim.showdown import settle
 from holdem.actions import Action
 from holdem.cards import card_index
-from holdem.config import TableConfig
+from holdem.config import Straddle, TableConfig
 from holdem.errors import HandOverError, IllegalActionError
 from holdem.hand import seats_in_pokerkit_order
 
@@ -151,6 +151,9 @@ class SimState:
         self.over = False
         self._post_forced_bets()
         self._begin_betting()
+        if rules.bomb_pot:  # no preflop betting: everyone checks, as holdem.hand does
+            while not self.over and self.street == PREFLOP:
+                self.step(CHECK)
 
     # -- building ----------------------------------------------------------
 
@@ -165,8 +168,11 @@ class SimState:
         *,
         rng: random.Random | None = None,
         seed: int | None = None,
+        straddle: bool = False,
+        bomb_pot: bool = False,
     ) -> SimState:
-        """A hand at a table: stacks by seat, the button's seat, any known cards.
+        """A hand at a table: stacks by seat, the button's seat, any known cards;
+        `straddle` or `bomb_pot` deal it as holdem.hand.Hand does with the same flags.
 
         Hole cards not given and the rest of the board are dealt at random from the
         unused cards (`rng`, or a Random seeded with `seed`).
@@ -188,7 +194,8 @@ class SimState:
                 first, second = fresh.pop(), fresh.pop()
             holes.append((first, second))
         runout.extend(fresh)
-        return cls(Rules.of(config), order, [stacks[s] for s in order], holes, runout)
+        rules = Rules.of(config, straddle and len(order) >= 3, bomb_pot)
+        return cls(rules, order, [stacks[s] for s in order], holes, runout)
 
     def clone(self) -> SimState:
         new = SimState.__new__(SimState)
@@ -456,10 +463,15 @@ class SimState:
                 collected = min(antes[i], cutoff)
                 stacks[i] -= collected
                 self.contrib[i] = collected
+        if rules.bomb_pot:  # the antes alone: no blinds
+            return
         # Heads-up index 0 (not the button) posts the big blind, index 1 the small.
         blinds = (
-            (rules.big_blind, rules.small_blind) if n == 2 else (rules.small_blind, rules.big_blind)
+            [rules.big_blind, rules.small_blind] if n == 2 else [rules.small_blind, rules.big_blind]
         )
+        if rules.straddle is not Straddle.OFF and n >= 3:
+            blinds += [0] * (n - 2)
+            blinds[2 if rules.straddle is Straddle.UTG else n - 1] = 2 * rules.big_blind
         for i, blind in enumerate(blinds):
             # A blind is capped by the stack left after the (uncollected) ante.
             posted = min(blind, start[i] - antes[i])

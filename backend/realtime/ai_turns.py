@@ -52,7 +52,8 @@ class AITurns(RuntimeCore):
         if refusal is not None:  # the AI's simulator does not model this table's rules
             what = "advise" if advice_only else "decide"
             raise CommandError(
-                ErrorCode.BAD_MESSAGE, f"the AI cannot {what} here: " + refusal.split(": ", 1)[1]
+                ErrorCode.BAD_MESSAGE,
+                f"the AI cannot {what} here: it " + refusal.removeprefix("bots "),
             )
         purpose = QueryPurpose.ADVICE if advice_only else QueryPurpose.AI_DECIDE
         if self._ai_pending.get((client.player_id, purpose)) == clock.turn:

@@ -61,6 +61,20 @@ def add_parser(subparsers: Subparsers) -> None:
         help="write every searched decision (each action's searched value, the choice, the "
         "chips it made), one JSON per line (showdown records correction FILE)",
     )
+    parser.add_argument(
+        "--straddle",
+        choices=["off", "utg", "button"],
+        default="off",
+        help="no-limit home-game rule: every bot in the straddle position straddles (2 bb)",
+    )
+    parser.add_argument(
+        "--bomb-pot-every",
+        type=int,
+        default=0,
+        metavar="N",
+        help="home-game rule: every Nth deal is a bomb pot (2 bb from every seat, no blinds, "
+        "dealt to the flop)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--chart", metavar="PATH", help="write cumulative winnings as a PNG")
     parser.set_defaults(run=run)
@@ -72,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from ai.arena import MatchConfig
     from ai.arena.progress import ProgressLine
     from ai.bots import canonical_style
-    from holdem.config import Variant
+    from holdem.config import Straddle, Variant
 
     try:
         styles = tuple(canonical_style(s) for s in args.bots.split(",") if s.strip())
@@ -86,6 +100,12 @@ def run(args: argparse.Namespace) -> int:
     if args.hands < 1:
         print("showdown arena: --hands must be at least 1", file=sys.stderr)
         return 2
+    if args.straddle != "off" and args.game == "limit":
+        print("showdown arena: --straddle is a no-limit rule (--game no-limit)", file=sys.stderr)
+        return 2
+    if args.bomb_pot_every < 0:
+        print("showdown arena: --bomb-pot-every must be 0 (off) or more", file=sys.stderr)
+        return 2
     config = MatchConfig(
         game=Variant(args.game),
         bots=styles,
@@ -96,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
         record=bool(args.record),
         shuffle_seats=args.shuffle_seats,
         decisions=bool(args.decisions),
+        straddle=Straddle(args.straddle),
+        bomb_pot_every=args.bomb_pot_every,
     )
     progress = ProgressLine()
     if size < len(styles):
@@ -172,6 +194,8 @@ def _header(hands: int, config: MatchConfig) -> dict[str, object]:
         "seed": config.seed,
         "duplicate": config.duplicate,
         "shuffle_seats": config.shuffle_seats,
+        "straddle": config.straddle.value,
+        "bomb_pot_every": config.bomb_pot_every,
     }
 
 

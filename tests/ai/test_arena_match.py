@@ -13,7 +13,7 @@ import pytest
 
 from ai.arena import MatchConfig, play_match, win_rates
 from ai.arena.match import Match, display_names
-from holdem.config import Variant
+from holdem.config import Straddle, Variant
 from showdown.cli import main
 
 SIMPLE = ("rational", "aggressive", "cautious", "calling-station", "always-raise", "random")
@@ -60,9 +60,10 @@ def seats_played(config: MatchConfig) -> list[list[int]]:
         runout: Sequence[int],
         button: int,
         hand_key: int = 0,
+        **rules: bool,
     ) -> list[int]:
         seen.append(list(seat_of_bot))
-        return original(seat_of_bot, holes, runout, button, hand_key)
+        return original(seat_of_bot, holes, runout, button, hand_key, **rules)
 
     match.play_hand = spy  # type: ignore[method-assign]
     match.play()
@@ -174,3 +175,24 @@ def test_arena_command_round_robin(capsys: pytest.CaptureFixture[str]) -> None:
     payload = json.loads(capsys.readouterr().out)
     assert payload["hands"] == 5 * 30 and len(payload["tables"]) == 5
     assert all(len(t["bots"]) == 3 for t in payload["tables"])
+
+
+def test_home_game_rules_in_the_arena(capsys: pytest.CaptureFixture[str]) -> None:
+    """A straddle in every hand but every third deal's bomb pot: the simulator's hands,
+    replayed through the rules core for their records, agree with it to the chip."""
+    config = MatchConfig(
+        Variant.NO_LIMIT, ("rational", "aggressive", "calling-station", "loki"), hands=24,
+        seed=5, duplicate=True, record=True, straddle=Straddle.UTG, bomb_pot_every=3,
+    )  # fmt: skip
+    result = play_match(config)
+    assert np.allclose(result.net_bb.sum(axis=1), 0)
+    bombs = [r for r in result.records if r["bomb_pot"]]
+    straddled = [r for r in result.records if any(e["kind"] == "straddle" for e in r["events"])]
+    assert len(bombs) == 2 * 4 and len(straddled) == 4 * 4  # deals 3 and 6, four rotations
+    assert all(e["kind"] != "small_blind" for r in bombs for e in r["events"])
+    args = ["arena", "--game", "no-limit", "--bots", "rational,calling,random", "--hands", "9"]
+    assert main([*args, "--straddle", "button", "--bomb-pot-every", "2", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert (payload["straddle"], payload["bomb_pot_every"]) == ("button", 2)
+    assert main(["arena", "--bots", "rational,calling", "--straddle", "utg"]) == 2
+    assert "no-limit rule" in capsys.readouterr().err

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ai.sim import arrays as A
 from ai.sim.rules import BET
 from ai.sim.state import SimState
-from holdem.config import AnteMode, TableConfig, Variant
+from holdem.config import AnteMode, Straddle, TableConfig, Variant
 
 SETTINGS = settings(
     max_examples=300,
@@ -24,21 +24,25 @@ SETTINGS = settings(
 EV = A.evaluator_tables()
 
 
-def random_hand(
-    seed: int, players: int, limit: bool, ante: int, big_blind_ante: bool = False
-) -> SimState:
+def random_hand(seed: int, players: int, limit: bool, ante: int, home: str = "") -> SimState:
+    """`home`: "bb-ante" (the big blind's ante), "utg"/"button" (a straddle, no-limit),
+    "bomb" (a bomb pot): the home-game rules a table offers the bots."""
     rng = random.Random(seed)
-    variant = Variant.LIMIT if limit else Variant.NO_LIMIT
+    straddle = home in ("utg", "button")
     config = TableConfig(
-        variant=variant,
+        variant=Variant.LIMIT if limit and not straddle else Variant.NO_LIMIT,
         seats=players,
         small_blind=1,
         big_blind=2,
-        ante=ante,
-        ante_mode=AnteMode.BIG_BLIND if big_blind_ante and ante else AnteMode.EVERY_SEAT,
+        ante=2 if home == "bb-ante" else ante,
+        ante_mode=AnteMode.BIG_BLIND if home == "bb-ante" else AnteMode.EVERY_SEAT,
+        straddle=Straddle(home) if straddle else Straddle.OFF,
+        bomb_pot_ante=3 if home == "bomb" else 0,
     )
     stacks = {s: rng.choice((1, 2, 3, 5, 9, 14, 40, 200)) for s in range(1, players + 1)}
-    return SimState.new_hand(config, stacks, rng.randint(1, players), rng=rng)
+    button = rng.randint(1, players)
+    bomb = home == "bomb"
+    return SimState.new_hand(config, stacks, button, rng=rng, straddle=straddle, bomb_pot=bomb)
 
 
 def visible(st: A.I64) -> A.I64:
@@ -53,14 +57,14 @@ def visible(st: A.I64) -> A.I64:
     seed=st.integers(0, 10**6),
     players=st.integers(2, 10),
     limit=st.booleans(),
-    ante=st.sampled_from((0, 0, 1, 2)),
-    big_blind_ante=st.booleans(),
+    ante=st.sampled_from((0, 0, 1)),
     aggression=st.floats(0.0, 0.9),
+    home=st.sampled_from(("", "", "", "bb-ante", "utg", "button", "bomb")),
 )
 def test_the_arrays_play_every_hand_as_simstate(
-    seed: int, players: int, limit: bool, ante: int, big_blind_ante: bool, aggression: float
+    seed: int, players: int, limit: bool, ante: int, aggression: float, home: str
 ) -> None:
-    state = random_hand(seed, players, limit, ante, big_blind_ante)
+    state = random_hand(seed, players, limit, ante, home)
     st_ = A.state_array(state)
     rules = A.rules_array(state.rules)
     holes, runout = A.cards_arrays(state)
@@ -95,16 +99,8 @@ def test_the_arrays_play_every_hand_as_simstate(
 def test_side_pots_and_split_pots_settle_as_simstate() -> None:
     """Everyone all in preflop with different stacks, many boards: the showdowns (main
     and side pots, ties, odd chips) pay what SimState pays."""
+    config = TableConfig(variant=Variant.NO_LIMIT, seats=5, small_blind=1, big_blind=2, ante=1)
     for seed in range(400):
-        # Every other deal with a big-blind ante (dead money in the main pot).
-        config = TableConfig(
-            variant=Variant.NO_LIMIT,
-            seats=5,
-            small_blind=1,
-            big_blind=2,
-            ante=1 + seed % 2,
-            ante_mode=AnteMode.BIG_BLIND if seed % 2 else AnteMode.EVERY_SEAT,
-        )
         rng = random.Random(seed)
         stacks = {s: rng.choice((3, 7, 7, 12, 30)) for s in range(1, 6)}
         state = SimState.new_hand(config, stacks, 5, rng=rng)

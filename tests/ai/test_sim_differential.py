@@ -5,7 +5,9 @@ legal actions (fold/check/call amounts, bet-or-raise kind, min/max), stacks and 
 at every step, and identical final stacks. The deals lean on the edge cases: 2-10
 seats, stacks below one big blind (even below the small blind or the ante), heavy
 all-ins with side pots, odd blinds, antes, Limit caps from 1 bet to uncapped, and a
-share of boards that play for everyone so pots split with odd chips.
+share of boards that play for everyone so pots split with odd chips. The home-game
+rules the bots play (#34) too: a live straddle (under the gun or on the button) and
+bomb pots, hand by hand as a table deals them.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from ai.sim.rules import CALL, CHECK, FOLD, SimAction, SimLegal
 from ai.sim.state import SimState
 from holdem.actions import EventKind
 from holdem.cards import FULL_DECK, ScriptedDeck
-from holdem.config import AnteMode, TableConfig, Variant
+from holdem.config import AnteMode, Straddle, TableConfig, Variant
 from holdem.hand import Hand
 
 # Boards everyone plays (broadway straights with at most two of a suit, a royal flush,
@@ -43,6 +45,7 @@ class Case:
     stacks: str  # deep | short | mixed
     ante_share: float = 0.0
     big_blind_ante: bool = False  # antes, when dealt, are the big blind's alone
+    home: bool = False  # no-limit tables with a straddle (UTG or button) and bomb pots
 
 
 CASES = (
@@ -54,6 +57,7 @@ CASES = (
     Case("fl-mixed", 1400, 606, Variant.LIMIT, "mixed"),
     Case("any-mixed-antes", 1600, 707, None, "mixed", ante_share=1.0),
     Case("nl-short-bb-ante", 800, 808, Variant.NO_LIMIT, "short", 1.0, big_blind_ante=True),
+    Case("nl-mixed-home-rules", 1000, 1010, Variant.NO_LIMIT, "mixed", 0.3, home=True),
 )
 
 
@@ -62,7 +66,10 @@ def make_config(rng: random.Random, case: Case, table_size: int) -> TableConfig:
     big = rng.choice((2, 2, 2, 3, 4, 10, 1))
     small = rng.choice((1, big // 2 or 1, big // 2 or 1, big, max(1, big - 1)))
     ante = rng.choice((1, big // 2 or 1, big)) if rng.random() < case.ante_share else 0
-    extra: dict[str, int | None] = {}
+    extra: dict[str, int | Straddle | None] = {}
+    if case.home:
+        extra["straddle"] = rng.choice((Straddle.UTG, Straddle.BUTTON))
+        extra["bomb_pot_ante"] = rng.choice((1, big, 3 * big))
     if variant is Variant.LIMIT:
         extra["raise_cap"] = rng.choice((None, 1, 2, 3, 4, 4, 4, 5))
         if rng.random() < 0.3:
@@ -121,12 +128,16 @@ def play_both(rng: random.Random, case: Case, stats: Counter[str]) -> None:
         board = [deck.pop() for _ in range(5)]
     holes = {seat: (deck.pop(), deck.pop()) for seat in seats}
 
-    sim = SimState.new_hand(config, stacks, button, holes, board)
+    straddle = config.straddle is not Straddle.OFF and players >= 3 and rng.random() < 0.5
+    bomb = bool(config.bomb_pot_ante) and not straddle and rng.random() < 0.5
+    sim = SimState.new_hand(config, stacks, button, holes, board, straddle=straddle, bomb_pot=bomb)
     # Hand deals one card round the table twice, then burns before each street.
     order = sim.seats
     script = [holes[s][0] for s in order] + [holes[s][1] for s in order]
     script += [deck.pop(), *board[:3], deck.pop(), board[3], deck.pop(), board[4]]
-    hand = Hand(config, stacks, button, ScriptedDeck(script))
+    hand = Hand(config, stacks, button, ScriptedDeck(script), straddle=straddle, bomb_pot=bomb)
+    stats["straddle"] += straddle
+    stats["bomb"] += bomb
 
     def context() -> str:  # only built when an assertion fails
         return f"{case.name}: {config!r} {stacks=} {button=} {board=} {holes=} {hand.events=}"
@@ -175,4 +186,15 @@ def test_big_blind_ante_short_stacks_quick() -> None:
     stats: Counter[str] = Counter()
     for _ in range(case.hands):
         play_both(rng, case, stats)
+    assert stats["showdown"] > case.hands // 5
+
+
+def test_straddles_and_bomb_pots_quick() -> None:
+    """The home-game rules the bots play, in the unit tier: straddles and bomb pots."""
+    case = Case("home-quick", 200, 1111, Variant.NO_LIMIT, "mixed", 0.3, home=True)
+    rng = random.Random(case.seed)
+    stats: Counter[str] = Counter()
+    for _ in range(case.hands):
+        play_both(rng, case, stats)
+    assert stats["straddle"] > case.hands // 5 and stats["bomb"] > case.hands // 10
     assert stats["showdown"] > case.hands // 5

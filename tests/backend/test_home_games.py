@@ -79,7 +79,7 @@ async def test_home_game_rules_at_a_live_table(server: RunningServer) -> None:
             json={"bots": 1, "straddle": "utg"},
             headers={"Authorization": f"Bearer {host}"},
         )
-    assert response.status_code == 422 and "bots cannot play" in response.text
+    assert response.status_code == 201, response.text  # the bots play a straddle too
     table = await create_table(
         server, host, seats=3, small_blind=5, big_blind=10, action_timeout=2.0,
         run_it_max=2, rabbit_hunt=True, bomb_pot_ante=10, straddle="utg",
@@ -88,8 +88,6 @@ async def test_home_game_rules_at_a_live_table(server: RunningServer) -> None:
     assert table["view"]["config"]["run_it_max"] == 2
     hana = await join(server, table_id, host)
     carol = await join(server, table_id, carol_token)
-    error = await refused(hana, {"type": "add_bot", "seat": 3}, "bad_message")
-    assert "bots cannot play at a table with a straddle and bomb pots" in error["message"]
     await hana.send({"type": "pause"})
     await carol.wait_state(caused("pause"))
     await hana.send({"type": "sit", "seat": 1, "buy_in": 1000})
@@ -189,7 +187,7 @@ def test_a_called_bomb_pot_and_straddle_choices_survive_a_restart() -> None:
     assert restored.bomb_pot_called and restored.seats[0].straddle
 
 
-def test_the_hosts_rules_from_the_next_hand_and_the_bots_refusals() -> None:
+def test_the_hosts_rules_from_the_next_hand_and_the_bots_play_them() -> None:
     config = TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=5, big_blind=10, ante=2)
     settings = TableSettingsCommand(
         straddle=Straddle.BUTTON, run_it_max=3, rabbit_hunt=True, bomb_pot_ante=20,
@@ -210,14 +208,7 @@ def test_the_hosts_rules_from_the_next_hand_and_the_bots_refusals() -> None:
     table.sit(1, "a", "A", 400)
     host_commands.refuse_with_bots(table, new)  # no bots: every rule is fine
     host_commands.add_bot(table, 2, "rational", "Ada")
-    with pytest.raises(CommandError, match="bots cannot play at a table with a straddle"):
-        host_commands.refuse_with_bots(table, new)
-    twice = host_commands.new_config(config, TableSettingsCommand(run_it_max=2))
-    host_commands.refuse_with_bots(table, twice)  # bots play run it twice
+    host_commands.refuse_with_bots(table, new)  # the bots play every home-game rule (#34)
     table.config = new
-    with pytest.raises(CommandError, match="bomb pots"):
-        host_commands.add_bot(table, 3, "rational", "Bo")
-    assert 3 not in table.seats
-    # The simulator posts a big-blind ante (a tournament's levels): bots play it.
-    table.config = host_commands.new_config(config, TableSettingsCommand(big_blind_ante=True))
     host_commands.add_bot(table, 3, "rational", "Bo")
+    assert table.seats[3].is_bot

@@ -7,6 +7,10 @@ player, the forced bets, then sections "*** HOLE CARDS ***", "*** FLOP *** [...]
 "*** TURN *** [...] [x]", "*** RIVER *** [...] [x]", "*** SHOW DOWN ***" and
 "*** SUMMARY ***"; action lines are "name: verb amount", a raise "raises <by> to <to>".
 Hands are separated by blank lines. It imports nothing from holdem.pokerstars.
+Home-game lines as the format's sites write them: "posts straddle" (a live blind, part of
+the straddler's preflop bet); a board run more than once as "*** FIRST TURN *** [...]
+[x]", "*** SECOND TURN ***"... (the brackets hold that run's whole board so far), one
+"*** FIRST SHOW DOWN ***" per run, and "FIRST Board [...]" lines in the summary.
 
 `read_hands` parses; `check_chips` checks a parsed hand's arithmetic: every player's
 chips in minus returned plus collected, and the pot against what was collected and raked.
@@ -29,12 +33,16 @@ _TABLE = re.compile(
 _SEAT = re.compile(
     r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[$\d.,]+) in chips(?:, [^)]*)?\)"
 )
+_RUNS = ("FIRST", "SECOND", "THIRD")
 _STREET = re.compile(
-    r"^\*\*\* (?P<street>FLOP|TURN|RIVER) \*\*\* (?:\[[^\]]*\] )?\[(?P<cards>[^\]]*)\]$"
+    r"^\*\*\* (?:(?P<run>FIRST|SECOND|THIRD) )?(?P<street>FLOP|TURN|RIVER) \*\*\* "
+    r"(?:\[(?P<before>[^\]]*)\] )?\[(?P<cards>[^\]]*)\]$"
 )
+_SHOW_DOWN = re.compile(r"^\*\*\* (?:(?:FIRST|SECOND|THIRD) )?SHOW DOWN \*\*\*$")
 _CARDS = re.compile(r"\[(?P<cards>[^\]]*)\]")
 _VERB = re.compile(
     r"^(?P<verb>posts small blind|posts big blind|posts the ante|posts small & big blinds"
+    r"|posts straddle"
     r"|folds|checks|calls|bets|raises|shows|mucks hand|doesn't show hand)"
     r"(?: (?P<rest>.*))?$"
 )
@@ -49,7 +57,7 @@ def _money(text: str) -> Decimal:
 class Act:
     street: str  # preflop, flop, turn, river
     player: str
-    verb: str  # ante, small_blind, big_blind, fold, check, call, bet, raise
+    verb: str  # ante, small_blind, big_blind, straddle, fold, check, call, bet, raise
     amount: Decimal | None = None  # chips added (call, post) or the total "to" (bet, raise)
     all_in: bool = False
 
@@ -66,7 +74,8 @@ class ParsedHand:
     acts: list[Act] = field(default_factory=list)
     hero: str | None = None
     hero_cards: tuple[str, ...] = ()
-    board: list[str] = field(default_factory=list)
+    board: list[str] = field(default_factory=list)  # the first run's, if run more than once
+    boards: list[list[str]] = field(default_factory=list)  # each run's board (run it twice)
     shown: dict[str, tuple[str, ...]] = field(default_factory=dict)
     shown_names: dict[str, str] = field(default_factory=dict)  # "(a pair of Sixes)"
     mucked: set[str] = field(default_factory=set)
@@ -75,6 +84,9 @@ class ParsedHand:
     total_pot: Decimal | None = None
     rake: Decimal | None = None
     summary_board: list[str] = field(default_factory=list)
+    summary_boards: list[list[str]] = field(default_factory=list)
+    runs_said: str | None = None  # "twice" from "Hand was run twice"
+    rabbit: list[str] = field(default_factory=list)  # "Rabbit hunt [...]": no part of the hand
 
     @property
     def names(self) -> list[str]:
@@ -103,7 +115,7 @@ class ParsedHand:
                 assert act.amount is not None
                 added = act.amount - street_in.get(act.player, Decimal(0))
                 street_in[act.player] = act.amount
-            elif act.verb in ("call", "small_blind", "big_blind"):
+            elif act.verb in ("call", "small_blind", "big_blind", "straddle"):
                 added = act.amount or Decimal(0)
                 street_in[act.player] = street_in.get(act.player, Decimal(0)) + added
             elif act.verb == "ante":
@@ -168,7 +180,7 @@ def read_hand(lines: list[str]) -> ParsedHand:
             continue
         if line == "*** HOLE CARDS ***":
             continue
-        if line == "*** SHOW DOWN ***":
+        if _SHOW_DOWN.match(line):
             section = "showdown"
             continue
         if line == "*** SUMMARY ***":
@@ -177,7 +189,13 @@ def read_hand(lines: list[str]) -> ParsedHand:
         street = _STREET.match(line)
         if street is not None:
             section = street["street"].lower()
-            hand.board += street["cards"].split()
+            if street["run"] is None:
+                hand.board += street["cards"].split()
+            else:  # the run's board so far: what the brackets before the new cards hold
+                run = _RUNS.index(street["run"])
+                while len(hand.boards) <= run:
+                    hand.boards.append(list(hand.board))
+                hand.boards[run] = (street["before"] or "").split() + street["cards"].split()
             continue
         if section == "summary":
             _summary_line(hand, line)
@@ -204,6 +222,8 @@ def read_hand(lines: list[str]) -> ParsedHand:
         if verb is None:
             continue  # "sits out", "is disconnected" and the like
         _act(hand, section, name, verb["verb"], verb["rest"] or "")
+    if hand.boards:
+        hand.board = list(hand.boards[0])
     return hand
 
 
@@ -227,6 +247,7 @@ def _act(hand: ParsedHand, street: str, name: str, verb: str, rest: str) -> None
         "posts small blind": "small_blind",
         "posts big blind": "big_blind",
         "posts the ante": "ante",
+        "posts straddle": "straddle",
         "folds": "fold",
         "checks": "check",
         "calls": "call",
@@ -250,6 +271,12 @@ def _summary_line(hand: ParsedHand, line: str) -> None:
         hand.total_pot, hand.rake = _money(total[1]), _money(total[2])
     elif line.startswith("Board ["):
         hand.summary_board = line[len("Board [") : -1].split()
+    elif line.startswith("Hand was run "):
+        hand.runs_said = line[len("Hand was run ") :]
+    elif line.split(" ", 1)[0] in _RUNS and " Board [" in line:
+        hand.summary_boards.append(line.split(" Board [", 1)[1].rstrip("]").split())
+    elif line.startswith("Rabbit hunt ["):
+        hand.rabbit = line[len("Rabbit hunt [") : -1].split()
 
 
 def check_chips(hand: ParsedHand) -> None:
@@ -265,3 +292,8 @@ def check_chips(hand: ParsedHand) -> None:
         raise ParseError(f"collected {collected} + rake {hand.rake} != pot {hand.total_pot}")
     if hand.summary_board and hand.summary_board != hand.board:
         raise ParseError(f"board {hand.board} but the summary says {hand.summary_board}")
+    if hand.summary_boards != hand.boards:
+        raise ParseError(f"boards {hand.boards} but the summary says {hand.summary_boards}")
+    runs = {None: 0, "twice": 2, "three times": 3}.get(hand.runs_said, -1)
+    if runs != len(hand.boards):
+        raise ParseError(f"{len(hand.boards)} runs but the summary says {hand.runs_said!r}")

@@ -24,7 +24,7 @@ from pokerstars_parser import ParsedHand, check_chips, read_hands
 from pydantic import ValidationError
 
 from holdem.actions import EventKind, HandEvent, Street
-from holdem.config import AnteMode, TableConfig, Variant
+from holdem.config import AnteMode, Straddle, TableConfig, Variant
 from holdem.exports import ExportFormat, in_file, render
 from holdem.hand_names import hand_name
 from holdem.history import HandRecord
@@ -168,6 +168,7 @@ def expected_acts(record: HandRecord) -> list[tuple[str, str, str, Decimal | Non
         EventKind.ANTE: "ante",
         EventKind.SMALL_BLIND: "small_blind",
         EventKind.BIG_BLIND: "big_blind",
+        EventKind.STRADDLE: "straddle",
         EventKind.FOLD: "fold",
         EventKind.CHECK: "check",
         EventKind.CALL: "call",
@@ -200,7 +201,11 @@ def per_name(record: HandRecord, kind: EventKind) -> dict[str, Decimal]:
 
 @pytest.mark.parametrize(("config", "index"), ALL)
 def test_pokerstars_export_reads_back(config: str, index: int) -> None:
-    record = HANDS[config][index]
+    check_pokerstars(HANDS[config][index])
+
+
+def check_pokerstars(record: HandRecord) -> None:
+    """Every seated player's export reads back to the record's acts, chips and cards."""
     for seat in record.seats:
         hero = seat.player_id
         text = to_pokerstars(record, hero, "Friday night")
@@ -217,6 +222,8 @@ def test_pokerstars_export_reads_back(config: str, index: int) -> None:
         finals = {s.name: money(s.final_stack, record.config) for s in record.seats}
         assert parsed.final_stacks() == finals
         assert parsed.board == list(record.board)
+        assert parsed.boards == [list(b) for b in record.boards]
+        assert parsed.rabbit == list(record.rabbit)
         assert parsed.hero == seat.name and parsed.hero_cards == seat.hole_cards
         shown = {s.name: s.hole_cards for s in record.seats if s.seat in shown_seats(record)}
         assert parsed.shown == shown
@@ -265,6 +272,101 @@ def test_unknown_events_are_left_out() -> None:
     assert to_ohh(longer, hero) == to_ohh(record, hero)
 
 
+# -- home-game rules: straddles, bomb pots, runs, the rabbit hunt ---------------------
+
+HOME_OPTIONS: dict[str, dict[str, Any]] = {
+    "utg-straddle": {"straddle": Straddle.UTG},
+    "button-straddle": {"straddle": Straddle.BUTTON},
+    "bomb-pot": {"bomb_pot_ante": 3, "bomb_pot_every": 2},
+    "run-twice": {"run_it_max": 2},
+    "run-three-times": {"run_it_max": 3, "straddle": Straddle.UTG},
+    "rabbit-hunt": {"rabbit_hunt": True},
+}
+
+
+def _has(name: str, record: HandRecord) -> bool:
+    kinds = {e.kind for e in record.events}
+    return {
+        "utg-straddle": EventKind.STRADDLE in kinds,
+        "button-straddle": EventKind.STRADDLE in kinds,
+        "bomb-pot": record.bomb_pot,
+        "run-twice": len(record.boards) == 2,
+        "run-three-times": len(record.boards) == 3,
+        "rabbit-hunt": bool(record.rabbit),
+    }[name]
+
+
+def home_hands(name: str, seed: int) -> list[HandRecord]:
+    """Seeded random hands at a table with one home-game option on, until three hands
+    with it were played (uneven stacks: side pots; every vote for the most runs)."""
+    cfg = TableConfig(
+        variant=Variant.NO_LIMIT, seats=6, small_blind=1, big_blind=2, **HOME_OPTIONS[name]
+    )
+    rng = random.Random(seed)
+    table = Table(f"{name}-t", cfg, seed=seed)
+    for number in range(1, 6):
+        buy_in = rng.randint(cfg.min_buy_in, cfg.max_buy_in)
+        table.sit(number, f"p{number}", NAMES[number - 1], buy_in)
+        table.set_straddle(f"p{number}", cfg.straddle is not Straddle.OFF)
+    found: list[HandRecord] = []
+    for _ in range(60):
+        for seat in table.seats.values():
+            if seat.stack < cfg.big_blind:
+                table.rebuy(seat.player_id, cfg.min_buy_in)
+                table.sit_back(seat.player_id)
+        hand = table.start_hand()
+        while not hand.is_over:
+            if hand.runout_voters:
+                voter = table.seats[hand.runout_voters[0]]
+                table.vote_runouts(voter.player_id, cfg.run_it_max)
+                continue
+            legal = hand.legal_actions()
+            assert legal is not None
+            table.act(legal.seat, random_action(legal, rng, edge=0.5))
+        record = table.last_record
+        assert record is not None
+        if cfg.rabbit_hunt and len(record.board) < 5:
+            table.rabbit_hunt("p1")
+            record = table.last_record
+            assert record is not None
+        if _has(name, record):
+            found.append(record)
+            if len(found) == 3:
+                return found
+    raise AssertionError(f"no {name} hand in 60")
+
+
+HOME = {name: home_hands(name, seed=40 + i) for i, name in enumerate(HOME_OPTIONS)}
+HOME_ALL = [(name, i) for name in HOME for i in range(len(HOME[name]))]
+
+
+@pytest.mark.parametrize(("option", "index"), HOME_ALL)
+def test_home_game_hands_export_to_both_formats(option: str, index: int) -> None:
+    record = HOME[option][index]
+    check_pokerstars(record)
+    check_ohh(record)
+
+
+def test_home_game_lines_are_the_formats_own() -> None:
+    """The lines the format's sites write for each rule, on the hands above."""
+    straddle = to_pokerstars(HOME["utg-straddle"][0], "p1")
+    assert re.search(r"^\S.*: posts straddle 4$", straddle, re.M)
+    twice = to_pokerstars(HOME["run-twice"][0], "p1")
+    for line in ("*** FIRST SHOW DOWN ***", "*** SECOND SHOW DOWN ***", "Hand was run twice"):
+        assert line in twice
+    assert re.search(r"^\*\*\* SECOND (FLOP|TURN|RIVER) \*\*\* ", twice, re.M)
+    thrice = to_pokerstars(HOME["run-three-times"][0], "p1")
+    assert "Hand was run three times" in thrice and "THIRD Board [" in thrice
+    bomb = HOME["bomb-pot"][0]
+    text = to_pokerstars(bomb, "p1")
+    assert text.count(": posts the ante 3") == len(bomb.seats) and "posts small blind" not in text
+    document = to_ohh(bomb, "p1")["ohh"]
+    assert [a["action"] for a in document["rounds"][0]["actions"]].count("Post Ante") == len(
+        bomb.seats
+    )
+    assert "Rabbit hunt [" in to_pokerstars(HOME["rabbit-hunt"][0], "p1")
+
+
 # -- Open Hand History --------------------------------------------------------------
 
 
@@ -289,7 +391,27 @@ def test_ohh_package_wants_a_key_the_spec_lacks() -> None:
 
 @pytest.mark.parametrize(("config", "index"), ALL)
 def test_ohh_export_validates_and_reads_back(config: str, index: int) -> None:
-    record = HANDS[config][index]
+    check_ohh(HANDS[config][index])
+
+
+def ohh_boards(ohh: OpenHandHistory) -> list[list[str]]:
+    """Each run's board from the rounds: a street that does not follow the one before it
+    starts the next run, from the cards dealt once before it."""
+    order = ["Preflop", "Flop", "Turn", "River"]
+    boards: list[list[str]] = [[]]
+    last = 0
+    for rd in ohh.rounds:
+        if rd.street not in order[1:]:
+            continue
+        index = order.index(rd.street)
+        if index <= last:
+            boards.append(boards[0][: {1: 0, 2: 3, 3: 4}[index]])
+        boards[-1] += list(rd.cards or [])
+        last = index
+    return boards
+
+
+def check_ohh(record: HandRecord) -> None:
     cfg = record.config
     for seat in record.seats:
         hero = seat.player_id
@@ -312,6 +434,7 @@ def test_ohh_export_validates_and_reads_back(config: str, index: int) -> None:
             "Post Ante": "ante",
             "Post SB": "small_blind",
             "Post BB": "big_blind",
+            "Straddle": "straddle",
             "Fold": "fold",
             "Check": "check",
             "Call": "call",
@@ -332,10 +455,14 @@ def test_ohh_export_validates_and_reads_back(config: str, index: int) -> None:
             if a.action in names and a.player_id is not None
         ]
         assert got == expected_acts(record)
-        board = [
-            c for r in ohh.rounds if r.street in ("Flop", "Turn", "River") for c in r.cards or []
-        ]
-        assert board == list(record.board)
+        assert [r.id for r in ohh.rounds] == list(range(len(ohh.rounds)))
+        if record.boards:
+            assert ohh.flags == ["Run_It_Twice"]
+            assert ohh_boards(ohh) == [list(b) for b in record.boards]
+        else:
+            assert not ohh.flags and ohh_boards(ohh) == [list(record.board)]
+        ante = cfg.bomb_pot_ante if record.bomb_pot else cfg.ante
+        assert ohh.ante_amount == money(ante, cfg)
         wins: dict[str, Decimal] = {}
         for pot in ohh.pots:
             assert pot.amount == sum(w.win_amount for w in pot.player_wins or [])

@@ -2,7 +2,7 @@
 import { Icon } from "./Icon";
 import { useMemo, useState, type FormEvent } from "react";
 import { BOT_STYLES, type BotStyle, type CreateTableRequest, type Variant } from "../protocol";
-import { botProblem, changedRules, HomeRulesFields, NO_HOME_RULES, type HomeRules } from "./HomeRulesFields";
+import { changedRules, HomeRulesFields, NO_HOME_RULES, type HomeRules } from "./HomeRulesFields";
 
 export interface CreateTableFormProps {
   onCreate: (spec: CreateTableRequest) => Promise<void>;
@@ -66,12 +66,10 @@ export function CreateTableForm({ onCreate, onCancel, defaultName }: CreateTable
     const hi = maxBuyIn ? int(maxBuyIn) : Math.max(defaultMax, lo);
     if (lo > hi) list.push("The minimum buy-in cannot exceed the maximum.");
     if (lo < bb) list.push("The minimum buy-in must cover the big blind.");
-    const withBots = shownBots.length > 0 ? botProblem(variant === "limit" ? { ...rules, straddle: "off" } : rules) : null;
-    if (withBots) list.push(withBots);
     if (rules.big_blind_ante && int(ante) < 1) list.push("A big-blind ante needs an ante above 0.");
     if (rules.bomb_pot_every > 0 && rules.bomb_pot_ante < 1) list.push("Bomb pots every N hands need a bomb pot ante.");
     return list;
-  }, [smallBlind, bb, minBuyIn, maxBuyIn, defaultMin, defaultMax, shownBots.length, rules, variant, ante]);
+  }, [smallBlind, bb, minBuyIn, maxBuyIn, defaultMin, defaultMax, rules, ante]);
 
   const setBotCount = (count: number) => {
     const next = shownBots.slice(0, count);

@@ -24,15 +24,6 @@ export function changedRules(rules: HomeRules): Partial<HomeRules> {
   return Object.fromEntries(Object.entries(rules).filter(([key, value]) => NO_HOME_RULES[key as keyof HomeRules] !== value));
 }
 
-/** Why bots cannot sit with these rules (the server says the same), or null. */
-export function botProblem(rules: HomeRules): string | null {
-  const list = [
-    rules.straddle !== "off" ? "a straddle" : null,
-    rules.bomb_pot_ante > 0 ? "bomb pots" : null,
-  ].filter((x): x is string => x !== null);
-  return list.length ? `Bots cannot play ${list.join(" and ")} (the AI's simulator posts only the blinds): remove the bots or these rules.` : null;
-}
-
 export function HomeRulesFields({ rules, onChange, limit }: { rules: HomeRules; onChange: (rules: HomeRules) => void; limit: boolean }) {
   const set = (patch: Partial<HomeRules>) => onChange({ ...rules, ...patch });
   const num = (text: string) => Math.max(0, Number.parseInt(text, 10) || 0);

@@ -78,20 +78,18 @@ describe("HomeGameBar", () => {
 });
 
 describe("CreateTableForm home-game rules", () => {
-  it("refuses rules bots cannot play while bots are seated, and sends them without bots", async () => {
+  it("sends the rules with the bots seated: the bots play every home-game rule", async () => {
     const onCreate = vi.fn(async (_spec: CreateTableRequest) => {});
     render(<CreateTableForm onCreate={onCreate} />);
     fireEvent.change(screen.getByTestId("hr-straddle"), { target: { value: "utg" } });
     fireEvent.change(screen.getByTestId("hr-runs"), { target: { value: "3" } });
     fireEvent.click(screen.getByTestId("hr-rabbit"));
     fireEvent.click(screen.getByTestId("ct-submit"));
-    expect(await screen.findByTestId("ct-error")).toHaveTextContent("Bots cannot play a straddle");
-    expect(onCreate).not.toHaveBeenCalled();
-    fireEvent.change(screen.getByTestId("ct-bot-count"), { target: { value: "0" } });
-    fireEvent.click(screen.getByTestId("ct-submit"));
     await waitFor(() => expect(onCreate).toHaveBeenCalled());
+    expect(screen.queryByTestId("ct-error")).toBeNull();
     const spec = onCreate.mock.calls[0]![0];
-    expect(spec).toMatchObject({ straddle: "utg", run_it_max: 3, rabbit_hunt: true, bots: 0 });
+    expect(spec).toMatchObject({ straddle: "utg", run_it_max: 3, rabbit_hunt: true });
+    expect(spec.bots).toBeGreaterThan(0);
     expect(spec).not.toHaveProperty("bomb_pot_ante");
   });
 });
