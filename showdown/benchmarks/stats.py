@@ -227,13 +227,14 @@ def run(args: argparse.Namespace) -> int:
     hands = int(getattr(args, "stats_hands", 100_000))
     rounds = int(getattr(args, "stats_rounds", 20))
     seed = int(getattr(args, "seed", 1))
+    per_game = int(getattr(args, "stats_per_game", PER_GAME))
     print(f"stats: a player's profile with {hands:,} stored hands")
     with (
         tempfile.TemporaryDirectory(prefix="showdown-bench-stats-") as tmp,
         EmbeddedMongo(Path(tmp) / "mongo") as db,
     ):
         began = time.perf_counter()
-        asyncio.run(fill(db.url, hands, seed))
+        asyncio.run(fill(db.url, hands, seed, per_game))
         print(f"  filled in {time.perf_counter() - began:.1f} s")
         timings = asyncio.run(measure(db.url, rounds))
     for name, values in timings.items():
