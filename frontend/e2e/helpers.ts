@@ -135,14 +135,17 @@ export async function rebuyIfBusted(page: Page): Promise<boolean> {
   return true;
 }
 
-/** Wait until it is our turn (the decision bar is up), rebuying if we bust meanwhile. */
+/**
+ * Wait until it is our turn (the decision bar is up), rebuying if we bust meanwhile:
+ * waits for what the page shows (the bar, or a Rebuy button that can be pressed), not
+ * on a poll of the clock.
+ */
 export async function waitForTurn(page: Page, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   const bar = page.getByTestId("action-bar");
-  while (Date.now() < deadline) {
+  const busted = page.locator('[data-testid="rebuy"]:enabled', { hasText: /^\s*Rebuy\s*$/ });
+  for (;;) {
+    await expect(bar.or(busted).first()).toBeVisible({ timeout: timeoutMs });
     if (await bar.isVisible()) return;
     await rebuyIfBusted(page);
-    await page.waitForTimeout(150);
   }
-  await expect(bar).toBeVisible({ timeout: 1000 });
 }

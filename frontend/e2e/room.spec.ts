@@ -76,17 +76,34 @@ test.describe.serial("a guest at a table with bots", () => {
   });
 
   test("shows a showdown", async () => {
-    // Play until a hand ends with cards shown, then take its picture.
-    const deadline = Date.now() + 120_000;
-    while (Date.now() < deadline) {
-      const result = page.getByTestId("hand-result");
-      const shown = page.locator('[data-testid^="seat-"]:not([data-me]) [data-card]:not([data-card="back"])');
-      if ((await result.isVisible()) && (await shown.count()) > 0) break;
-      await rebuyIfBusted(page);
-      await checkOrCall(page);
-      await page.waitForTimeout(120);
+    // Check or call until a hand ends with another player's cards shown, then take its
+    // picture. Each step waits for what the page shows (a showdown, our turn, or being
+    // busted), not for the clock; bounded by hands dealt, not by time.
+    const start = await handNo(page);
+    const result = page.getByTestId("hand-result");
+    const shown = page.locator('[data-testid^="seat-"]:not([data-me]) [data-card]:not([data-card="back"])');
+    const bar = page.getByTestId("action-bar");
+    const showdown = async () => (await result.isVisible()) && (await shown.count()) > 0;
+    while (!(await showdown())) {
+      expect((await handNo(page)) - start, "hands dealt without a showdown").toBeLessThan(20);
+      await page.waitForFunction(
+        () => {
+          const cards = '[data-testid^="seat-"]:not([data-me]) [data-card]:not([data-card="back"])';
+          const rebuy = document.querySelector<HTMLButtonElement>('[data-testid="rebuy"]');
+          return Boolean(
+            (document.querySelector('[data-testid="hand-result"]') && document.querySelector(cards)) ||
+              document.querySelector('[data-testid="action-bar"]') ||
+              (rebuy && !rebuy.disabled && rebuy.textContent?.trim() === "Rebuy"),
+          );
+        },
+        undefined,
+        { timeout: 60_000 },
+      );
+      if (await rebuyIfBusted(page)) continue;
+      // Acted: wait for the turn to pass before looking again (no second click on it).
+      if (await checkOrCall(page)) await bar.waitFor({ state: "hidden", timeout: 10_000 }).catch(() => undefined);
     }
-    await expect(page.getByTestId("hand-result")).toBeVisible();
+    await expect(result).toBeVisible();
     await shot(page, "desktop-showdown");
   });
 

@@ -109,17 +109,22 @@ def random_hand(config: TableConfig, rng: random.Random, number: int) -> HandRec
     )
 
 
-def templates(seed: int, per_game: int = PER_GAME) -> list[HandRecord]:
-    """The distinct hands, the games taken in turn (so any first few cover all four)."""
+def templates(seed: int, per_game: int = PER_GAME, count: int | None = None) -> list[HandRecord]:
+    """The distinct hands, the games taken in turn (so any first few cover all four); the
+    first `count` of them when given (the same hands: they are dealt in order)."""
     rng = random.Random(seed)
-    return [random_hand(GAMES[n % len(GAMES)], rng, n) for n in range(per_game * len(GAMES))]
+    total = per_game * len(GAMES)
+    wanted = total if count is None else min(total, count)
+    return [random_hand(GAMES[n % len(GAMES)], rng, n) for n in range(wanted)]
 
 
 def bench_hands(hands: int, seed: int, per_game: int = PER_GAME) -> Iterator[Counted]:
     """The hands the bench files, counted: each distinct hand as it was dealt, then again
     as a later hand of the table with that hand's players (the counts do not depend on
     who sat there; an all-in's sampled equity keeps its first deal's seed)."""
-    distinct = [(record, player_hands(record)) for record in templates(seed, per_game)]
+    # Fewer hands than distinct ones: only those are dealt and counted (counting is the cost).
+    made = templates(seed, per_game, count=hands)
+    distinct = [(record, player_hands(record)) for record in made]
     for n in range(hands):
         record, players = distinct[n % len(distinct)]
         played = START + timedelta(seconds=30 * n)
@@ -222,13 +227,14 @@ def run(args: argparse.Namespace) -> int:
     hands = int(getattr(args, "stats_hands", 100_000))
     rounds = int(getattr(args, "stats_rounds", 20))
     seed = int(getattr(args, "seed", 1))
+    per_game = int(getattr(args, "stats_per_game", PER_GAME))
     print(f"stats: a player's profile with {hands:,} stored hands")
     with (
         tempfile.TemporaryDirectory(prefix="showdown-bench-stats-") as tmp,
         EmbeddedMongo(Path(tmp) / "mongo") as db,
     ):
         began = time.perf_counter()
-        asyncio.run(fill(db.url, hands, seed))
+        asyncio.run(fill(db.url, hands, seed, per_game))
         print(f"  filled in {time.perf_counter() - began:.1f} s")
         timings = asyncio.run(measure(db.url, rounds))
     for name, values in timings.items():

@@ -50,6 +50,12 @@ def add_parser(subparsers: Subparsers) -> None:
     stats.add_argument("--stats-hands", type=int, default=100_000, help="the player's hands")
     stats.add_argument("--stats-rounds", type=int, default=20, help="requests of each kind")
     stats.add_argument(
+        "--stats-per-game",
+        type=int,
+        default=100,
+        help="distinct hands per game (4 games), counted once; the rest are filed again",
+    )
+    stats.add_argument(
         "--stats-target-ms",
         type=float,
         default=200.0,

@@ -8,15 +8,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ai.bots import STYLES, Bot, make_bot
+from ai.bots.mcts import make_mcts
 from ai.bots.poki import PokiBot
 from ai.game.observation import ActionRecord, Decision
 from ai.game.observe import apply, observe
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
 
+# Legality does not depend on how long a bot thinks: the search on a small iteration
+# budget (its default, 8,000 a No-Limit decision, is most of this file's time).
+SEARCH_ITERATIONS = 64
+
 
 def bots(seed: int) -> list[Bot]:
-    made = [make_bot(style, seed) for style in STYLES]
+    made = [
+        make_mcts(seed, iterations=SEARCH_ITERATIONS) if style == "mcts" else make_bot(style, seed)
+        for style in STYLES
+    ]
     for bot in made:
         if isinstance(bot, PokiBot):
             bot.rollouts = 20  # legality does not depend on how long it thinks
