@@ -43,7 +43,8 @@ from backend.logging import log_context
 from backend.realtime.outbox import Outbox
 from holdem.actions import Action, LegalActions
 from holdem.history import HandRecord
-from holdem.protocol import (
+from holdem.views import TableView, observe_record
+from protocol.messages import (
     Advice,
     AdviceSource,
     CloseCode,
@@ -62,7 +63,6 @@ from holdem.protocol import (
     WorkerWelcome,
     parse_worker_message,
 )
-from holdem.views import TableView, observe_record
 
 log = logging.getLogger(__name__)
 

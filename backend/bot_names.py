@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from holdem.protocol import BOT_STYLES, BotStyle
+from protocol.messages import BOT_STYLES, BotStyle
 
 NAMES: dict[BotStyle, tuple[str, ...]] = {
     "mcts": ("Monty", "Carlo", "Simone"),

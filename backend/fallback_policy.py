@@ -13,8 +13,8 @@ from enum import StrEnum
 
 from holdem.actions import Action, ActionKind, LegalActions, Street
 from holdem.cards import RANKS
-from holdem.protocol import Advice
 from holdem.views import TableView
+from protocol.messages import Advice
 
 
 class Strength(StrEnum):

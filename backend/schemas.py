@@ -13,8 +13,8 @@ from backend.passwords import PASSWORD_MAX, PASSWORD_MIN
 from backend.realtime.loop_lag import LoopLag
 from holdem.config import MAX_RUNS, MAX_SEATS, MIN_SEATS, AnteMode, Straddle, TableConfig, Variant
 from holdem.history import HandRecord
-from holdem.protocol import DEFAULT_BOT_STYLE, BotStyle
 from holdem.views import TableView
+from protocol.messages import DEFAULT_BOT_STYLE, BotStyle
 
 # Every amount a table is created with (blinds, ante, bets, buy-ins) is at most this.
 # A stack holds only chips bought in at its table: 10 seats buying in for 1e9 a

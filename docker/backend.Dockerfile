@@ -29,6 +29,7 @@ RUN --mount=type=cache,target=/root/.cache/pip \
 #    README.md* : the readme is optional for the build.
 COPY README.md* ./
 COPY holdem ./holdem
+COPY protocol ./protocol
 COPY backend ./backend
 COPY ai ./ai
 COPY showdown ./showdown

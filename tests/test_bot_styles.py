@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ai.bots import STYLES, make_bot
-from holdem.protocol import BOT_STYLES
+from protocol.messages import BOT_STYLES
 
 WEB_TYPES = Path(__file__).resolve().parents[1] / "frontend" / "src" / "protocol" / "types.ts"
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("holdem", "backend", "ai", "showdown")
+PACKAGES = ("holdem", "protocol", "backend", "ai", "showdown")
 
 # Cycles still allowed, each a sorted tuple of its modules, with who removes it.
 ALLOWED_CYCLES: frozenset[tuple[str, ...]] = frozenset()
@@ -164,6 +164,33 @@ def test_the_ai_packages_are_layered() -> None:
     packages = package_graph({m: t for m, t in ai.items() if m.startswith("ai.")})
     found = cycles(packages)
     assert not found, "package cycles:\n" + "\n".join(cycle_path(packages, c) for c in found)
+
+
+def test_holdem_is_the_pure_game() -> None:
+    """The rules core imports nothing of ours outside itself: the wire protocol (`protocol`),
+    the server and the AI build on it, never the other way."""
+    graph = our_graph()
+    outside = {
+        (module, target)
+        for module, targets in graph.items()
+        if module.split(".")[0] == "holdem"
+        for target in targets
+        if target.split(".")[0] in PACKAGES and target.split(".")[0] != "holdem"
+    }
+    assert not outside, f"holdem imports from outside the game: {sorted(outside)}"
+
+
+def test_the_protocol_stands_on_the_game_alone() -> None:
+    """The backend and the AI worker both import `protocol`; it imports only `holdem`."""
+    graph = our_graph()
+    above = {
+        (module, target)
+        for module, targets in graph.items()
+        if module.split(".")[0] == "protocol"
+        for target in targets
+        if target.split(".")[0] in {"backend", "ai", "showdown"}
+    }
+    assert not above, f"protocol imports from above it: {sorted(above)}"
 
 
 def test_allowed_cycles_still_exist() -> None:

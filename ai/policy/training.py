@@ -18,8 +18,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -29,23 +28,17 @@ from ai.policy.limit.game import HOLDEM_HU, LEDUC
 from ai.policy.limit.holdem import HoldemAbstraction
 from ai.policy.limit.leduc import LeducAbstraction
 from ai.policy.limit.solver import MCCFR
+from ai.policy.run_files import (
+    GAMES,
+    NWAY_GAMES,
+    Note,
+    TrainSettings,
+    load_history,
+    plot_history,
+    save_history,
+)
 
-Note = Callable[[str], None]
-GAMES = ("limit-hu", "leduc", "nolimit-hu", "limit-3max")
-NWAY_GAMES = ("nolimit-hu", "limit-3max")  # ai.policy.nway
-
-
-@dataclass(frozen=True)
-class TrainSettings:
-    game: str = "limit-hu"
-    iterations: int = 1_000_000
-    seed: int = 0
-    hs_buckets: tuple[int, int, int] = (12, 12, 16)
-    batch: int = 1000
-    discount_batches: int = 100  # Linear CFR over the first 100k iterations
-    eval_every: int = 100_000
-    best_response: int = 0  # iterations per seat; 0: skip
-    response_deals: int = 100_000
+__all__ = ["GAMES", "NWAY_GAMES", "TrainSettings", "train"]
 
 
 def make_solver(settings: TrainSettings) -> MCCFR:
@@ -89,7 +82,7 @@ def train(
     history: list[dict[str, float]] = []
     if resume is not None:
         solver.load(resume)
-        history = _load_history(resume)
+        history = load_history(resume)
         note(f"resumed from {resume} at {solver.iterations} iterations")
     note(
         f"{settings.game}: {solver.lay.size} strategy entries, buckets {solver.lay.buckets}; "
@@ -116,7 +109,7 @@ def train(
         previous = current
         checkpoint = out / "checkpoint.npz"
         solver.save(checkpoint)
-        _save_history(out / "history.json", history)
+        save_history(out / "history.json", history)
         rate = chunk / max(
             row["seconds"] - (history[-2]["seconds"] if len(history) > 1 else spent), 1e-9
         )
@@ -138,7 +131,7 @@ def train(
         )  # fmt: skip
         note(f"artefact {out / 'blueprint.npz'}: {report['artefact']['version']}")
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    _plot(history, out / "convergence.png", settings.game)
+    plot_history(history, out / "convergence.png", settings.game)
     note(f"report {out / 'report.json'}, chart {out / 'convergence.png'}")
     return report
 
@@ -176,40 +169,3 @@ def _best_responses(solver: MCCFR, settings: TrainSettings, note: Note) -> dict[
         f"± {result['ci95_mbb']:.0f} mbb/hand (best responses' mean)"
     )
     return result
-
-
-def _save_history(path: Path, history: list[dict[str, float]]) -> None:
-    path.write_text(json.dumps(history) + "\n", encoding="utf-8")
-
-
-def _load_history(checkpoint: Path) -> list[dict[str, float]]:
-    path = checkpoint.with_name("history.json")
-    if not path.exists():
-        return []
-    rows: list[dict[str, float]] = json.loads(path.read_text(encoding="utf-8"))
-    return rows
-
-
-def _plot(history: list[dict[str, float]], path: Path, game: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    x = [row["iterations"] for row in history]
-    panels = [
-        ("mean_positive_regret", "mean positive regret / T"),
-        ("strategy_change", "avg |Δσ| per entry"),
-    ]
-    if history and "exploitability" in history[0]:
-        panels.insert(0, ("exploitability", "exploitability (chips/hand)"))
-    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4))
-    for ax, (key, label) in zip(np.atleast_1d(axes), panels, strict=True):
-        ax.loglog(x, [row[key] for row in history], marker="o")
-        ax.set_xlabel("iterations")
-        ax.set_title(label)
-        ax.grid(True, which="both", alpha=0.3)
-    fig.suptitle(f"blueprint training: {game}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)

@@ -24,8 +24,8 @@ from ai.tournament.icm import icm
 from ai.tournament.pushfold import FOLD as FOLDED
 from ai.tournament.pushfold import STEAL, Chart, Payoffs, hand_values, solve
 from ai.tournament.spot import LIVE_SAMPLES, Blinds, Valuation, chip_payoffs, icm_payoffs
-from holdem.protocol import ActionValue, Advice, DecisionQuery, TournamentSituation
 from holdem.views import TableView
+from protocol.messages import ActionValue, Advice, DecisionQuery, TournamentSituation
 
 PUSHFOLD_MAX_BB = 15.0
 NEAR_MONEY = 2

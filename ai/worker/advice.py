@@ -11,7 +11,7 @@ from ai.models.model import OpponentModel
 from ai.models.ranges import RangeTracker, grid_of
 from ai.search.deals import FloatArray
 from ai.sim.rules import BET, KIND_TO_ACTION_KIND, RAISE
-from holdem.protocol import ActionValue, Advice, OpponentRead
+from protocol.messages import ActionValue, Advice, OpponentRead
 
 _KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
 

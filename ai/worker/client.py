@@ -31,7 +31,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ai.worker.decider import Decider, answer_json, hand_ended_json, init_process
-from holdem.protocol import (
+from protocol.messages import (
     CloseCode,
     DecisionDecline,
     DecisionQuery,

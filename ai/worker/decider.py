@@ -38,7 +38,7 @@ from ai.worker.advice import build_advice
 from ai.worker.model_sync import ModelSync
 from holdem.actions import ActionKind, LegalActions
 from holdem.history import HandRecord
-from holdem.protocol import (
+from protocol.messages import (
     Advice,
     DecisionAnswer,
     DecisionDecline,

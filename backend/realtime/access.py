@@ -9,7 +9,7 @@ import secrets
 from pydantic import ValidationError
 
 from backend.realtime.core import RuntimeCore
-from holdem.protocol import SeatRequest
+from protocol.messages import SeatRequest
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,8 @@ from backend.realtime.inbox import AIDone, Client, CommandError
 from backend.realtime.timers import Turn
 from holdem.actions import Action
 from holdem.errors import RuleError
-from holdem.protocol import (
+from holdem.table import Seat
+from protocol.messages import (
     ActedBy,
     AdviceMessage,
     AdviceRequest,
@@ -25,7 +26,6 @@ from holdem.protocol import (
     QueryPurpose,
     TournamentSituation,
 )
-from holdem.table import Seat
 
 log = logging.getLogger(__name__)
 

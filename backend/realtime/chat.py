@@ -7,7 +7,7 @@ from collections import deque
 from backend.names import normalise_chat
 from backend.realtime.inbox import CommandError
 from backend.realtime.timers import now_ms
-from holdem.protocol import ChatMessage, ErrorCode
+from protocol.messages import ChatMessage, ErrorCode
 
 # Chat messages a table keeps (in memory only) for those who join later.
 CHAT_HISTORY = 50

@@ -26,7 +26,9 @@ from backend.realtime.timers import Clock, TimeBanks, Turn
 from backend.schemas import TableOptions
 from backend.settings import Settings
 from holdem.config import TableConfig
-from holdem.protocol import (
+from holdem.table import Table
+from holdem.views import TableView
+from protocol.messages import (
     Change,
     HostState,
     QueryPurpose,
@@ -34,8 +36,6 @@ from holdem.protocol import (
     TournamentSituation,
     TournamentView,
 )
-from holdem.table import Table
-from holdem.views import TableView
 
 log = logging.getLogger(__name__)
 

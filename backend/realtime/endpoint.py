@@ -25,7 +25,7 @@ from backend.realtime.origin import origin_allowed
 from backend.realtime.outbox import Outbox
 from backend.realtime.runtime import Client, Command, Join, Leave
 from backend.state import AppState
-from holdem.protocol import (
+from protocol.messages import (
     AuthMessage,
     ClientCommand,
     CloseCode,

@@ -17,8 +17,8 @@ from backend.realtime.inbox import TimerFired
 from backend.realtime.table_commands import LedgerLine, Outcome
 from backend.realtime.timers import Clock, Turn, now_ms
 from holdem.errors import RuleError
-from holdem.protocol import ActedBy, Change, ChangeKind
 from holdem.table import Cashout, Seat
+from protocol.messages import ActedBy, Change, ChangeKind
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import logging
 from backend.realtime.core import RuntimeCore
 from backend.realtime.inbox import Client, CommandError, TimerFired
 from backend.realtime.timers import now_ms
-from holdem.protocol import (
+from protocol.messages import (
     ActedBy,
     Change,
     ChangeKind,

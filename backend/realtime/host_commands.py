@@ -14,8 +14,14 @@ from backend.realtime.inbox import CommandError
 from backend.realtime.table_commands import LedgerLine, Outcome
 from holdem.config import AnteMode, TableConfig, Variant
 from holdem.errors import SeatError
-from holdem.protocol import ActedBy, Change, ChangeKind, ErrorCode, TableSettingsCommand
 from holdem.table import Seat, Table
+from protocol.messages import (
+    ActedBy,
+    Change,
+    ChangeKind,
+    ErrorCode,
+    TableSettingsCommand,
+)
 
 MAX_STACK = 1_000_000_000  # backend.schemas.MAX_CHIPS: what any buy-in may be
 

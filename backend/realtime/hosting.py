@@ -14,7 +14,7 @@ from backend.realtime.inbox import Client, CommandError
 from backend.realtime.table_commands import Outcome
 from holdem.config import TableConfig
 from holdem.errors import SeatError
-from holdem.protocol import (
+from protocol.messages import (
     ActedBy,
     AddBotCommand,
     AdjustCommand,

@@ -8,7 +8,7 @@ from backend.ai_gateway import Decision
 from backend.realtime.outbox import Outbox
 from backend.realtime.timers import Turn
 from backend.tournament.director import Order
-from holdem.protocol import ClientCommand, QueryPurpose
+from protocol.messages import ClientCommand, QueryPurpose
 
 
 @dataclass(eq=False)

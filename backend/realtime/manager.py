@@ -26,8 +26,8 @@ from backend.realtime.runtime import StatsCounted, TableRuntime
 from backend.schemas import CreateTableRequest, TableOptions
 from backend.settings import Settings
 from holdem.config import TableConfig
-from holdem.protocol import ActedBy, Change, ChangeKind
 from holdem.table import Table
+from protocol.messages import ActedBy, Change, ChangeKind
 
 log = logging.getLogger(__name__)
 

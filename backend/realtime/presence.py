@@ -8,7 +8,7 @@ import logging
 from backend.realtime.core import RuntimeCore
 from backend.realtime.inbox import Client, TimerFired
 from backend.realtime.timers import now_ms
-from holdem.protocol import (
+from protocol.messages import (
     ActedBy,
     Change,
     ChangeKind,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from backend.realtime.core import RuntimeCore
 from backend.realtime.inbox import Client, StatsCounted
 from backend.realtime.timers import now_ms
-from holdem.protocol import Change, NoticeMessage, StateMessage, StatsMessage
 from holdem.views import TableView, as_seen_by, observe
+from protocol.messages import Change, NoticeMessage, StateMessage, StatsMessage
 
 
 class Publishing(RuntimeCore):

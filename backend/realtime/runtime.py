@@ -49,7 +49,8 @@ from backend.realtime.timers import Turn, now_ms
 from backend.realtime.tournament_orders import TournamentOrders
 from backend.schemas import TableDetail, TableSummary
 from holdem.errors import RuleError
-from holdem.protocol import (
+from holdem.views import observe
+from protocol.messages import (
     ActCommand,
     AdviceRequest,
     AIDecideCommand,
@@ -76,7 +77,6 @@ from holdem.protocol import (
     StraddleCommand,
     SyncRequest,
 )
-from holdem.views import observe
 
 # Re-exported: the endpoint, the manager and tests post these to a runtime.
 __all__ = ["AIDone", "Client", "Command", "Join", "Leave", "StatsCounted", "TableRuntime"]

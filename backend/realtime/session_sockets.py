@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from backend.realtime.outbox import Outbox
-from holdem.protocol import CloseCode, ErrorCode, ErrorMessage
+from protocol.messages import CloseCode, ErrorCode, ErrorMessage
 
 
 class SessionSockets:

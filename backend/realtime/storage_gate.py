@@ -9,7 +9,7 @@ from typing import Any
 
 from backend.realtime.core import RuntimeCore
 from backend.realtime.inbox import Command, Stop
-from holdem.protocol import PingMessage
+from protocol.messages import PingMessage
 
 log = logging.getLogger(__name__)
 

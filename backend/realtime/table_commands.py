@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from holdem.protocol import ActedBy, Change, ChangeKind
 from holdem.table import Seat, Table
+from protocol.messages import ActedBy, Change, ChangeKind
 
 
 @dataclass(frozen=True, slots=True)

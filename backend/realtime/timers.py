@@ -6,7 +6,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from holdem.protocol import TurnClock
+from protocol.messages import TurnClock
 
 
 def now_ms() -> float:

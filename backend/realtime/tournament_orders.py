@@ -12,7 +12,7 @@ from backend.realtime.inbox import CommandError, Orders
 from backend.tournament.director import Order, OrderKind
 from backend.tournament.tables import stakes_command
 from holdem.errors import RuleError
-from holdem.protocol import ActedBy, Change, ChangeKind
+from protocol.messages import ActedBy, Change, ChangeKind
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import math
 from pydantic import BaseModel, Field
 
 from holdem.actions import Action, ActionKind
-from holdem.protocol import ActionValue
+from protocol.messages import ActionValue
 
 _AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE)
 

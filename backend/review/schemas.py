@@ -8,7 +8,7 @@ from enum import StrEnum
 from pydantic import BaseModel, Field
 
 from holdem.actions import Action, Street
-from holdem.protocol import ActionValue
+from protocol.messages import ActionValue
 
 
 class ReviewedDecision(BaseModel):

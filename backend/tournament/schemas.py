@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from backend.tournament import prizes
 from backend.tournament.director import Director, Spec, Status
 from backend.tournament.structures import Level, LevelsBy, Structure, preset
-from holdem.protocol import TournamentView
+from protocol.messages import TournamentView
 
 
 class CreateTournamentRequest(BaseModel):

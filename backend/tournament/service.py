@@ -31,7 +31,7 @@ from backend.tournament.director import (
 )
 from backend.tournament.store import Document, TournamentStore
 from backend.tournament.tables import table_config
-from holdem.protocol import TournamentElimination, TournamentSituation, TournamentView
+from protocol.messages import TournamentElimination, TournamentSituation, TournamentView
 
 log = logging.getLogger(__name__)
 

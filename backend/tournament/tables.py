@@ -7,8 +7,8 @@ from backend.realtime import host_commands
 from backend.tournament.director import Order, OrderKind
 from backend.tournament.structures import Level
 from holdem.config import AnteMode, TableConfig, Variant
-from holdem.protocol import TableSettingsCommand
 from holdem.table import Table
+from protocol.messages import TableSettingsCommand
 
 # A tournament table's buy-in range is never used (players are seated with their chips),
 # but the rules want one that covers any big blind.

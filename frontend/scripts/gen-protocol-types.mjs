@@ -14,8 +14,8 @@ const OUTPUT = resolve(here, "../src/protocol/wire.gen.ts");
 
 const BANNER = `/**
  * GENERATED from docs/protocol.schema.json by frontend/scripts/gen-protocol-types.mjs
- * (json-schema-to-typescript). Do not edit: change the models in holdem/ and run
- * \`python -m holdem.protocol --write docs/protocol.schema.json\`; this file is
+ * (json-schema-to-typescript). Do not edit: change the models in protocol/ and run
+ * \`python -m protocol --write docs/protocol.schema.json\`; this file is
  * written again before every build, typecheck and test.
  */`;
 

@@ -23,9 +23,9 @@ from ai.worker import Decider
 from backend.home_rules import bot_refusal
 from holdem.actions import Action, EventKind
 from holdem.config import AnteMode, Straddle, TableConfig, Variant
-from holdem.protocol import DecisionAnswer, DecisionQuery, QueryPurpose
 from holdem.table import Table
 from holdem.views import observe
+from protocol.messages import DecisionAnswer, DecisionQuery, QueryPurpose
 
 STYLES = ("rational", "loki", "aggressive", "calling", "mcts", "cautious")
 OPTIONS: dict[str, dict[str, object]] = {

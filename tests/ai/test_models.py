@@ -263,7 +263,7 @@ async def test_online_training_never_holds_up_the_workers_answers(mongo_url: str
 
     from ai.worker import Decider
     from holdem.actions import Action
-    from holdem.protocol import QueryPurpose
+    from protocol.messages import QueryPurpose
 
     name = "models_online"
     url = mongo_url.rstrip("/") + "/" + name

@@ -23,7 +23,12 @@ from backend import ai_gateway
 from backend.quotas import Quota
 from backend.review.decisions import decision_points
 from backend.review.service import ReviewService
-from holdem.protocol import DecisionAnswer, DecisionDecline, DecisionQuery, QueryPurpose
+from protocol.messages import (
+    DecisionAnswer,
+    DecisionDecline,
+    DecisionQuery,
+    QueryPurpose,
+)
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "backend"))
 from test_review_decisions import DECK, LINE, played  # the hand-made hand

@@ -14,7 +14,7 @@ from ai.search.profiles import ADVISOR
 from ai.worker.decider import Decider
 from holdem.actions import Action, ActionKind
 from holdem.config import Variant
-from holdem.protocol import QueryPurpose
+from protocol.messages import QueryPurpose
 
 
 def test_advice_comes_from_the_search_and_its_reason_follows_the_numbers(

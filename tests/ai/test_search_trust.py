@@ -19,7 +19,7 @@ from ai.worker.advice import opponent_reads
 from ai.worker.decider import Decider
 from holdem.actions import Action, ActionKind, Street
 from holdem.config import TableConfig, Variant
-from holdem.protocol import QueryPurpose
+from protocol.messages import QueryPurpose
 
 # Heads-up No-Limit, blinds 50/100, 100 big blinds: a raise to 325 called (6.5 bb in the
 # pot), the big blind first to act on the flop.

@@ -19,14 +19,14 @@ from ai.worker import Decider
 from holdem.actions import Action, ActionKind
 from holdem.cards import FULL_DECK, ScriptedDeck
 from holdem.config import TableConfig, Variant
-from holdem.protocol import (
+from holdem.table import Table
+from holdem.views import observe
+from protocol.messages import (
     DecisionAnswer,
     DecisionQuery,
     QueryPurpose,
     TournamentSituation,
 )
-from holdem.table import Table
-from holdem.views import observe
 
 BIG = 100
 WINNER_TAKES_ALL = TournamentSituation(prizes=[100.0], players_left=2)

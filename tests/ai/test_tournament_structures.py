@@ -14,9 +14,14 @@ from ai.bots.from_view import observation_from_view
 from ai.worker import Decider
 from holdem.actions import Action
 from holdem.config import AnteMode, TableConfig, Variant
-from holdem.protocol import DecisionAnswer, DecisionQuery, QueryPurpose, TournamentSituation
 from holdem.table import Table
 from holdem.views import observe
+from protocol.messages import (
+    DecisionAnswer,
+    DecisionQuery,
+    QueryPurpose,
+    TournamentSituation,
+)
 
 STYLES = ("rational", "loki", "aggressive", "calling", "mcts")
 

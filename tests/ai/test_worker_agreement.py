@@ -11,8 +11,8 @@ from test_worker_decider import query_for, seated_table
 from ai.worker import Decider
 from holdem.actions import Action, ActionKind
 from holdem.config import Variant
-from holdem.protocol import DecisionAnswer, DecisionDecline, QueryPurpose
 from holdem.table import Table
+from protocol.messages import DecisionAnswer, DecisionDecline, QueryPurpose
 
 # Long enough that the advisor's iteration budget, not the clock, ends every search here:
 # the same spot and seed then give the same search.

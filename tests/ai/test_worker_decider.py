@@ -16,9 +16,9 @@ from ai.worker import Decider, ai_socket_url
 from ai.worker.client import Backoff
 from holdem.actions import Action, EventKind
 from holdem.config import TableConfig, Variant
-from holdem.protocol import DecisionQuery, HandEnded, QueryPurpose
 from holdem.table import Table
 from holdem.views import observe, observe_record
+from protocol.messages import DecisionQuery, HandEnded, QueryPurpose
 
 ACTIONS = (EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE)
 STYLES = ["random", "rational", "loki", "always-raise", "aggressive", "poki", "calling"]

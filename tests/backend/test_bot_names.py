@@ -6,7 +6,7 @@ from __future__ import annotations
 from backend_testlib import RunningServer, create_table, guest
 
 from backend.bot_names import NAMES, bot_name
-from holdem.protocol import BOT_STYLES
+from protocol.messages import BOT_STYLES
 
 
 def test_every_name_belongs_to_one_style() -> None:

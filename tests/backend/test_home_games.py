@@ -15,8 +15,8 @@ from backend.db.codec import hand_id, snapshot_from_doc, snapshot_to_doc
 from backend.realtime import host_commands
 from backend.realtime.inbox import CommandError
 from holdem.config import Straddle, TableConfig, Variant
-from holdem.protocol import TableSettingsCommand
 from holdem.table import Table
+from protocol.messages import TableSettingsCommand
 
 Message = dict[str, Any]
 

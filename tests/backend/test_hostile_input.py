@@ -24,7 +24,7 @@ from backend.api.routes import (
     tables,
 )
 from backend.api.strict_json import StrictJsonRoute
-from holdem.protocol import read_client_message
+from protocol.messages import read_client_message
 
 LONE_SURROGATE = '"a\\ud800b"'  # the JSON text of a string with a lone surrogate
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from holdem.protocol import (
+from protocol.messages import (
     ActCommand,
     ChangeKind,
     DecisionAnswer,
@@ -16,13 +16,11 @@ from holdem.protocol import (
     ErrorMessage,
     RebuyCommand,
     WorkerHello,
-    main,
     parse_client_message,
     parse_worker_message,
-    protocol_schema,
     read_client_message,
-    schema_text,
 )
+from protocol.schema import main, protocol_schema, schema_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "docs" / "protocol.schema.json"
@@ -31,7 +29,7 @@ SCHEMA = ROOT / "docs" / "protocol.schema.json"
 def test_the_committed_schema_matches_the_models() -> None:
     assert SCHEMA.read_text(encoding="utf-8") == schema_text(), (
         "docs/protocol.schema.json is stale: run "
-        "python -m holdem.protocol --write docs/protocol.schema.json"
+        "python -m protocol --write docs/protocol.schema.json"
     )
     assert main(["--check", str(SCHEMA)]) == 0
 

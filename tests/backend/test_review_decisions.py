@@ -11,8 +11,8 @@ from holdem.actions import Action, ActionKind, EventKind
 from holdem.cards import FULL_DECK, ScriptedDeck, card_index
 from holdem.config import TableConfig, Variant
 from holdem.history import HandRecord
-from holdem.protocol import ActionValue
 from holdem.table import Table
+from protocol.messages import ActionValue
 
 CONFIG = TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=1, big_blind=2)
 

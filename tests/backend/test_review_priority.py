@@ -13,7 +13,7 @@ from test_review_decisions import DECK, LINE, played
 
 from backend import ai_gateway
 from backend.review.decisions import DecisionPoint, decision_points
-from holdem.protocol import AdviceSource, QueryPurpose
+from protocol.messages import AdviceSource, QueryPurpose
 
 ADVICE = {
     "action": "call",

@@ -10,8 +10,8 @@ from backend.realtime.inbox import CommandError
 from backend.realtime.table_commands import LedgerLine
 from holdem.config import TableConfig, Variant
 from holdem.errors import RuleError
-from holdem.protocol import ActedBy, ChangeKind, TableSettingsCommand
 from holdem.table import Table
+from protocol.messages import ActedBy, ChangeKind, TableSettingsCommand
 
 
 def table() -> Table:

@@ -18,9 +18,9 @@ from backend_testlib import (
 
 from backend.ai_gateway import _query
 from holdem.config import TableConfig, Variant
-from holdem.protocol import DecisionQuery, QueryPurpose, TournamentSituation
 from holdem.table import Table
 from holdem.views import observe
+from protocol.messages import DecisionQuery, QueryPurpose, TournamentSituation
 
 
 def test_the_query_carries_the_tournament_situation() -> None:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -24,11 +23,7 @@ from ai.policy.nway.cards import NWayHoldem
 from ai.policy.nway.games import GAMES
 from ai.policy.nway.solver import NWayMCCFR
 from ai.policy.nway.tree import build_tree
-
-if TYPE_CHECKING:
-    from ai.policy.training import TrainSettings
-
-Note = Callable[[str], None]
+from ai.policy.run_files import Note, TrainSettings, load_history, plot_history, save_history
 
 
 def make_solver(settings: TrainSettings) -> NWayMCCFR:
@@ -42,14 +37,12 @@ def make_solver(settings: TrainSettings) -> NWayMCCFR:
 def train_nway(
     settings: TrainSettings, out: Path, resume: Path | None, note: Note
 ) -> dict[str, Any]:
-    from ai.policy.training import _load_history, _plot, _save_history
-
     out.mkdir(parents=True, exist_ok=True)
     solver = make_solver(settings)
     history: list[dict[str, float]] = []
     if resume is not None:
         solver.load(resume)
-        history = _load_history(resume)
+        history = load_history(resume)
         note(f"resumed from {resume} at {solver.iterations} iterations")
     note(
         f"{settings.game}: {solver.tree.n_nodes} nodes, {solver.lay.size} strategy entries, "
@@ -76,7 +69,7 @@ def train_nway(
         history.append(row)
         previous = current
         solver.save(out / "checkpoint.npz")
-        _save_history(out / "history.json", history)
+        save_history(out / "history.json", history)
         took = row["seconds"] - (history[-2]["seconds"] if len(history) > 1 else spent)
         note(
             f"{solver.iterations}/{settings.iterations} iterations ({chunk / max(took, 1e-9):,.0f}"
@@ -91,6 +84,6 @@ def train_nway(
     )  # fmt: skip
     note(f"artefact {out / 'blueprint.npz'}: {report['artefact']['version']}")
     (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    _plot(history, out / "convergence.png", settings.game)
+    plot_history(history, out / "convergence.png", settings.game)
     note(f"report {out / 'report.json'}, chart {out / 'convergence.png'}")
     return report

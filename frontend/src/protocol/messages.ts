@@ -1,5 +1,5 @@
 /**
- * The table WebSocket's messages (docs/protocol.md, holdem/protocol.py):
+ * The table WebSocket's messages (docs/protocol.md, protocol/messages.py):
  * commands the client sends, and the decoder that turns what the server sends
  * into one small internal union. Every message is JSON discriminated by "type".
  */

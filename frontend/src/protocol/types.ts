@@ -3,7 +3,7 @@
  *
  * Those of the table WebSocket (TableView, TableConfig, events, clocks, advice,
  * messages) are GENERATED at build time from docs/protocol.schema.json, which the
- * server's pydantic models generate in turn (holdem/protocol.py): see ./wire.gen.ts
+ * server's pydantic models generate in turn (protocol/messages.py): see ./wire.gen.ts
  * and scripts/gen-protocol-types.mjs. They are re-exported here under the names the
  * app uses; none is written by hand, so none can drift from the server.
  *
@@ -62,7 +62,7 @@ export type {
 /** Two characters: rank (23456789TJQKA) + suit (cdhs), e.g. "Ah", "Td". */
 export type CardCode = string;
 
-/** The bot styles a table may seat (holdem.protocol.BOT_STYLES; a test keeps them equal). */
+/** The bot styles a table may seat (protocol.messages.BOT_STYLES; a test keeps them equal). */
 export const BOT_STYLES = [
   "mcts",
   "aggressive",

@@ -1,6 +1,6 @@
 /**
  * The client's wire types are the server's: generated from docs/protocol.schema.json
- * (itself generated from holdem/protocol.py) into wire.gen.ts before every build,
+ * (itself generated from protocol/messages.py) into wire.gen.ts before every build,
  * typecheck and test, and re-exported by types.ts, never written by hand.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";

@@ -1,0 +1,7 @@
+"""`python -m protocol --write docs/protocol.schema.json` (or `--check`)."""
+
+import sys
+
+from protocol.schema import main
+
+sys.exit(main())
