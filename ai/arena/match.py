@@ -29,12 +29,13 @@ from ai.search.mcts import SearchResult
 from ai.sim.rules import Rules
 from ai.sim.state import SimState
 from holdem.config import Straddle, TableConfig, Variant
-from holdem.hand import seats_in_pokerkit_order
+from holdem.hand import Hand, seats_in_pokerkit_order
 
 SMALL_BLIND = 1
 BIG_BLIND = 2
 DEFAULT_STACK_BB = 200
 BOMB_POT_ANTE_BB = 2  # a bomb pot's ante from every seat, in big blinds
+CARDS_PER_EXTRA_RUN = 8  # a later run dealt from preflop: three burns and five cards
 
 Progress = Callable[[int, int], None]  # (hands played, hands in total)
 # Builds the player of a listed name with its seed: `make_bot` for our styles; the
@@ -67,6 +68,11 @@ class MatchConfig:
     # blinds, the preflop checked through). Every rotation of a deal has the same rules.
     straddle: Straddle = Straddle.OFF
     bomb_pot_every: int = 0
+    # Run it twice (or three times): players all-in before the river run the board up to
+    # this many times, as every bot agrees to every run (docs/rules.md); such a hand's
+    # chips are the rules core's (`ai.arena.record.replay`), the later runs dealt from
+    # the deal's own spare cards, the same in every rotation.
+    run_it_max: int = 1
 
     @property
     def mode(self) -> str:
@@ -77,6 +83,8 @@ class MatchConfig:
             mode += f", {self.straddle.value} straddle"
         if self.bomb_pot_every:
             mode += f", a bomb pot every {self.bomb_pot_every}"
+        if self.run_it_max > 1:
+            mode += f", run it up to {self.run_it_max} times"
         return mode
 
     def table(self) -> TableConfig:
@@ -89,6 +97,7 @@ class MatchConfig:
             straddle=self.straddle,
             bomb_pot_ante=bomb_pot_ante,
             bomb_pot_every=self.bomb_pot_every,
+            run_it_max=self.run_it_max,
         )
 
     def home_rules(self, deal_no: int) -> tuple[bool, bool]:
@@ -138,6 +147,15 @@ def deal(rng: random.Random, players: int) -> tuple[list[tuple[int, int]], list[
     cards = rng.sample(range(52), 2 * players + 5)
     holes = [(cards[2 * k], cards[2 * k + 1]) for k in range(players)]
     return holes, cards[2 * players :]
+
+
+def spare_cards(seed: int, deal_no: int, used: Sequence[int], runs: int) -> list[int]:
+    """Cards for a deal's later runs (burns included): from the cards nobody holds and
+    the first board does not use, in the deal's own random order."""
+    taken = set(used)
+    rest = [c for c in range(52) if c not in taken]
+    random.Random(f"{seed}:{deal_no}:runs").shuffle(rest)
+    return rest[: CARDS_PER_EXTRA_RUN * (runs - 1)]
 
 
 def decision_row(obs: Observation, result: SearchResult, made: int) -> dict[str, Any]:
@@ -206,6 +224,10 @@ class Match:
         row = 0
         for d in range(first, end):
             holes, runout = deal(random.Random(f"{config.seed}:{d}"), n)
+            extra: list[int] = []
+            if config.run_it_max > 1:
+                used = [c for pair in holes for c in pair] + runout
+                extra = spare_cards(config.seed, d, used, config.run_it_max)
             button = d % n + 1
             order = seating(config.seed, d, n) if config.shuffle_seats else list(range(n))
             for r in range(rotations):
@@ -215,8 +237,9 @@ class Match:
                 key = d * rotations + r
                 straddle, bomb = config.home_rules(d)
                 net[row] = self.play_hand(
-                    seat_of_bot, holes, runout, button, key, straddle=straddle, bomb_pot=bomb
-                )
+                    seat_of_bot, holes, runout, button, key,
+                    straddle=straddle, bomb_pot=bomb, extra=extra,
+                )  # fmt: skip
                 row += 1
                 if progress is not None:
                     progress(row, total)
@@ -233,9 +256,11 @@ class Match:
         *,
         straddle: bool = False,
         bomb_pot: bool = False,
+        extra: Sequence[int] = (),
     ) -> list[int]:
-        """Play one hand (with a straddle or as a bomb pot: `MatchConfig.home_rules`);
-        returns each bot's net chips (bot order)."""
+        """Play one hand (with a straddle or as a bomb pot: `MatchConfig.home_rules`; the
+        later runs of a run-it-twice board from `extra`); returns each bot's net chips
+        (bot order)."""
         n = len(seat_of_bot)
         bot_at_seat = {seat: k for k, seat in enumerate(seat_of_bot)}
         order = seats_in_pokerkit_order(list(bot_at_seat), button, n)
@@ -258,6 +283,13 @@ class Match:
                 # The stack behind now (obs.stacks follows the state as the hand goes on).
                 searched.append((obs, bot.last, behind))
         payoffs = state.payoffs()
+        hand: Hand | None = None
+        if self.table.run_it_max > 1 and state.n_in_hand > 1:
+            # A showdown: the rules core says whether it ran the board more than once.
+            hand = self._replay(state, history, extra)
+            if hand.runs > 1:
+                final = hand.stacks
+                payoffs = [final[seat] - state.start[i] for i, seat in enumerate(state.seats)]
         for obs, found, behind in searched:
             made = payoffs[obs.index] + self.stack - behind
             self.decisions.append(decision_row(obs, found, made))
@@ -265,17 +297,35 @@ class Match:
         for index, k in enumerate(bot_of_index):
             result[k] = payoffs[index]
         if any(self._wants_summary):
-            self._summarize(state, history, players, hand_key, bot_of_index)
+            self._summarize(state, history, players, hand_key, bot_of_index, payoffs)
         if self.config.record:
-            self._record(state, history, players, hand_key)
+            self._record(state, history, players, hand_key, hand)
         return result
 
+    def _replay(self, state: SimState, history: list[ActionRecord], extra: Sequence[int]) -> Hand:
+        from ai.arena.record import replay
+
+        return replay(
+            self.table, state.seats, state.start, state.holes, state.runout, history,
+            straddle=state.rules.straddle is not Straddle.OFF, bomb_pot=state.rules.bomb_pot,
+            extra=extra,
+        )  # fmt: skip
+
     def _record(
-        self, state: SimState, history: list[ActionRecord], players: list[str], hand_key: int
+        self,
+        state: SimState,
+        history: list[ActionRecord],
+        players: list[str],
+        hand_key: int,
+        hand: Hand | None = None,
     ) -> None:
-        from ai.arena.record import arena_record
+        from ai.arena.record import arena_record, hand_record
 
         table_id = f"arena-{self.config.seed}"
+        if hand is not None:  # replayed already (a run-it-twice table's showdown)
+            done = hand_record(hand, table_id, hand_key + 1, players, state.holes)
+            self.records.append(done.model_dump(mode="json"))
+            return
         record = arena_record(
             self.table, table_id, hand_key + 1, state.seats, players, state.start,
             state.holes, state.runout, history,
@@ -290,11 +340,12 @@ class Match:
         players: list[str],
         hand_key: int,
         bot_of_index: list[int],
+        payoffs: list[int],
     ) -> None:
         showdown = state.n_in_hand > 1
         shown = {i: state.holes[i] for i in range(state.n) if showdown and state.in_hand[i]}
-        board = state.runout[: state.board_len]
-        summary = HandSummary(hand_key, players, history, shown, board, state.payoffs())
+        board = state.runout[: state.board_len]  # the first run's
+        summary = HandSummary(hand_key, players, history, shown, board, payoffs)
         for index, k in enumerate(bot_of_index):
             if self._wants_summary[k]:
                 self.bots[k].hand_over(summary, index)

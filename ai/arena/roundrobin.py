@@ -67,6 +67,7 @@ def play_round_robin(
             shuffle_seats=config.shuffle_seats,
             straddle=config.straddle,
             bomb_pot_every=config.bomb_pot_every,
+            run_it_max=config.run_it_max,
         )
         offset = t * config.hands
 

@@ -8,8 +8,10 @@ telling everyone), is backend.realtime.hosting's job.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection, Mapping
 
 from backend.home_rules import bot_refusal
+from backend.realtime import table_commands
 from backend.realtime.inbox import CommandError
 from backend.realtime.table_commands import LedgerLine, Outcome
 from holdem.config import AnteMode, TableConfig, Variant
@@ -20,10 +22,107 @@ from protocol.messages import (
     Change,
     ChangeKind,
     ErrorCode,
+    SeatRequest,
     TableSettingsCommand,
 )
 
 MAX_STACK = 1_000_000_000  # backend.schemas.MAX_CHIPS: what any buy-in may be
+
+# For the refusal: "only the table's host may ...".
+_WHAT = {
+    "pause": "pause the game",
+    "resume": "resume the game",
+    "remove": "remove a player or a bot",
+    "adjust": "adjust a stack",
+    "add_bot": "add a bot",
+    "bot_style": "change a bot's style",
+    "table_settings": "change the stakes and settings",
+    "approve": "approve a seat request",
+    "reject": "reject a seat request",
+    "hand_over": "hand the host's role on",
+    "bomb_pot": "call a bomb pot",
+}
+
+
+def check_host(host_id: str | None, player_id: str, command: str) -> None:
+    """A CommandError (not_host) unless `player_id` is the table's host."""
+    if player_id != host_id:
+        what = _WHAT.get(command, "give that command")
+        raise CommandError(ErrorCode.NOT_HOST, f"only the table's host may {what}")
+
+
+def _pause_change(table: Table, paused: bool, pause: bool) -> Change:
+    if pause == paused:
+        raise CommandError(
+            ErrorCode.BAD_MESSAGE, "the game is " + ("paused" if pause else "not paused")
+        )
+    hand = table.hand
+    live = hand is not None and not hand.is_over
+    note = "after this hand" if pause and live else ""  # a hand in progress plays on
+    kind = ChangeKind.PAUSE if pause else ChangeKind.RESUME
+    return Change(kind=kind, by=ActedBy.HOST, note=note)
+
+
+def pause(table: Table, paused: bool) -> Change:
+    """The game stops dealing (after the hand in progress); refused if already paused."""
+    return _pause_change(table, paused, True)
+
+
+def resume(table: Table, paused: bool) -> Change:
+    """The game deals again; refused if it is not paused."""
+    return _pause_change(table, paused, False)
+
+
+def seat_request(requests: Mapping[str, SeatRequest], player_id: str) -> SeatRequest:
+    request = requests.get(player_id)
+    if request is None:
+        raise CommandError(ErrorCode.NO_SUCH_REQUEST, "that player asked for no seat")
+    return request
+
+
+def approve(table: Table, requests: Mapping[str, SeatRequest], player_id: str) -> Outcome:
+    """The requested seat is taken with the requested buy-in (booked), by the host's leave.
+    The runtime then forgets the request."""
+    request = seat_request(requests, player_id)
+    outcome = table_commands.sit(
+        table, request.player_id, request.name, request.seat, request.buy_in
+    )
+    change = outcome.change.model_copy(update={"by": ActedBy.HOST, "note": "approved"})
+    return Outcome(change, outcome.seats_changed, outcome.ledger)
+
+
+def reject(requests: Mapping[str, SeatRequest], player_id: str) -> Change:
+    """The request is refused: nobody sits, no chip moves. The runtime forgets it."""
+    request = seat_request(requests, player_id)
+    return Change(
+        kind=ChangeKind.SEAT_REJECTED,
+        seat=request.seat,
+        player_id=request.player_id,
+        by=ActedBy.HOST,
+    )
+
+
+def host_change(table: Table, player_id: str, by: ActedBy) -> Change:
+    """The role passes to `player_id`: by the host's hand-over, or the table's when the
+    host left."""
+    seat = table.find_seat(player_id)
+    return Change(
+        kind=ChangeKind.HOST,
+        seat=seat.number if seat is not None else None,
+        player_id=player_id,
+        by=by,
+        note="the host left" if by is ActedBy.TABLE else "",
+    )
+
+
+def hand_over(table: Table, host_id: str, target: str, watching: Collection[str]) -> Change:
+    """The host gives the role to a player seated here or watching (never a bot)."""
+    if target == host_id:
+        raise CommandError(ErrorCode.BAD_MESSAGE, "you are the host already")
+    seat = table.find_seat(target)
+    if (seat is None or seat.is_bot) and target not in watching:
+        raise SeatError("hand the role to a player at this table (seated or watching)")
+    return host_change(table, target, ActedBy.HOST)
 
 
 def _between_hands(table: Table, what: str) -> None:

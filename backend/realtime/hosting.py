@@ -8,12 +8,10 @@ import logging
 
 from backend.bot_names import bot_name
 from backend.db.codec import config_to_doc
-from backend.realtime import host_commands, table_commands
+from backend.realtime import host_commands
 from backend.realtime.core import RuntimeCore
 from backend.realtime.inbox import Client, CommandError
-from backend.realtime.table_commands import Outcome
 from holdem.config import TableConfig
-from holdem.errors import SeatError
 from protocol.messages import (
     ActedBy,
     AddBotCommand,
@@ -37,21 +35,6 @@ from protocol.messages import (
 )
 
 log = logging.getLogger(__name__)
-
-# For the refusal: "only the table's host may ...".
-_WHAT = {
-    "pause": "pause the game",
-    "resume": "resume the game",
-    "remove": "remove a player or a bot",
-    "adjust": "adjust a stack",
-    "add_bot": "add a bot",
-    "bot_style": "change a bot's style",
-    "table_settings": "change the stakes and settings",
-    "approve": "approve a seat request",
-    "reject": "reject a seat request",
-    "hand_over": "hand the host's role on",
-    "bomb_pot": "call a bomb pot",
-}
 
 
 class Hosting(RuntimeCore):
@@ -112,25 +95,17 @@ class Hosting(RuntimeCore):
     # -- the commands -------------------------------------------------------------------
 
     def _host_command(self, client: Client, message: HostCommand) -> None:
-        if client.player_id != self.host_id:
-            raise CommandError(
-                ErrorCode.NOT_HOST, f"only the table's host may {_WHAT[message.type]}"
-            )
+        host_commands.check_host(self.host_id, client.player_id, message.type)
         table = self.table
         if isinstance(message, PauseCommand | ResumeCommand):
-            pause = isinstance(message, PauseCommand)
-            if pause == self.options.host_paused:
-                raise CommandError(
-                    ErrorCode.BAD_MESSAGE, "the game is " + ("paused" if pause else "not paused")
-                )
-            self._set_options(host_paused=pause)
-            if pause:
+            paused = self.options.host_paused
+            if isinstance(message, PauseCommand):
+                change = host_commands.pause(table, paused)
                 self._cancel_timer("deal")
-            hand = table.hand
-            live = hand is not None and not hand.is_over
-            note = "after this hand" if pause and live else ""
-            kind = ChangeKind.PAUSE if pause else ChangeKind.RESUME
-            self._changed(Change(kind=kind, by=ActedBy.HOST, note=note), False)
+            else:
+                change = host_commands.resume(table, paused)
+            self._set_options(host_paused=isinstance(message, PauseCommand))
+            self._changed(change, False)
         elif isinstance(message, RemoveCommand):
             seat = table.seats.get(message.seat)
             if seat is not None and seat.player_id == client.player_id:
@@ -145,41 +120,24 @@ class Hosting(RuntimeCore):
             self._apply(host_commands.bot_style(table, message.seat, message.style))
         elif isinstance(message, TableSettingsCommand):
             self._settings_command(message)
-        elif isinstance(message, ApproveCommand | RejectCommand):
-            request = self._seat_requests.get(message.player_id)
-            if request is None:
-                raise CommandError(ErrorCode.NO_SUCH_REQUEST, "that player asked for no seat")
-            if isinstance(message, ApproveCommand):
-                outcome = table_commands.sit(
-                    table, request.player_id, request.name, request.seat, request.buy_in
-                )
-                del self._seat_requests[message.player_id]
-                self._store_access()
-                self._banks.forget(request.player_id)
-                change = outcome.change.model_copy(update={"by": ActedBy.HOST, "note": "approved"})
-                self._apply(Outcome(change, outcome.seats_changed, outcome.ledger))
-            else:
-                del self._seat_requests[message.player_id]
-                self._store_access()
-                self._changed(
-                    Change(
-                        kind=ChangeKind.SEAT_REJECTED,
-                        seat=request.seat,
-                        player_id=request.player_id,
-                        by=ActedBy.HOST,
-                    ),
-                    False,
-                )
+        elif isinstance(message, ApproveCommand):
+            outcome = host_commands.approve(table, self._seat_requests, message.player_id)
+            del self._seat_requests[message.player_id]
+            self._store_access()
+            self._banks.forget(message.player_id)
+            self._apply(outcome)
+        elif isinstance(message, RejectCommand):
+            change = host_commands.reject(self._seat_requests, message.player_id)
+            del self._seat_requests[message.player_id]
+            self._store_access()
+            self._changed(change, False)
         elif isinstance(message, BombPotCommand):
             self._call_bomb_pot()
         elif isinstance(message, HandOverCommand):
-            target = message.player_id
-            seat = table.find_seat(target)
-            if target == client.player_id:
-                raise CommandError(ErrorCode.BAD_MESSAGE, "you are the host already")
-            if (seat is None or seat.is_bot) and target not in self._clients:
-                raise SeatError("hand the role to a player at this table (seated or watching)")
-            self._pass_host(target, ActedBy.HOST)
+            change = host_commands.hand_over(
+                table, client.player_id, message.player_id, self._clients
+            )
+            self._pass_host(change)
 
     def _settings_command(self, message: TableSettingsCommand) -> None:
         old = self._next_config or self.table.config
@@ -224,20 +182,12 @@ class Hosting(RuntimeCore):
 
     # -- the role -----------------------------------------------------------------------
 
-    def _pass_host(self, player_id: str, by: ActedBy) -> None:
-        self._set_options(host=player_id)
-        seat = self.table.find_seat(player_id)
-        log.info("host changed", extra={"host": player_id, "by": by.value})
-        self._changed(
-            Change(
-                kind=ChangeKind.HOST,
-                seat=seat.number if seat is not None else None,
-                player_id=player_id,
-                by=by,
-                note="the host left" if by is ActedBy.TABLE else "",
-            ),
-            False,
-        )
+    def _pass_host(self, change: Change) -> None:
+        """The role moves as `change` (a host_commands.host_change) says."""
+        assert change.player_id is not None
+        self._set_options(host=change.player_id)
+        log.info("host changed", extra={"host": change.player_id, "by": change.by.value})
+        self._changed(change, False)
 
     def _host_gone(self, player_id: str) -> None:
         """The host has no seat and no connection: a seated player (connected first) takes
@@ -252,5 +202,5 @@ class Hosting(RuntimeCore):
         watching = [p for p in self._clients if p != player_id]
         for candidates in (connected, seated, watching):
             if candidates:
-                self._pass_host(candidates[0], ActedBy.TABLE)
+                self._pass_host(host_commands.host_change(self.table, candidates[0], ActedBy.TABLE))
                 return

@@ -75,6 +75,14 @@ def add_parser(subparsers: Subparsers) -> None:
         help="home-game rule: every Nth deal is a bomb pot (2 bb from every seat, no blinds, "
         "dealt to the flop)",
     )
+    parser.add_argument(
+        "--run-it",
+        type=int,
+        default=1,
+        metavar="N",
+        help="home-game rule: all-in before the river, the board is run N times (1 to 3; "
+        "every bot agrees)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--chart", metavar="PATH", help="write cumulative winnings as a PNG")
     parser.set_defaults(run=run)
@@ -86,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from ai.arena import MatchConfig
     from ai.arena.progress import ProgressLine
     from ai.bots import canonical_style
-    from holdem.config import Straddle, Variant
+    from holdem.config import MAX_RUNS, Straddle, Variant
 
     try:
         styles = tuple(canonical_style(s) for s in args.bots.split(",") if s.strip())
@@ -106,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     if args.bomb_pot_every < 0:
         print("showdown arena: --bomb-pot-every must be 0 (off) or more", file=sys.stderr)
         return 2
+    if not 1 <= args.run_it <= MAX_RUNS:
+        print(f"showdown arena: --run-it must be 1 (off) to {MAX_RUNS}", file=sys.stderr)
+        return 2
     config = MatchConfig(
         game=Variant(args.game),
         bots=styles,
@@ -118,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         decisions=bool(args.decisions),
         straddle=Straddle(args.straddle),
         bomb_pot_every=args.bomb_pot_every,
+        run_it_max=args.run_it,
     )
     progress = ProgressLine()
     if size < len(styles):
@@ -196,6 +208,7 @@ def _header(hands: int, config: MatchConfig) -> dict[str, object]:
         "shuffle_seats": config.shuffle_seats,
         "straddle": config.straddle.value,
         "bomb_pot_every": config.bomb_pot_every,
+        "run_it": config.run_it_max,
     }
 
 

@@ -13,7 +13,10 @@ import pytest
 
 from ai.arena import MatchConfig, play_match, win_rates
 from ai.arena.match import Match, display_names
+from holdem.actions import EventKind
 from holdem.config import Straddle, Variant
+from holdem.history import HandRecord
+from holdem.phh import replay_text, to_phh
 from showdown.cli import main
 
 SIMPLE = ("rational", "aggressive", "cautious", "calling-station", "always-raise", "random")
@@ -196,3 +199,32 @@ def test_home_game_rules_in_the_arena(capsys: pytest.CaptureFixture[str]) -> Non
     assert (payload["straddle"], payload["bomb_pot_every"]) == ("button", 2)
     assert main(["arena", "--bots", "rational,calling", "--straddle", "utg"]) == 2
     assert "no-limit rule" in capsys.readouterr().err
+
+
+def test_run_it_twice_in_the_arena(capsys: pytest.CaptureFixture[str]) -> None:
+    """All-in before the river at a run-it-twice table: every bot agrees, the board is run
+    twice by the rules core, the chips of each run add up, and the records replay."""
+    config = MatchConfig(
+        Variant.NO_LIMIT, ("aggressive", "calling-station", "aggressive"), hands=30, seed=3,
+        duplicate=True, record=True, straddle=Straddle.UTG, stack_bb=20, run_it_max=2,
+    )  # fmt: skip
+    result = play_match(config)
+    assert np.allclose(result.net_bb.sum(axis=1), 0)
+    twice = [r for r in result.records if len(r["boards"]) == 2]
+    assert twice and all(len(b) == 5 for r in twice for b in r["boards"])
+    for doc in twice:
+        record = HandRecord.model_validate(doc)
+        assert record.boards[0] != record.boards[1] and record.board == record.boards[0]
+        assert any(e.kind is EventKind.RUNOUTS and e.amount == 2 for e in record.events)
+        assert sum(record.net.values()) == 0
+        finals = [record.seat(s).final_stack for s in (seat.seat for seat in record.seats)]
+        assert replay_text(to_phh(record), check_recorded=True) == finals
+    # Each hand's net in the match is its record's: the rules core's chips for every run.
+    for doc, row in zip(result.records, result.net_bb, strict=True):
+        nets = sorted(s["final_stack"] - s["starting_stack"] for s in doc["seats"])
+        assert np.allclose(sorted(row * 2), nets)
+    args = ["arena", "--game", "no-limit", "--bots", "aggressive,calling", "--hands", "4"]
+    assert main([*args, "--run-it", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["run_it"] == 3
+    assert main([*args, "--run-it", "4"]) == 2
+    assert "--run-it must be 1 (off) to 3" in capsys.readouterr().err

@@ -212,3 +212,34 @@ def test_the_hosts_rules_from_the_next_hand_and_the_bots_play_them() -> None:
     table.config = new
     host_commands.add_bot(table, 3, "rational", "Bo")
     assert table.seats[3].is_bot
+
+
+async def test_the_big_blind_posts_the_only_ante(server: RunningServer) -> None:
+    """A table created with the big-blind ante: the first hand has one ante, the big
+    blind's, for the whole table (three antes were it ignored), and no chip is lost."""
+    tokens = [await guest(server, name) for name in ("Hana", "Ivo", "Jun")]
+    table = await create_table(
+        server, tokens[0][0], seats=3, small_blind=5, big_blind=10, ante=2,
+        big_blind_ante=True, action_timeout=5.0,
+    )  # fmt: skip
+    assert table["view"]["config"]["ante_mode"] == "big_blind"
+    table_id = table["table_id"]
+    clients = [await join(server, table_id, token) for token, _ in tokens]
+    host = clients[0]
+    await host.send({"type": "pause"})
+    await host.wait_state(caused("pause"))
+    for number, client in enumerate(clients, start=1):
+        await client.send({"type": "sit", "seat": number, "buy_in": 500})
+        await host.wait_state(caused("sit", seat=number))
+    await host.send({"type": "resume"})
+    first = await host.wait_state(lambda s: s["view"]["hand_no"] == 1 and live(s))
+    events = first["view"]["events"]
+    antes = [e for e in events if e["kind"] == "ante"]
+    big_blind = next(e for e in events if e["kind"] == "big_blind")
+    assert len(antes) == 1 and antes[0]["seat"] == big_blind["seat"]
+    assert antes[0]["amount"] == 2
+    assert first["view"]["total_pot"] == 5 + 10 + 2
+    stacks = sum(s["stack"] for s in first["view"]["seats"])
+    assert stacks + first["view"]["total_pot"] == 3 * 500
+    for client in clients:
+        await client.close()

@@ -11,7 +11,7 @@ from backend.realtime.table_commands import LedgerLine
 from holdem.config import TableConfig, Variant
 from holdem.errors import RuleError
 from holdem.table import Table
-from protocol.messages import ActedBy, ChangeKind, TableSettingsCommand
+from protocol.messages import ActedBy, ChangeKind, ErrorCode, SeatRequest, TableSettingsCommand
 
 
 def table() -> Table:
@@ -110,3 +110,73 @@ def test_a_player_removed_in_a_hand_leaves_at_its_end() -> None:
     removed = host_commands.remove(t, waiting)
     assert removed.change.note == "removed at the hand's end"
     assert t.seats[waiting].leaving and not t.cashouts  # still in the hand, no chips out
+
+
+def test_only_the_host_may_give_a_host_command() -> None:
+    host_commands.check_host("h", "h", "pause")
+    with pytest.raises(CommandError, match="only the table's host may pause") as refused:
+        host_commands.check_host("h", "p1", "pause")
+    assert refused.value.code is ErrorCode.NOT_HOST
+    with pytest.raises(CommandError, match="hand the host's role on"):
+        host_commands.check_host(None, "p1", "hand_over")
+
+
+def test_pause_waits_for_the_hand_and_each_is_refused_twice() -> None:
+    t = table()
+    paused = host_commands.pause(t, paused=False)
+    assert (paused.kind, paused.by, paused.note) == (ChangeKind.PAUSE, ActedBy.HOST, "")
+    with pytest.raises(CommandError, match="the game is paused"):
+        host_commands.pause(t, paused=True)
+    with pytest.raises(CommandError, match="the game is not paused"):
+        host_commands.resume(t, paused=False)
+    assert host_commands.resume(t, paused=True).kind is ChangeKind.RESUME
+    for number, player in ((1, "p1"), (2, "p2")):
+        table_commands.sit(t, player, player, number, 500)
+    t.start_hand()
+    assert host_commands.pause(t, paused=False).note == "after this hand"
+
+
+def test_an_approved_request_sits_and_books_a_rejected_one_does_not() -> None:
+    t = table()
+    requests = {
+        "p1": SeatRequest(player_id="p1", name="Ana", seat=2, buy_in=400),
+        "p2": SeatRequest(player_id="p2", name="Bo", seat=3, buy_in=300),
+    }
+    approved = host_commands.approve(t, requests, "p1")
+    assert (approved.change.kind, approved.change.by, approved.change.note) == (
+        ChangeKind.SIT, ActedBy.HOST, "approved"
+    )  # fmt: skip
+    assert approved.ledger == [LedgerLine("p1", "buy_in", 400, 2)] and t.seats[2].stack == 400
+    before = t.snapshot()
+    rejected = host_commands.reject(requests, "p2")
+    assert (rejected.kind, rejected.seat, rejected.player_id) == (
+        ChangeKind.SEAT_REJECTED, 3, "p2"
+    )  # fmt: skip
+    with pytest.raises(CommandError) as missing:
+        host_commands.approve(t, requests, "p9")
+    assert missing.value.code is ErrorCode.NO_SUCH_REQUEST
+    with pytest.raises(CommandError):
+        host_commands.reject(requests, "p9")
+    with pytest.raises(RuleError):
+        host_commands.approve(t, requests, "p1")  # already seated: nothing changes
+    assert t.snapshot() == before
+
+
+def test_the_role_goes_to_a_player_here_never_to_a_bot() -> None:
+    t = table()
+    table_commands.sit(t, "p1", "Ana", 1, 400)
+    host_commands.add_bot(t, 2, "cautious", "Ada")
+    handed = host_commands.hand_over(t, "h", "p1", watching=["h"])
+    assert (handed.kind, handed.seat, handed.player_id, handed.by) == (
+        ChangeKind.HOST, 1, "p1", ActedBy.HOST
+    )  # fmt: skip
+    watcher = host_commands.hand_over(t, "h", "w", watching=["h", "w"])
+    assert watcher.seat is None and watcher.player_id == "w"
+    with pytest.raises(CommandError, match="you are the host already"):
+        host_commands.hand_over(t, "h", "h", watching=["h"])
+    with pytest.raises(RuleError):
+        host_commands.hand_over(t, "h", t.seats[2].player_id, watching=["h"])  # a bot
+    with pytest.raises(RuleError):
+        host_commands.hand_over(t, "h", "gone", watching=["h"])
+    left = host_commands.host_change(t, "p1", ActedBy.TABLE)
+    assert left.by is ActedBy.TABLE and left.note == "the host left"
