@@ -184,4 +184,7 @@ class TournamentRecord(BaseModel):
     buy_ins: int
     prizes: int
     roi: float | None = Field(description="(prizes - buy-ins) / buy-ins; null with no buy-ins")
-    results: list[TournamentResult]
+    results: list[TournamentResult] = Field(description="this page of results, the latest first")
+    total_items: int = Field(description="how many results there are in all (`played`)")
+    limit: int
+    offset: int

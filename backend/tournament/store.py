@@ -34,6 +34,7 @@ class TournamentStore:
         for result in results:
             await self._results.replace_one({"_id": result["_id"]}, result, upsert=True)
 
-    async def results_of(self, player_id: str, limit: int = 100) -> list[Document]:
+    async def results_of(self, player_id: str) -> list[Document]:
+        """Every result of the player, the latest first (the totals count them all)."""
         cursor = self._results.find({"player_id": player_id}).sort("finished_at", -1)
-        return [doc async for doc in cursor.limit(limit)]
+        return [doc async for doc in cursor]

@@ -31,9 +31,10 @@ def hands_dealt(config: GauntletConfig, bot: str, opponent: str) -> list[Hand]:
         runout: Sequence[int],
         button: int,
         hand_key: int = 0,
+        **home_rules: Any,  # a straddle, a bomb pot, run-it cards: played as given
     ) -> list[int]:
         seen.append((tuple(seat_of_bot), tuple(holes), tuple(runout), button))
-        return original(seat_of_bot, holes, runout, button, hand_key)
+        return original(seat_of_bot, holes, runout, button, hand_key, **home_rules)
 
     match.play_hand = spy  # type: ignore[method-assign]
     match.play()

@@ -103,6 +103,9 @@ async def test_a_table_whose_writes_are_not_stored_is_not_closed(
         assert await db.ledger.count_documents({"table_id": table_id, "kind": "cashout"}) == 0
     finally:
         await admin.command("configureFailPoint", "failCommand", mode="off")
+    # Once the writes are in (the persister may be in a back-off of up to a second, past
+    # the shortened close wait), the table closes.
+    await runtime.persister.drain()
     await closing.close_table(db, server.state.tables, runtime)
     await until_closed(server, {table_id})
     bought, cashed = await chips_in_and_out(server, table_id)
