@@ -1,11 +1,12 @@
 /**
  * Poker night (#34) in a real browser: the host (desktop) hosts a private game with a
- * bot and asks for approval of seats; a friend (phone) opens the invite link and asks
- * for a seat, and the host approves from the prompt over the table. The host adjusts
- * the friend's stack, changes the blinds, sets the ante, the time bank and the bot's style,
- * removes the bot; they play a hand and the new blinds show from the next; the ledger and its settle-up show on both screens, its CSV downloads, and the
- * hands download as PokerStars text from the replay and from "My hands". Screenshots
- * in test-results/screenshots/pokernight-*.png.
+ * bot, revokes its invite link and makes a new one, and asks for approval of seats; a
+ * friend (phone) opens the new link and asks for a seat, and the host approves from the
+ * prompt over the table. The host adjusts the friend's stack, changes the blinds, sets
+ * the ante, the time bank and the bot's style, and removes the bot; they play a hand and
+ * the new blinds show from the next; the ledger and its settle-up show on both screens,
+ * its CSV downloads, and the hands download as PokerStars text from the replay and from
+ * "My hands". Screenshots in test-results/screenshots/pokernight-*.png.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
@@ -70,7 +71,14 @@ test.describe.serial("a home game: host, invite, approval, ledger, exports", () 
 
   test("a friend opens the link on a phone and is seated on the host's approval", async () => {
     await signIn(host, "Hana");
-    const link = await hostPrivateGame(host, "Friday night");
+    const first = await hostPrivateGame(host, "Friday night");
+    // The host revokes the link and makes a new one: the friend gets the new one.
+    await host.getByTestId("host-invite-revoke").click();
+    await expect(host.getByTestId("invite-none")).toBeVisible();
+    await host.getByTestId("host-invite-new").click();
+    await expect(host.getByTestId("invite-link")).toHaveValue(/invite=/);
+    const link = await host.getByTestId("invite-link").inputValue();
+    expect(link).not.toBe(first);
     await host.getByTestId("host-pause").click();
     await expect(host.getByTestId("host-pause")).toHaveText("Resume the game");
     await host.getByTestId("host-approve-seats").click(); // checked once the server says so
