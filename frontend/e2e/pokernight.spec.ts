@@ -1,11 +1,12 @@
 /**
  * Poker night (#34) in a real browser: the host (desktop) hosts a private game with a
- * bot and asks for approval of seats; a friend (phone) opens the invite link and asks
- * for a seat, and the host approves from the prompt over the table. The host adjusts
- * the friend's stack, sets the ante, the time bank and the bot's style; they play a
- * hand; the ledger and its settle-up show on both screens, its CSV downloads, and the
- * hands download as PokerStars text from the replay and from "My hands". Screenshots
- * in test-results/screenshots/pokernight-*.png.
+ * bot, revokes its invite link and makes a new one, and asks for approval of seats; a
+ * friend (phone) opens the new link and asks for a seat, and the host approves from the
+ * prompt over the table. The host adjusts the friend's stack, changes the blinds, sets
+ * the ante, the time bank and the bot's style, and removes the bot; they play a hand and
+ * the new blinds show from the next; the ledger and its settle-up show on both screens,
+ * its CSV downloads, and the hands download as PokerStars text from the replay and from
+ * "My hands". Screenshots in test-results/screenshots/pokernight-*.png.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
@@ -70,7 +71,14 @@ test.describe.serial("a home game: host, invite, approval, ledger, exports", () 
 
   test("a friend opens the link on a phone and is seated on the host's approval", async () => {
     await signIn(host, "Hana");
-    const link = await hostPrivateGame(host, "Friday night");
+    const first = await hostPrivateGame(host, "Friday night");
+    // The host revokes the link and makes a new one: the friend gets the new one.
+    await host.getByTestId("host-invite-revoke").click();
+    await expect(host.getByTestId("invite-none")).toBeVisible();
+    await host.getByTestId("host-invite-new").click();
+    await expect(host.getByTestId("invite-link")).toHaveValue(/invite=/);
+    const link = await host.getByTestId("invite-link").inputValue();
+    expect(link).not.toBe(first);
     await host.getByTestId("host-pause").click();
     await expect(host.getByTestId("host-pause")).toHaveText("Resume the game");
     await host.getByTestId("host-approve-seats").click(); // checked once the server says so
@@ -93,22 +101,35 @@ test.describe.serial("a home game: host, invite, approval, ledger, exports", () 
     await shot(friend, "pokernight-phone-seated");
   });
 
-  test("the host adjusts a stack, sets the ante, the time bank and the bot's style", async () => {
+  test("the host adjusts a stack, changes the blinds, the ante, the time bank and the bot's style, removes the bot", async () => {
     const seat = Number(await friend.locator('[data-me="true"]').getAttribute("data-seat"));
     const before = await host.getByTestId(`stack-${seat}`).textContent();
     await host.getByTestId(`host-adjust-amount-${seat}`).fill("250");
     await host.getByTestId(`host-adjust-${seat}`).click();
     await expect(host.getByTestId(`stack-${seat}`)).not.toHaveText(before ?? "");
+    const panel = host.getByTestId("host-panel");
+    await panel.getByLabel("Small blind", { exact: true }).fill("10");
+    await panel.getByLabel("Big blind", { exact: true }).fill("20");
     await host.getByTestId("host-ante").fill("5");
     await host.getByTestId("host-time-bank").fill("45");
     await host.getByTestId("host-blinds").click();
-    const botSeat = host.locator('[data-testid^="host-bot-style-"]').first();
-    await botSeat.selectOption("rational");
-    await expect(botSeat).toHaveValue("rational");
+    const botStyle = host.locator('[data-testid^="host-bot-style-"]').first();
+    const botSeat = Number((await botStyle.getAttribute("data-testid"))!.replace("host-bot-style-", ""));
+    await botStyle.selectOption("rational");
+    await expect(botStyle).toHaveValue("rational");
     await shot(host, "pokernight-desktop-host-panel");
+    // The bot goes now, or at the end of a hand it is in: the game is paused between hands.
+    await host.getByTestId(`host-remove-${botSeat}`).click();
     await host.getByTestId("host-pause").click();
     await expect(host.getByTestId("host-pause")).toHaveText("Pause the game");
     await playTo([host, friend], 1);
+    await expect(host.getByTestId(`empty-seat-${botSeat}`)).toBeVisible({ timeout: 30_000 });
+    await expect(host.getByTestId(`seat-${botSeat}`)).toHaveCount(0);
+    await expect(host.getByTestId(`host-remove-${botSeat}`)).toHaveCount(0);
+    // The new stakes show from the next hand on, on both screens.
+    await expect(host.getByTestId("poker-table")).not.toHaveAttribute("data-hand", /^[01]$/, { timeout: 30_000 });
+    await expect(host.locator(".table-screen__title")).toContainText("No-Limit · 10/20 · ante 5");
+    await expect(friend.locator(".table-screen__title")).toContainText("10/20");
   });
 
   test("the ledger and its settle-up show on both screens; the CSV downloads", async () => {
@@ -118,12 +139,15 @@ test.describe.serial("a home game: host, invite, approval, ledger, exports", () 
     await expect(host.getByTestId("ledger-total")).toHaveText("0");
     await expect(ledger).toContainText("Finn");
     await expect(ledger).toContainText("Hana");
+    // Someone may owe someone after the hands played, or the night may be square.
+    await expect(host.getByTestId("settle-up").or(host.getByTestId("settle-up-none"))).toBeVisible();
     const csv = await downloaded(host, () => host.getByTestId("ledger-csv").click());
     expect(csv.name).toMatch(/^ledger-.*\.csv$/);
     expect(csv.text).toContain("Finn");
     await shot(host, "pokernight-desktop-ledger");
     await friend.getByTestId("tab-ledger").click();
     await expect(friend.getByTestId("ledger")).toBeVisible();
+    await expect(friend.getByTestId("settle-up").or(friend.getByTestId("settle-up-none"))).toBeVisible();
     await friend.getByTestId("ledger").scrollIntoViewIfNeeded();
     // On a phone the columns scroll inside the ledger; the page itself does not widen.
     const wide = await friend.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);

@@ -3,6 +3,7 @@ import {
   decodeGuest,
   decodeHand,
   decodeHandPage,
+  decodeInvite,
   decodeLedger,
   decodeTableDetail,
   decodeTables,
@@ -118,4 +119,14 @@ export async function getLedger(tableId: string, token: string | null): Promise<
 
 export async function downloadLedgerCsv(tableId: string, token: string | null): Promise<string> {
   return request<string>(endpoints.ledgerCsv(tableId), { token, accept: "text" });
+}
+
+/** A new invite link for a private table (the host only): its token; the old link stops working. */
+export async function newInvite(tableId: string, token: string | null): Promise<string | null> {
+  return decodeInvite(await request(endpoints.invite(tableId), { method: "POST", token }));
+}
+
+/** Revoke a private table's invite link (the host only): no link admits anyone until a new one. */
+export async function revokeInvite(tableId: string, token: string | null): Promise<void> {
+  await request(endpoints.invite(tableId), { method: "DELETE", token });
 }

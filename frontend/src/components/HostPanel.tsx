@@ -1,21 +1,40 @@
-/** The host's controls (#34): pause, seat requests, stakes, ante and time bank, bots and
- * their styles, stack adjustments, seats, the role. */
+/** The host's controls (#34): pause, seat requests, stakes, ante, time bank and advice, bots and
+ * their styles, stack adjustments, seats, the role, and a private table's invite link. */
 import { useState } from "react";
+import { newInvite, revokeInvite } from "../api";
 import type { ClientCommand, HostState, TableView } from "../protocol";
 import { BOT_STYLES } from "../protocol";
 import { formatChips } from "../lib/chips";
+import { paths } from "../routes";
 import { HostHomeRules } from "./HostHomeRules";
 
 export function HostPanel({
   host,
   view,
   send,
-  inviteLink = null,
+  tableId = "",
+  token = null,
+  privateTable = false,
+  invite = null,
+  adviceAllowed = true,
+  onInvite,
+  onAdvice,
 }: {
   host: HostState;
   view: TableView;
   send: (command: ClientCommand) => string | null;
-  inviteLink?: string | null;
+  tableId?: string;
+  token?: string | null;
+  /** a private table: the invite link and its buttons show, even once revoked */
+  privateTable?: boolean;
+  /** the invite link's token the host knows (from the URL or the table's detail) */
+  invite?: string | null;
+  /** the table's advice rule as last read (REST detail); the toggle remembers what it sent */
+  adviceAllowed?: boolean;
+  /** told the new token (null: revoked), so the link outlives this panel (a tab switch) */
+  onInvite?: (invite: string | null) => void;
+  /** told the advice rule sent, for the same reason */
+  onAdvice?: (allowed: boolean) => void;
 }) {
   const unit = view.config.chip_unit;
   const [small, setSmall] = useState(String(view.config.small_blind));
@@ -24,17 +43,60 @@ export function HostPanel({
   const [timeBank, setTimeBank] = useState("");
   const [style, setStyle] = useState<string>("rational");
   const [adjust, setAdjust] = useState<Record<number, string>>({});
+  // What this panel changed since the props were read: the props are not re-fetched.
+  const [adviceSent, setAdviceSent] = useState<boolean | null>(null);
+  const [link, setLink] = useState<{ invite: string | null } | null>(null);
+  const [linkBusy, setLinkBusy] = useState(false);
+  const [linkError, setLinkError] = useState<string | null>(null);
+  const advice = adviceSent ?? adviceAllowed;
+  const currentInvite = link ? link.invite : invite;
+  const shownLink = currentInvite ? inviteLink(tableId, currentInvite) : null;
+  const changeLink = (call: () => Promise<string | null>) => {
+    setLinkBusy(true);
+    setLinkError(null);
+    call()
+      .then((next) => {
+        setLink({ invite: next });
+        onInvite?.(next);
+      })
+      .catch((err: unknown) => setLinkError((err as Error).message))
+      .finally(() => setLinkBusy(false));
+  };
   const empty = Array.from({ length: view.config.seats }, (_, i) => i + 1).find((n) => !view.seats.some((s) => s.seat === n));
   return (
     <div className="host-panel" data-testid="host-panel">
-      {inviteLink && (
-        <p className="host-panel__invite">
-          Invite link:{" "}
-          <input readOnly value={inviteLink} aria-label="Invite link" data-testid="invite-link" onFocus={(e) => e.target.select()} />{" "}
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(inviteLink)}>
-            Copy
-          </button>
-        </p>
+      {(privateTable || currentInvite !== null) && (
+        <div className="host-panel__invite" data-testid="host-invite">
+          {shownLink ? (
+            <p>
+              Invite link:{" "}
+              <input readOnly value={shownLink} aria-label="Invite link" data-testid="invite-link" onFocus={(e) => e.target.select()} />{" "}
+              <button type="button" onClick={() => void navigator.clipboard?.writeText(shownLink)}>
+                Copy
+              </button>
+            </p>
+          ) : (
+            <p data-testid="invite-none">No invite link: nobody new can open the table until you make one.</p>
+          )}
+          <p>
+            <button type="button" disabled={linkBusy} onClick={() => changeLink(() => newInvite(tableId, token))} data-testid="host-invite-new">
+              New link
+            </button>{" "}
+            <button
+              type="button"
+              disabled={linkBusy || !currentInvite}
+              onClick={() => changeLink(() => revokeInvite(tableId, token).then(() => null))}
+              data-testid="host-invite-revoke"
+            >
+              Revoke link
+            </button>
+          </p>
+          {linkError && (
+            <p className="error" role="alert" data-testid="host-invite-error">
+              {linkError}
+            </p>
+          )}
+        </div>
       )}
       <p>
         <button type="button" data-testid="host-pause" onClick={() => send({ type: host.paused ? "resume" : "pause" })}>
@@ -48,6 +110,20 @@ export function HostPanel({
             data-testid="host-approve-seats"
           />{" "}
           Approve seat requests
+        </label>{" "}
+        <label>
+          <input
+            type="checkbox"
+            checked={advice}
+            onChange={(e) => {
+              const allowed = e.target.checked;
+              if (send({ type: "table_settings", advice_allowed: allowed }) === null) return;
+              setAdviceSent(allowed);
+              onAdvice?.(allowed);
+            }}
+            data-testid="host-advice"
+          />{" "}
+          Advice allowed
         </label>
       </p>
       {host.seat_requests.length > 0 && (
@@ -158,4 +234,9 @@ export function HostPanel({
       </ul>
     </div>
   );
+}
+
+/** The link a private table's host sends to friends (the app routes after the '#'). */
+function inviteLink(tableId: string, invite: string): string {
+  return `${window.location.origin}${window.location.pathname}#${paths.table(tableId, null, invite)}`;
 }

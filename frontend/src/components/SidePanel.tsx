@@ -1,7 +1,6 @@
 /** The table's side panel: advice, hand log, chat, past hands, ledger, and the host's tab. */
 import type { HandSummary, TableView } from "../protocol";
 import type { NameOf } from "../lib/events";
-import { paths } from "../routes";
 import type { SidePanelState } from "../hooks/useSidePanel";
 import type { TableState } from "../hooks/useTable";
 import { AdvicePanel } from "./AdvicePanel";
@@ -25,11 +24,16 @@ export interface SidePanelProps {
   token: string | null;
   /** the private table's invite token the host shares, if any */
   hostInvite: string | null;
+  /** an unlisted table (#34): the host panel offers its invite link */
+  privateTable?: boolean;
+  /** the host made or revoked the invite link, or set the advice rule (kept by the screen) */
+  onHostInvite?: (invite: string | null) => void;
+  onAdviceChange?: (allowed: boolean) => void;
   onOpenHand: (hand: HandSummary) => void;
 }
 
 export function SidePanel(props: SidePanelProps) {
-  const { tableId, view, table, panel, isHost, seated, myTurn, adviceAllowed, nameOf, playerId, token, hostInvite, onOpenHand } = props;
+  const { tableId, view, table, panel, isHost, seated, myTurn, adviceAllowed, nameOf, playerId, token, hostInvite, privateTable = false, onHostInvite, onAdviceChange, onOpenHand } = props;
   const { tab, setTab, unreadChat, panelRef } = panel;
   const { snapshot, send } = table;
   return (
@@ -65,13 +69,22 @@ export function SidePanel(props: SidePanelProps) {
             refreshKey={`${view.hand_no}:${view.hand_in_progress}:${view.seats.map((s) => `${s.player_id}=${s.stack}`).join(",")}`}
           />
         )}
-        {tab === "host" && isHost && snapshot.host && <HostPanel host={snapshot.host} view={view} send={send} inviteLink={hostInvite ? inviteLink(tableId, hostInvite) : null} />}
+        {tab === "host" && isHost && snapshot.host && (
+          <HostPanel
+            host={snapshot.host}
+            view={view}
+            send={send}
+            tableId={tableId}
+            token={token}
+            privateTable={privateTable}
+            invite={hostInvite}
+            adviceAllowed={adviceAllowed}
+            onInvite={onHostInvite}
+            onAdvice={onAdviceChange}
+          />
+        )}
       </div>
     </aside>
   );
 }
 
-/** The link a private table's host sends to friends (the app routes after the '#'). */
-function inviteLink(tableId: string, invite: string): string {
-  return `${window.location.origin}${window.location.pathname}#${paths.table(tableId, null, invite)}`;
-}

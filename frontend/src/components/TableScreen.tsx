@@ -54,6 +54,9 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
   const { aiSeats, seatCues } = useNoticeFlashes(table.notices, view);
   const nameOf = useSeatNames(view);
   const [replayHand, setReplayHand] = useState<HandSummary | null>(null);
+  // What the host changed since the detail was read (#34): a new or revoked link, the advice rule.
+  const [inviteChanged, setInviteChanged] = useState<{ invite: string | null } | null>(null);
+  const [adviceChanged, setAdviceChanged] = useState<boolean | null>(null);
 
   const title = detail?.name ?? `Table ${tableId}`;
   const retry = () => table.client.reconnectNow(true);
@@ -62,12 +65,12 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
   }
 
   const canSit = !watch && !seated && snapshot.status === "open" && !snapshot.tournament; // a tournament seats its players
-  const adviceAllowed = detail?.advice_allowed ?? true;
+  const adviceAllowed = adviceChanged ?? detail?.advice_allowed ?? true;
   const isHost = snapshot.welcome !== null && snapshot.host?.host_id === snapshot.welcome.player_id;
   // A seat asked for at a table where the host approves seats (#34): shown until answered.
   const myRequest = snapshot.host?.seat_requests.find((r) => r.player_id === playerId) ?? null;
   // The link's token: from this page's URL, else from the table's detail (the host's only).
-  const hostInvite = invite ?? detail?.invite ?? null;
+  const hostInvite = inviteChanged ? inviteChanged.invite : (invite ?? detail?.invite ?? null);
 
   return (
     <div
@@ -135,6 +138,9 @@ export function TableScreen({ tableId, watch, join, invite = null }: TableScreen
           playerId={playerId}
           token={token}
           hostInvite={hostInvite}
+          privateTable={detail?.private ?? false}
+          onHostInvite={(next) => setInviteChanged({ invite: next })}
+          onAdviceChange={setAdviceChanged}
           onOpenHand={setReplayHand}
         />
       </div>

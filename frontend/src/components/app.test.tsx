@@ -434,6 +434,26 @@ describe("TableScreen over a (fake) table socket", () => {
     expect((screen.getByTestId("invite-link") as HTMLInputElement).value).toMatch(/#\/tables\/t1\?invite=inv-9$/);
   });
 
+  it("keeps the host's new invite link across a tab switch, and offers it on a revoked private table (#34)", async () => {
+    const api = stubFetch({
+      "GET /api/tables/t1": () => ({ json: { ...SUMMARY, table_id: "t1", private: true, invite: null, view: makeView() } }),
+      "POST /api/tables/t1/invite": () => ({ json: { table_id: "t1", invite: "fresh" } }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
+    const between = { hand_in_progress: false, actor: null, legal_actions: null };
+    connect(makeView(between));
+    act(() => socket().receive(stateMessage(6, makeView(between), { host: { host_id: "alice", paused: false, approve_seats: false, seat_requests: [] } })));
+    fireEvent.click(screen.getByTestId("tab-host"));
+    // The detail says private, with no link (revoked): the host may make one.
+    expect(await screen.findByTestId("invite-none")).toBeInTheDocument();
+    fireEvent.click(screen.getByTestId("host-invite-new"));
+    await waitFor(() => expect((screen.getByTestId("invite-link") as HTMLInputElement).value).toMatch(/invite=fresh$/));
+    fireEvent.click(screen.getByTestId("tab-log"));
+    fireEvent.click(screen.getByTestId("tab-host"));
+    expect((screen.getByTestId("invite-link") as HTMLInputElement).value).toMatch(/invite=fresh$/);
+  });
+
   it("shows server errors in words", () => {
     renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
     connect();

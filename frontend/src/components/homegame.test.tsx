@@ -1,11 +1,13 @@
 /** Home-game rules in the web client (#34): the run-it-twice prompt and its countdown, each
- * run's board, the rabbit hunt, the straddle choice, the rules in the create form. */
+ * run's board, the rabbit hunt, the straddle choice, the rules in the create form and its request. */
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { ClientCommand, CreateTableRequest } from "../protocol";
-import { makeView, NL_CONFIG, seat } from "../test/fixtures";
+import { makeView, NL_CONFIG, seat, tableSummary } from "../test/fixtures";
+import { renderWithApp, stubFetch } from "../test/render";
 import { CreateTableForm } from "./CreateTableForm";
 import { HomeGameBar } from "./HomeGameBar";
+import { Lobby } from "./Lobby";
 
 const RULES = { ...NL_CONFIG, run_it_max: 2, rabbit_hunt: true, straddle: "utg" as const, bomb_pot_ante: 100 };
 
@@ -91,5 +93,25 @@ describe("CreateTableForm home-game rules", () => {
     expect(spec).toMatchObject({ straddle: "utg", run_it_max: 3, rabbit_hunt: true });
     expect(spec.bots).toBeGreaterThan(0);
     expect(spec).not.toHaveProperty("bomb_pot_ante");
+  });
+
+  it("asks for a big-blind ante in the create request when its box is ticked", async () => {
+    const api = stubFetch({
+      "GET /api/tables": () => ({ json: [] }),
+      "POST /api/tables": () => ({ json: tableSummary({ table_id: "t9" }) }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    try {
+      renderWithApp(<Lobby />);
+      fireEvent.click(screen.getByTestId("open-create-table"));
+      fireEvent.change(screen.getByTestId("ct-ante"), { target: { value: "100" } });
+      fireEvent.click(screen.getByTestId("hr-bb-ante"));
+      fireEvent.click(screen.getByTestId("ct-submit"));
+      await waitFor(() => expect(api.calls.some((c) => c.method === "POST")).toBe(true));
+      const created = api.calls.find((c) => c.method === "POST" && c.path === "/api/tables");
+      expect(created?.body).toMatchObject({ ante: 100, big_blind_ante: true });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

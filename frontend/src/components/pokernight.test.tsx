@@ -50,6 +50,75 @@ describe("the host's controls", () => {
     expect(sent.at(-1)).toEqual({ type: "table_settings", small_blind: 50, big_blind: 100, ante: 25, time_bank: 45 });
   });
 
+  it("turns advice off and on for the table", () => {
+    const { sent, send } = recorder();
+    render(<HostPanel host={HOST} view={makeView({ hand_in_progress: false })} send={send} adviceAllowed />);
+    const toggle = screen.getByTestId("host-advice") as HTMLInputElement;
+    expect(toggle.checked).toBe(true);
+    fireEvent.click(toggle);
+    expect(sent.at(-1)).toEqual({ type: "table_settings", advice_allowed: false });
+    expect(toggle.checked).toBe(false);
+    fireEvent.click(toggle);
+    expect(sent.at(-1)).toEqual({ type: "table_settings", advice_allowed: true });
+    expect(toggle.checked).toBe(true);
+  });
+
+  it("keeps the advice toggle as it was when the command cannot be sent", () => {
+    render(<HostPanel host={HOST} view={makeView({ hand_in_progress: false })} send={() => null} adviceAllowed={false} />);
+    const toggle = screen.getByTestId("host-advice") as HTMLInputElement;
+    fireEvent.click(toggle);
+    expect(toggle.checked).toBe(false);
+  });
+
+  describe("the invite link", () => {
+    afterEach(() => vi.unstubAllGlobals());
+
+    it("makes a new link and revokes it, showing the link the server answered", async () => {
+      let issued = 0;
+      const api = stubFetch({
+        "POST /api/tables/t1/invite": () => ({ json: { table_id: "t1", invite: `new-${++issued}` } }),
+        "DELETE /api/tables/t1/invite": () => ({ json: { table_id: "t1", invite: null } }),
+      });
+      vi.stubGlobal("fetch", api.fn);
+      const told: (string | null)[] = [];
+      const { send } = recorder();
+      render(
+        <HostPanel host={HOST} view={makeView({ hand_in_progress: false })} send={send} tableId="t1" token="tok" privateTable invite="old" onInvite={(i) => told.push(i)} />,
+      );
+      const link = () => (screen.getByTestId("invite-link") as HTMLInputElement).value;
+      expect(link()).toMatch(/#\/tables\/t1\?invite=old$/);
+      fireEvent.click(screen.getByTestId("host-invite-new"));
+      await waitFor(() => expect(link()).toMatch(/#\/tables\/t1\?invite=new-1$/));
+      fireEvent.click(screen.getByTestId("host-invite-revoke"));
+      expect(await screen.findByTestId("invite-none")).toHaveTextContent("No invite link");
+      expect(screen.queryByTestId("invite-link")).toBeNull();
+      expect(screen.getByTestId("host-invite-revoke")).toBeDisabled();
+      fireEvent.click(screen.getByTestId("host-invite-new"));
+      await waitFor(() => expect(link()).toMatch(/invite=new-2$/));
+      expect(api.calls.map((c) => `${c.method} ${c.path} ${c.headers.Authorization}`)).toEqual([
+        "POST /api/tables/t1/invite Bearer tok",
+        "DELETE /api/tables/t1/invite Bearer tok",
+        "POST /api/tables/t1/invite Bearer tok",
+      ]);
+      expect(told).toEqual(["new-1", null, "new-2"]);
+    });
+
+    it("says why the server refused and keeps the link", async () => {
+      vi.stubGlobal("fetch", stubFetch({ "POST /api/tables/t1/invite": () => ({ status: 403, json: { detail: "only the table's host may do this" } }) }).fn);
+      const { send } = recorder();
+      render(<HostPanel host={HOST} view={makeView({ hand_in_progress: false })} send={send} tableId="t1" token="tok" privateTable invite="old" />);
+      fireEvent.click(screen.getByTestId("host-invite-new"));
+      expect(await screen.findByTestId("host-invite-error")).toHaveTextContent("only the table's host may do this");
+      expect((screen.getByTestId("invite-link") as HTMLInputElement).value).toMatch(/invite=old$/);
+    });
+
+    it("offers no link on a public table", () => {
+      const { send } = recorder();
+      render(<HostPanel host={HOST} view={makeView({ hand_in_progress: false })} send={send} tableId="t1" token="tok" />);
+      expect(screen.queryByTestId("host-invite")).toBeNull();
+    });
+  });
+
   it("prompts for each seat request, over the table", () => {
     const { sent, send } = recorder();
     const { container, rerender } = render(<JoinRequests host={HOST} unit="1" send={send} />);

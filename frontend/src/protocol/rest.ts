@@ -44,6 +44,8 @@ export const endpoints = {
   },
   ledger: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}/ledger`,
   ledgerCsv: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}/ledger.csv`,
+  /** A private table's invite link (#34): POST a new one, DELETE to revoke it (the host only). */
+  invite: (tableId: string) => `/api/tables/${encodeURIComponent(tableId)}/invite`,
   health: () => "/healthz",
 };
 
@@ -132,6 +134,12 @@ export function decodeTableDetail(raw: unknown): TableDetail {
   const b = (isObject(raw) ? raw : {}) as Partial<Rest.TableDetail>;
   const view = isObject(b.view) ? normaliseView(b.view as unknown as TableView) : null;
   return { ...summary, invite: b.invite ?? null, view };
+}
+
+/** The answer to a new or revoked invite link: the token, null once revoked. */
+export function decodeInvite(raw: unknown): string | null {
+  const b = (isObject(raw) ? raw : {}) as Partial<Rest.InviteResponse>;
+  return typeof b.invite === "string" && b.invite ? b.invite : null;
 }
 
 export function decodeTables(body: unknown): TableSummary[] {
