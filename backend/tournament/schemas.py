@@ -184,4 +184,6 @@ class TournamentRecord(BaseModel):
     buy_ins: int
     prizes: int
     roi: float | None = Field(description="(prizes - buy-ins) / buy-ins; null with no buy-ins")
-    results: list[TournamentResult]
+    results: list[TournamentResult] = Field(description="newest first, a page of `played`")
+    limit: int = 100
+    offset: int = 0

@@ -76,6 +76,9 @@ async def test_a_sit_and_go_runs_to_the_end(server_factory: Callable[..., Any]) 
         assert record["played"] == 1 and record["buy_ins"] == 10
         assert record["results"][0]["place"] == mine["place"]
         assert record["roi"] == pytest.approx((mine["prize"] - 10) / 10)
+        params = {"limit": 1, "offset": 1}
+        paged = (await http.get(f"/api/players/{alice}/tournaments", params=params)).json()
+        assert paged["results"] == [] and paged["played"] == 1  # a page; totals of all
     # Every hand stored and reviewable in Alice's hands, marked as the tournament's; the
     # tournament chips stay out of her cash statistics (per stakes, bb/100, won).
     runtime = server.state.tables.get(table["table_id"])

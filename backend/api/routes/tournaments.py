@@ -128,7 +128,12 @@ async def start_now(tournament_id: str, state: State, player: Player) -> Tournam
     "/api/players/{player_id}/tournaments",
     summary="A player's tournament results: places, prizes, ROI",
 )
-async def player_tournaments(player_id: str, state: State) -> TournamentRecord:
+async def player_tournaments(
+    player_id: str,
+    state: State,
+    limit: Annotated[int, Query(ge=1, le=100)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> TournamentRecord:
     service = _service(state)
     docs = await service.results_of(player_id)
     results = [TournamentResult.model_validate(doc) for doc in docs]
@@ -142,5 +147,7 @@ async def player_tournaments(player_id: str, state: State) -> TournamentRecord:
         buy_ins=buy_ins,
         prizes=won,
         roi=(won - buy_ins) / buy_ins if buy_ins else None,
-        results=results,
+        results=results[offset : offset + limit],  # the totals count them all
+        limit=limit,
+        offset=offset,
     )
