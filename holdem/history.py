@@ -44,6 +44,8 @@ class HandRecord(BaseModel):
     bomb_pot: bool = False
     rabbit: tuple[str, ...] = ()
     played_at: datetime | None = None
+    # The tournament the hand was played in (its chips are not money); None: a cash game.
+    tournament_id: str | None = None
 
     def seat(self, number: int) -> SeatRecord:
         return next(s for s in self.seats if s.seat == number)

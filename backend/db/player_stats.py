@@ -8,7 +8,8 @@ costs seconds (measured: `showdown bench stats`). Three collections:
   hand id and its first seat's player id, the id that seat's fact had when
   each seat had a document). Filing it first makes filing again harmless:
   counters are added only for the hands whose document was new.
-- player_stats: per player, game type and stakes, the summed counters.
+- player_stats: per player, game type and stakes, the summed counters (cash
+  hands only: a tournament's hands, `HandRecord.tournament_id`, are left out).
 - table_stats: per table, the lobby's figures: hands, chips pushed to winners
   (the pots), players who saw a flop and hands that had one, first and last hand.
 - player_results: the results graph, per player, game and block of
@@ -332,10 +333,12 @@ class PlayerStats:
         documents are the ones the server keeps, whatever this comes to write.
         """
         new = await asyncio.gather(*(self._insert_fact(r, ps, at) for r, ps, at in counted))
+        # A tournament's chips are not money: its hands stay out of the per-stakes
+        # figures and the results graph (its results are places and prizes).
         fresh = [
             (p, at)
-            for (_, players, at), is_new in zip(counted, new, strict=True)
-            if is_new
+            for (record, players, at), is_new in zip(counted, new, strict=True)
+            if is_new and record.tournament_id is None
             for p in players
         ]
         if fresh:

@@ -93,7 +93,12 @@ class HandCycle(RuntimeCore):
             self._persist.save_state(
                 snapshot_to_doc(table.snapshot()),
                 self.seq + 1,
-                record.model_copy(update={"played_at": datetime.now(UTC)}),
+                record.model_copy(
+                    update={
+                        "played_at": datetime.now(UTC),
+                        "tournament_id": self.options.tournament_id,
+                    }
+                ),
             )
             if self.tournament is not None:
                 stacks = {s.player_id: s.stack for s in table.seats.values()}

@@ -4,6 +4,7 @@ the server was down; then it plays on to the end."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,7 +19,19 @@ from backend.db.embedded import free_port
 pytestmark = pytest.mark.slow
 
 FAST = {"SHOWDOWN_HAND_PAUSE_MS": "0", "BOT_DELAY_MS": "0"}
-ENTRANTS = 12
+ENTRANTS = 8
+# Short stacks (15 big blinds, a big-blind ante) and levels of 20 seconds of play that
+# double the blinds, so the bots finish quickly; the clock reaches the last level (no
+# time to the next) only after 100 seconds of play, well after the restart's checks.
+STRUCTURE = {
+    "structure": "custom",
+    "starting_chips": 600,
+    "levels": [
+        {"small_blind": sb, "big_blind": 2 * sb, "ante": 2 * sb, "big_blind_ante": True}
+        for sb in (20, 40, 80, 160, 320, 640)
+    ],
+    "level_seconds": 20,
+}
 
 
 @pytest.fixture
@@ -47,9 +60,10 @@ async def test_kill_9_mid_tournament_and_restart(
             "name": "Restart MTT",
             "players": ENTRANTS,
             "bots": ENTRANTS,
-            "seats_per_table": 6,
-            "structure": "regular",  # levels of 10 minutes: the clock is what is checked
+            "seats_per_table": 4,
+            "buy_in": 10,
             "prizes": "top3",
+            **STRUCTURE,
         }
         created = await http.post("/api/tournaments", json=body, headers=auth)
         assert created.status_code == 201, created.text
@@ -91,3 +105,24 @@ async def test_kill_9_mid_tournament_and_restart(
             total += sum(s["stack"] for s in view["seats"])
     assert at_tables == seated  # every player left sits at a table, once
     assert total == ENTRANTS * after["starting_chips"]
+    # The clock runs again (no hand is dealt at this server: its pause is 10 minutes).
+    async with httpx.AsyncClient(base_url=second.http) as http:
+        first_read = after["clock"]["seconds_to_next"]
+        second_read = (await http.get(f"/api/tournaments/{tid}")).json()["clock"]
+    assert second_read["level"] == after["clock"]["level"]
+    assert second_read["seconds_to_next"] < first_read
+    # Then it plays on to the end, at a server that deals again.
+    await second.stop()
+    third = await ServeProcess(data, port, log, **FAST).start()
+    running.append(third)
+    async with httpx.AsyncClient(base_url=third.http) as http, asyncio.timeout(240):
+        while True:
+            final = (await http.get(f"/api/tournaments/{tid}")).json()
+            if final["status"] == "finished":
+                break
+            await asyncio.sleep(0.2)  # polling the REST status: there is no event to await
+    assert final["hands"] > after["hands"]
+    assert sorted(p["place"] for p in final["players"]) == list(range(1, ENTRANTS + 1))
+    assert sum(p["prize"] for p in final["players"]) == final["prize_pool"] == 10 * ENTRANTS
+    assert _chips(final) == ENTRANTS * final["starting_chips"]  # every chip, to the winner
+    assert sorted(p["chips"] for p in final["players"])[-2:] == [0, _chips(final)]

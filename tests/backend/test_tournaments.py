@@ -76,3 +76,22 @@ async def test_a_sit_and_go_runs_to_the_end(server_factory: Callable[..., Any]) 
         assert record["played"] == 1 and record["buy_ins"] == 10
         assert record["results"][0]["place"] == mine["place"]
         assert record["roi"] == pytest.approx((mine["prize"] - 10) / 10)
+        params = {"limit": 1, "offset": 1}
+        paged = (await http.get(f"/api/players/{alice}/tournaments", params=params)).json()
+        assert paged["results"] == [] and paged["played"] == 1  # a page; totals of all
+    # Every hand stored and reviewable in Alice's hands, marked as the tournament's; the
+    # tournament chips stay out of her cash statistics (per stakes, bb/100, won).
+    runtime = server.state.tables.get(table["table_id"])
+    assert runtime is not None
+    await runtime.persister.drain()
+    await server.state.repos.hands.stats.drain()
+    async with httpx.AsyncClient(base_url=server.http, headers=auth) as http:
+        hands = (await http.get("/api/hands", params={"limit": 100})).json()
+        assert 0 < hands["total"] <= final["hands"]  # hers: until she busted, or all
+        assert {h["table_id"] for h in hands["items"]} == {table["table_id"]}
+        shown = (await http.get(f"/api/hands/{hands['items'][0]['hand_id']}")).json()
+        assert shown["record"]["tournament_id"] == tid
+        stats = (await http.get(f"/api/players/{alice}/stats")).json()
+    counted = await server.state.mongo.db.player_hand_stats.count_documents({"player_ids": alice})
+    assert counted == hands["total"]  # counted (the lobby's table figures)...
+    assert stats["total"]["hands"] == 0 and stats["items"] == []  # ...but not as cash

@@ -381,3 +381,70 @@ def test_a_tournament_table_deals_short_stacks_and_seats_sitting_out() -> None:
         table.act(hand.actor or 0, table.default_action())  # check or fold, as a timeout
     assert table.chips_in_play() == 1007  # nothing created or lost
     assert all(not s.sitting_out or s.player_id == "away" for s in table.seats.values())
+
+
+def test_a_levels_big_blind_ante_is_posted_by_the_big_blind() -> None:
+    from backend.tournament.director import Order
+    from backend.tournament.tables import LocalTables
+    from holdem.actions import EventKind
+
+    tables = LocalTables(seats=4, seed=3)
+    tables.apply([Order(OrderKind.OPEN, "t-1", level=Level(small_blind=10, big_blind=20))])
+    tables.apply(
+        [
+            Order(OrderKind.SEAT, "t-1", player_id=f"p{n}", name=f"P{n}", seat=n, chips=1000)
+            for n in (1, 2, 3, 4)
+        ]
+    )
+    ante_level = Level(small_blind=25, big_blind=50, ante=50, big_blind_ante=True)
+    tables.apply([Order(OrderKind.STAKES, "t-1", level=ante_level)])
+    table = tables.tables["t-1"]
+    hand = table.start_hand()
+    posted = {(e.kind, e.seat): e.amount for e in hand.events}
+    big_blind = next(seat for kind, seat in posted if kind is EventKind.BIG_BLIND)
+    assert big_blind is not None
+    assert posted[(EventKind.BIG_BLIND, big_blind)] == 50
+    assert [seat for kind, seat in posted if kind is EventKind.ANTE] == [big_blind]
+    assert posted[(EventKind.ANTE, big_blind)] == 50  # one ante, for the whole table
+    assert hand.total_pot == 25 + 50 + 50
+    assert hand.stacks[big_blind] == 1000 - 50 - 50
+    assert tables.chips() == 4000
+
+
+def test_the_button_moves_on_when_the_big_blind_busts() -> None:
+    """docs/tournaments.md, moving button: the button moves to the next seat with chips
+    and the blinds follow it (the seat after a busted big blind may skip a blind)."""
+    from backend.tournament.tables import table_config
+    from holdem.actions import Action, EventKind
+    from holdem.cards import ScriptedDeck
+    from holdem.table import Table
+
+    table = Table(
+        "bb", table_config(4, Level(small_blind=10, big_blind=20)), seed=5, tournament=True
+    )
+    for n in (1, 2, 3, 4):
+        table.sit(n, f"p{n}", f"P{n}", table.config.min_buy_in)
+        table.seats[n].stack = 20 if n == 3 else 1000
+    table.button = 4  # the next hand's button: seat 1, the small blind 2, the big blind 3
+    # Dealt from the small blind round: 2, 3, 4, 1. Seat 4's aces beat seat 3's 7-2 on a
+    # board that cannot help it.
+    hole = ["2c", "7d", "As", "3h", "4c", "2d", "Ad", "5h"]
+    board = ["Kc", "Kh", "Qs", "Js", "9c", "8h", "Ks", "Qc", "Jh"]
+    hand = table.start_hand(ScriptedDeck(hole + board))
+    blinds = {e.kind: e.seat for e in hand.events if e.kind is not EventKind.ANTE}
+    assert (hand.button, blinds[EventKind.SMALL_BLIND], blinds[EventKind.BIG_BLIND]) == (1, 2, 3)
+    assert hand.is_all_in(3)
+    table.act(4, Action.call())
+    table.act(1, Action.fold())
+    table.act(2, Action.fold())
+    while not hand.is_over:
+        table.act(hand.actor or 0, Action.check())
+    assert table.seats[3].stack == 0  # the big blind busted
+    following = table.start_hand()
+    blinds = {e.kind: e.seat for e in following.events if e.kind is not EventKind.ANTE}
+    # The button moves one seat to 2; the small blind skips the busted seat 3 to 4; the
+    # big blind is seat 1 (which was the button: it pays no small blind this round).
+    assert following.button == 2
+    assert (blinds[EventKind.SMALL_BLIND], blinds[EventKind.BIG_BLIND]) == (4, 1)
+    assert sorted(following.seats) == [1, 2, 4]
+    assert table.chips_in_play() == 3020

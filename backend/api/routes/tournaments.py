@@ -131,7 +131,7 @@ async def start_now(tournament_id: str, state: State, player: Player) -> Tournam
 async def player_tournaments(
     player_id: str,
     state: State,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    limit: Annotated[int, Query(ge=1, le=100)] = 100,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> TournamentRecord:
     service = _service(state)

@@ -159,6 +159,7 @@ export const FOLDED_TO_A_BET: HandRecord = {
   boards: [],
   bomb_pot: false,
   rabbit: [],
+  tournament_id: null,
   events: [
     event({ kind: "small_blind", street: "preflop", seat: 1, amount: 50 }),
     event({ kind: "big_blind", street: "preflop", seat: 2, amount: 100 }),
