@@ -93,7 +93,7 @@ def rank_hand(cards: Sequence[str]) -> int:
     return _encode(_HIGH, singles[:5])
 
 
-def _boards(dead: set[str], board: tuple[str, ...], seed: int) -> NDArray[np.int64]:
+def runouts(dead: set[str], board: tuple[str, ...], seed: int) -> NDArray[np.int64]:
     """The boards to score as card indexes, one a row: exact when one or two cards are
     missing, else a seeded sample (the same boards, in the same order, as ever)."""
     missing = 5 - len(board)
@@ -116,8 +116,8 @@ def _scores(holes: Sequence[tuple[str, ...]], boards: NDArray[np.int64]) -> NDAr
         mine = suit_masks(np.array([[card_index(c) for c in h] for h in holes], dtype=np.int64))
         return rank_masks(suit_masks(boards)[:, None, :] | mine[None, :, :])
     # Not hold'em hole cards: one hand at a time.
-    runouts = [tuple(FULL_DECK[c] for c in full) for full in boards]
-    values = [[rank_hand(hole + full) for hole in holes] for full in runouts]
+    texts = [tuple(FULL_DECK[c] for c in full) for full in boards]
+    values = [[rank_hand(hole + full) for hole in holes] for full in texts]
     return np.array(values, dtype=np.int64).reshape(len(boards), len(holes))
 
 
@@ -131,7 +131,7 @@ def pot_shares(
 
     Ties split a pot evenly; odd chips are ignored (an expectation, not a deal).
     """
-    boards = _boards(set(board).union(*holes), board, seed)
+    boards = runouts(set(board).union(*holes), board, seed)
     scores = _scores(holes, boards)
     # What each board and pot gives each player, in that order, summed one after the
     # other (cumsum, not sum: the same additions, so the same floats, as a plain loop).
