@@ -2,7 +2,10 @@
 
 Pure and I/O-free. Seven-card hands are ranked by a small evaluator of our own
 (pokerkit's ranks every five-card combination: far too slow for enumerating
-boards); a test checks it against pokerkit on seeded random hands.
+boards); a test checks it against pokerkit on seeded random hands. `rank_hand`
+ranks one hand; `pot_shares` ranks all its boards at once with the same numbers
+(`holdem.rank_arrays`), and a test checks it gives exactly what the one-at-a-time
+version gave (tests/holdem/showdown_equity_reference.py).
 
 Boards still to come are enumerated exactly when one or two cards are missing
 (an all-in on the turn or the flop); preflop (about 1.7 million boards) they are
@@ -20,7 +23,11 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
-from holdem.cards import FULL_DECK, RANKS
+import numpy as np
+from numpy.typing import NDArray
+
+from holdem.cards import FULL_DECK, RANKS, card_index
+from holdem.rank_arrays import rank_masks, suit_masks
 
 PREFLOP_SAMPLES = 1000
 
@@ -86,16 +93,32 @@ def rank_hand(cards: Sequence[str]) -> int:
     return _encode(_HIGH, singles[:5])
 
 
-def _boards(
-    dead: set[str], board: tuple[str, ...], seed: int
-) -> tuple[list[tuple[str, ...]], bool]:
-    """The boards to score (exact, or a seeded sample preflop) and whether they are exact."""
+def runouts(dead: set[str], board: tuple[str, ...], seed: int) -> NDArray[np.int64]:
+    """The boards to score as card indexes, one a row: exact when one or two cards are
+    missing, else a seeded sample (the same boards, in the same order, as ever)."""
     missing = 5 - len(board)
-    live = [c for c in FULL_DECK if c not in dead]
+    # FULL_DECK is in card_index order, so positions in `live` are the cards' indexes.
+    live = [i for i, c in enumerate(FULL_DECK) if c not in dead]
     if missing <= 2:
-        return [board + extra for extra in combinations(live, missing)], True
-    rng = random.Random(seed)
-    return [board + tuple(rng.sample(live, missing)) for _ in range(PREFLOP_SAMPLES)], False
+        extras = list(combinations(live, missing))
+    else:
+        rng = random.Random(seed)
+        extras = [tuple(rng.sample(live, missing)) for _ in range(PREFLOP_SAMPLES)]
+    known = np.array([card_index(c) for c in board], dtype=np.int64)
+    drawn = np.array(extras, dtype=np.int64).reshape(len(extras), missing)
+    return np.concatenate([np.broadcast_to(known, (len(extras), len(board))), drawn], axis=1)
+
+
+def _scores(holes: Sequence[tuple[str, ...]], boards: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Each player's hand value on each board: shape (boards, players)."""
+    if all(len(hole) == 2 for hole in holes):
+        # The board's masks once, or-ed with each player's two cards.
+        mine = suit_masks(np.array([[card_index(c) for c in h] for h in holes], dtype=np.int64))
+        return rank_masks(suit_masks(boards)[:, None, :] | mine[None, :, :])
+    # Not hold'em hole cards: one hand at a time.
+    texts = [tuple(FULL_DECK[c] for c in full) for full in boards]
+    values = [[rank_hand(hole + full) for hole in holes] for full in texts]
+    return np.array(values, dtype=np.int64).reshape(len(boards), len(holes))
 
 
 def pot_shares(
@@ -108,17 +131,20 @@ def pot_shares(
 
     Ties split a pot evenly; odd chips are ignored (an expectation, not a deal).
     """
-    dead = set(board).union(*holes)
-    boards, _ = _boards(dead, board, seed)
-    shares = [0.0] * len(holes)
-    for full in boards:
-        scores = [rank_hand(hole + full) for hole in holes]
-        for amount, eligible in pots:
-            best = max(scores[i] for i in eligible)
-            winners = [i for i in eligible if scores[i] == best]
-            for i in winners:
-                shares[i] += amount / len(winners)
-    return [s / len(boards) for s in shares]
+    boards = runouts(set(board).union(*holes), board, seed)
+    scores = _scores(holes, boards)
+    # What each board and pot gives each player, in that order, summed one after the
+    # other (cumsum, not sum: the same additions, so the same floats, as a plain loop).
+    won = np.zeros((len(boards), len(pots), len(holes)))
+    for p, (amount, eligible) in enumerate(pots):
+        among = list(eligible)
+        theirs = scores[:, among]
+        best = theirs == theirs.max(axis=1, keepdims=True)
+        won[:, p, among] = np.where(best, amount / best.sum(axis=1, keepdims=True), 0.0)
+    totals = np.cumsum(won.reshape(-1, len(holes)), axis=0)
+    if not len(totals):
+        return [0.0] * len(holes)
+    return [float(s) / len(boards) for s in totals[-1]]
 
 
 def equities(

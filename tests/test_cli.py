@@ -58,6 +58,13 @@ def test_bench_engine_prints_both_rates(capsys: pytest.CaptureFixture[str]) -> N
     assert "no-limit" in out and "limit" in out
 
 
+def test_bench_allin_prints_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each spot timed one at a time and in bulk; the bench exits 1 if the answers differ."""
+    assert main(["bench", "allin", "--seconds", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("one at a time") == 6 and "all spots:" in out
+
+
 @pytest.mark.slow
 def test_bench_server_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     # A real `showdown serve` with its embedded database, two tables, four spectators.

@@ -1,4 +1,4 @@
-"""`showdown bench engine|server|ai|stats|advice|all|faults`: figures measured on this machine.
+"""`showdown bench engine|server|ai|stats|advice|allin|all|faults`: figures on this machine.
 
 `faults` is not a speed figure and not part of `all`: it crashes the database,
 the server and the AI workers in a loop under load and checks nothing was lost.
@@ -18,6 +18,7 @@ TARGETS: dict[str, str] = {
     "server": "showdown.benchmarks.server:run",
     "stats": "showdown.benchmarks.stats:run",
     "advice": "showdown.benchmarks.advice:run",
+    "allin": "showdown.benchmarks.allin:run",
 }
 CHECKS: dict[str, str] = {
     "faults": "showdown.benchmarks.faults:run",
