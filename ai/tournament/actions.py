@@ -1,14 +1,17 @@
 """Near the money, every candidate action of a decision valued in prize equity (ICM).
 
-The search reports, per root action, only its mean chip result (in big blinds, relative
-to folding now), and a mean of chips is not a mean of prize equity: ICM is concave, so
-a gamble is worth less than its average stack. Each action is therefore spread over two
-outcomes, the *two-outcome approximation*: win the pot (plus one caller's match of our
-raise) or lose what we put in, with the chance of winning that makes the two average to
-the search's own chip value (so the chips and the prize equity shown come from the same
-numbers). Each outcome's stacks (ours; the opponents in the hand share the rest of the
-chips in play in proportion to their stacks; everyone else as now) are valued by ICM.
-Folding is exact: our stack now, the pot to the others.
+The search reports, per root action, its mean chip result (in big blinds, relative to
+folding now) and the share of its simulated hands in which every opponent folded; not
+the whole distribution. A mean of chips is not a mean of prize equity (ICM is concave:
+a gamble is worth less than its average stack), so each action is spread over three
+outcomes, an *approximation*: everyone folds (we take the pot as it is), with the
+search's fold share; else we win the pot (plus one caller's match of our raise) or lose
+what we put in, with the chance of winning that makes the whole average to the
+search's own chip value (so the chips and the prize equity shown come from the same
+numbers). Without a fold share (values not from a search) it is the two-outcome
+approximation. Each outcome's stacks (ours; the opponents in the hand share the rest of
+the chips in play in proportion to their stacks; everyone else as now) are valued by
+ICM. Folding is exact: our stack now, the pot to the others.
 """
 
 from __future__ import annotations
@@ -25,19 +28,23 @@ from protocol.messages import DecisionQuery, TournamentSituation
 # As the search's chooser (SearchConfig.min_share): an action needs this share of the
 # most visited action's iterations to be chosen; fewer, and its value is mostly noise.
 MIN_SHARE = 0.1
-APPROXIMATION = "two-outcome approximation"
+APPROXIMATION = "approximation: all fold, win the pot or lose what is put in"
 
 _KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
 
 
 @dataclass(frozen=True)
 class Outcomes:
-    """An action as two outcomes: our chips beyond folding now if we win / lose, and the
-    chance of winning that makes them average to the action's chip value."""
+    """An action as three outcomes, our chips beyond folding now: everyone folds
+    (`steal`, with the search's share `p_steal`), else we win `win` or lose `lose`, with
+    the chance `p_win` (of the hands not folded to us) that makes them average to the
+    action's chip value."""
 
     win: float
     lose: float
     p_win: float
+    steal: float = 0.0
+    p_steal: float = 0.0
 
 
 def parse(label: str, obs: Observation) -> tuple[int, int] | None:
@@ -50,9 +57,9 @@ def parse(label: str, obs: Observation) -> tuple[int, int] | None:
     return kind, to
 
 
-def outcomes(obs: Observation, kind: int, to: int, value_bb: float) -> Outcomes:
-    """The two outcomes of an action whose search value is `value_bb` (chips relative to
-    folding now, in big blinds)."""
+def outcomes(obs: Observation, kind: int, to: int, value_bb: float, folds: float = 0.0) -> Outcomes:
+    """The outcomes of an action whose search value is `value_bb` (chips relative to
+    folding now, in big blinds), every opponent folding in a share `folds` of it."""
     legal = obs.legal
     me = obs.index
     mean = value_bb * obs.big_blind
@@ -66,12 +73,15 @@ def outcomes(obs: Observation, kind: int, to: int, value_bb: float) -> Outcomes:
         added = to - legal.committed
     covered = max((obs.stacks[i] for i in obs.opponents), default=0)
     extra = min(max(added - legal.call_amount, 0), covered)  # one caller matches the raise
+    steal = float(obs.pot)  # all fold: the pot as it is (our chips come back)
+    p_steal = min(max(folds, 0.0), 0.999)
+    rest = (mean - p_steal * steal) / (1 - p_steal)  # the mean of the hands not folded to us
     # The continuation may put more in (or win more) than this street's chips: the
     # outcomes are widened until they bracket the mean, which they then average to.
-    lose = min(max(float(added), -mean), float(obs.stacks[me]))
-    win = max(float(obs.pot + extra), mean)
-    p = (mean + lose) / (win + lose) if win + lose > 0 else 1.0
-    return Outcomes(win, lose, min(1.0, max(0.0, p)))
+    lose = min(max(float(added), -rest), float(obs.stacks[me]))
+    win = max(float(obs.pot + extra), rest)
+    p = (rest + lose) / (win + lose) if win + lose > 0 else 1.0
+    return Outcomes(win, lose, min(1.0, max(0.0, p)), steal, p_steal)
 
 
 def _others_off_hand(
@@ -120,23 +130,31 @@ class PrizeValuer:
     def total(self) -> float:
         return float(self.obs.stacks[self.obs.index]) + self.in_play
 
-    def value(self, label: str, value_bb: float) -> float | None:
+    def value(self, label: str, value_bb: float, folds: float = 0.0) -> float | None:
         """An action's expected prize equity, or None for a label that is no action."""
         parsed = parse(label, self.obs)
         if parsed is None:
             return None
         if parsed[0] == FOLD:
             return self.after(0.0)
-        o = outcomes(self.obs, parsed[0], parsed[1], value_bb)
-        return o.p_win * self.after(o.win) + (1 - o.p_win) * self.after(-o.lose)
+        o = outcomes(self.obs, parsed[0], parsed[1], value_bb, folds)
+        shown = o.p_win * self.after(o.win) + (1 - o.p_win) * self.after(-o.lose)
+        if not o.p_steal:
+            return shown
+        return o.p_steal * self.after(o.steal) + (1 - o.p_steal) * shown
 
 
 def prize_values(
-    obs: Observation, query: DecisionQuery, values: Mapping[str, float]
+    obs: Observation,
+    query: DecisionQuery,
+    values: Mapping[str, float],
+    folds: Mapping[str, float] | None = None,
 ) -> dict[str, float]:
-    """Per value label (chips in big blinds), its prize equity."""
+    """Per value label (chips in big blinds), its prize equity; `folds`: per label, the
+    share of the search's hands every opponent folded (none: the two-outcome form)."""
     valuer = PrizeValuer(obs, query)
-    out = {label: valuer.value(label, v) for label, v in values.items()}
+    shares = folds or {}
+    out = {label: valuer.value(label, v, shares.get(label, 0.0)) for label, v in values.items()}
     return {label: p for label, p in out.items() if p is not None}
 
 

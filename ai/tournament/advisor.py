@@ -7,8 +7,10 @@ the push/fold game for that spot with the payoffs in prize equity (`spot.icm_pay
 the stacks of everyone still in and the prizes left) near the money, in chips further
 out, and plays the equilibrium's action for the hand held. `icm_call` decides any
 other call of a lone all-in opponent by prize equity, with the bot's own equity.
-Elsewhere the bot decides as at a cash table; `with_prize_equity` still shows the
-advice our stack's prize equity.
+`icm_actions` values every other decision's candidates near the money
+(`ai.tournament.actions`) and plays the one with the most prize equity. Far from the
+money the bot decides as at a cash table; `with_prize_equity` still shows the advice
+our stack's prize equity.
 """
 
 from __future__ import annotations
@@ -258,14 +260,14 @@ def icm_actions(
     obs: Observation, query: DecisionQuery, decision: Decision
 ) -> TournamentDecision | None:
     """Near the money, any other decision: the search's candidates valued in prize
-    equity (`ai.tournament.actions`, a two-outcome approximation per action), and the
+    equity (`ai.tournament.actions`: the search's fold share, else win or lose), and the
     one with the most prize equity played. None far from the money, at cash tables, or
     without searched values (nothing to choose among)."""
     situation = query.tournament
     if situation is None or not near_money(situation) or not decision.values:
         return None
     chips = decision.values
-    prizes = prize_values(obs, query, chips)
+    prizes = prize_values(obs, query, chips, decision.folds)
     pool = [k for k in candidates(decision) if k in prizes]
     if not pool:
         return None
@@ -293,6 +295,7 @@ def icm_actions(
         equity=decision.equity,
         ehs=decision.ehs,
         spread=decision.spread,
+        folds=decision.folds,
     )
     values = {k: (v, prizes.get(k)) for k, v in chips.items()}
     return TournamentDecision(chosen, values, None)

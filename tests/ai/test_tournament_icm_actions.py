@@ -118,3 +118,22 @@ def test_far_from_the_money_the_decision_is_the_cash_tables(
     assert far.advice.prize_equity is not None  # our stack's, as before
     # ... while near the money the same spot is played for the money.
     assert (bubble.action, bubble.amount) != (cash.action, cash.amount)
+
+
+@pytest.mark.parametrize("folds", [0.0, 0.4])
+def test_the_outcomes_average_to_the_searchs_chip_value(folds: float) -> None:
+    """The chips and the prize equity shown come from the same numbers: each action's
+    outcomes (all fold with the search's share; win; lose) average to its chip value."""
+    from ai.bots.from_view import observation_from_view
+    from ai.tournament.actions import outcomes, parse
+
+    obs = observation_from_view(observe(spot(), 1))
+    for label, value_bb in (("call", 4.99), ("raise 900", 5.39), ("raise 2500", -4.3)):
+        parsed = parse(label, obs)
+        assert parsed is not None
+        o = outcomes(obs, *parsed, value_bb, folds)
+        assert o.p_steal == folds and 0.0 <= o.p_win <= 1.0
+        shown = o.p_win * o.win - (1 - o.p_win) * o.lose
+        mean = o.p_steal * o.steal + (1 - o.p_steal) * shown
+        assert mean == pytest.approx(value_bb * obs.big_blind), label
+        assert o.lose <= obs.stacks[obs.index]  # never more than we have
