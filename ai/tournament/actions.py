@@ -21,8 +21,7 @@ from dataclasses import dataclass
 
 from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
-from ai.tournament.icm import icm
-from ai.tournament.spot import LIVE_SAMPLES
+from ai.tournament.icm import icm_first
 from protocol.messages import DecisionQuery, TournamentSituation
 
 # As the search's chooser (SearchConfig.min_share): an action needs this share of the
@@ -122,8 +121,7 @@ class PrizeValuer:
         if found is None:
             theirs = self.total - mine
             stacks = [mine, *(theirs * s for s in self.shares), *self.rest]
-            # One seed for every outcome: sampled ICM compares them on the same orders.
-            found = self._cache[mine] = icm(stacks, self.prizes, samples=LIVE_SAMPLES)[0]
+            found = self._cache[mine] = icm_first(stacks, self.prizes)
         return found
 
     @property

@@ -287,10 +287,12 @@ def icm_actions(
             f"; {chip_best} is best in chips ({chips[chip_best]:+.1f} bb) but worth"
             f" {prizes[chip_best]:.2f}"
         )
+    busy = decision.reason.partition(" Stopped at ")[2]  # the search was cut short: say so
+    note = f" Stopped at {busy}" if busy else ""
     chosen = Decision(
         kind,
         to,
-        reason=f"Near the money (ICM, {APPROXIMATION}): {said}{why}",
+        reason=f"Near the money (ICM, {APPROXIMATION}): {said}{why}{note}",
         values=dict(chips),
         equity=decision.equity,
         ehs=decision.ehs,
