@@ -230,6 +230,7 @@ class MctsBot(LokiBot):
             values=result.values,
             equity=result.equity,
             spread={a.label: (a.stderr_bb, a.share) for a in result.actions},
+            folds={a.label: a.folds for a in result.actions if a.visits},
         )
 
     def consults_search(self, obs: Observation) -> bool:

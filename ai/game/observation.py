@@ -126,6 +126,9 @@ class Decision:
     ehs: float | None = None
     # Per value label, from a search: (standard error in big blinds, share of the iterations).
     spread: dict[str, tuple[float, float]] | None = None
+    # Per value label, from a search: the share of its simulated hands every opponent
+    # folded (the prize-equity valuation near the money spreads the value over it).
+    folds: dict[str, float] | None = None
 
     def to_action(self) -> Action:
         kind: ActionKind = KIND_TO_ACTION_KIND[self.kind]

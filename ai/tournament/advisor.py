@@ -7,8 +7,10 @@ the push/fold game for that spot with the payoffs in prize equity (`spot.icm_pay
 the stacks of everyone still in and the prizes left) near the money, in chips further
 out, and plays the equilibrium's action for the hand held. `icm_call` decides any
 other call of a lone all-in opponent by prize equity, with the bot's own equity.
-Elsewhere the bot decides as at a cash table; `with_prize_equity` still shows the
-advice our stack's prize equity.
+`icm_actions` values every other decision's candidates near the money
+(`ai.tournament.actions`) and plays the one with the most prize equity. Far from the
+money the bot decides as at a cash table; `with_prize_equity` still shows the advice
+our stack's prize equity.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from functools import lru_cache
 
 from ai.game.observation import Decision, Observation
 from ai.sim.rules import CALL, FOLD, PREFLOP
+from ai.tournament.actions import APPROXIMATION, candidates, parse, prize_values
 from ai.tournament.hands import class_of, label
 from ai.tournament.icm import icm
 from ai.tournament.pushfold import FOLD as FOLDED
@@ -60,7 +63,11 @@ class TournamentDecision:
 
     def _annotated(self, entry: ActionValue) -> ActionValue:
         name = entry.action.value if entry.amount is None else f"raise {entry.amount}"
-        found = self.values.get(name) or self.values.get(entry.action.value)
+        found = (
+            self.values.get(_entry_label(entry))
+            or self.values.get(name)
+            or self.values.get(entry.action.value)
+        )
         prize = None if found is None or found[1] is None else round(found[1], 4)
         return entry if prize is None else entry.model_copy(update={"prize_equity": prize})
 
@@ -249,6 +256,53 @@ def icm_call(
     return TournamentDecision(chosen, values, value["fold"])
 
 
+def icm_actions(
+    obs: Observation, query: DecisionQuery, decision: Decision
+) -> TournamentDecision | None:
+    """Near the money, any other decision: the search's candidates valued in prize
+    equity (`ai.tournament.actions`: the search's fold share, else win or lose), and the
+    one with the most prize equity played. None far from the money, at cash tables, or
+    without searched values (nothing to choose among)."""
+    situation = query.tournament
+    if situation is None or not near_money(situation) or not decision.values:
+        return None
+    chips = decision.values
+    prizes = prize_values(obs, query, chips, decision.folds)
+    pool = [k for k in candidates(decision) if k in prizes]
+    if not pool:
+        return None
+    chip_best = max(pool, key=lambda k: chips[k])
+    best = max(pool, key=lambda k: (prizes[k], k == chip_best))
+    parsed = parse(best, obs)
+    if parsed is None:  # pragma: no cover - prize_values keeps only actions
+        return None
+    kind, to = parsed
+    said = f"{best} for prize equity {prizes[best]:.2f} ({chips[best]:+.1f} bb)"
+    if best == chip_best:
+        runner = max((k for k in pool if k != best), key=lambda k: prizes[k], default=None)
+        why = "" if runner is None else f"; {runner} {prizes[runner]:.2f} ({chips[runner]:+.1f} bb)"
+        why += "; also the best in chips"
+    else:
+        why = (
+            f"; {chip_best} is best in chips ({chips[chip_best]:+.1f} bb) but worth"
+            f" {prizes[chip_best]:.2f}"
+        )
+    busy = decision.reason.partition(" Stopped at ")[2]  # the search was cut short: say so
+    note = f" Stopped at {busy}" if busy else ""
+    chosen = Decision(
+        kind,
+        to,
+        reason=f"Near the money (ICM, {APPROXIMATION}): {said}{why}{note}",
+        values=dict(chips),
+        equity=decision.equity,
+        ehs=decision.ehs,
+        spread=decision.spread,
+        folds=decision.folds,
+    )
+    values = {k: (v, prizes.get(k)) for k, v in chips.items()}
+    return TournamentDecision(chosen, values, None)
+
+
 def prize_equity_now(obs: Observation, view: TableView, situation: TournamentSituation) -> float:
     """Our prize equity with the stacks as they were when the hand began."""
     mine = float(_start(obs, obs.index))
@@ -260,19 +314,49 @@ def prize_equity_now(obs: Observation, view: TableView, situation: TournamentSit
 def with_prize_equity(
     advice: Advice, obs: Observation, query: DecisionQuery, tour: TournamentDecision | None
 ) -> Advice:
-    """The advice with prize equities: per action in push/fold spots, else our stack's now."""
+    """The advice with prize equities: per action near the money (from the decision's
+    valuation, else each value's two-outcome approximation), our stack's now always."""
     if tour is not None:
         advice = tour.annotate(advice)
+    situation = query.tournament
+    if situation is not None and near_money(situation):
+        advice = _fill_prizes(advice, obs, query)
     if query.tournament is None or advice.prize_equity is not None:
         return advice
     now = prize_equity_now(obs, query.view, query.tournament)
     return advice.model_copy(update={"prize_equity": round(now, 4)})
 
 
+def _entry_label(entry: ActionValue) -> str:
+    kind = entry.action.value
+    return kind if entry.amount is None else f"{kind} {entry.amount}"
+
+
+def _fill_prizes(advice: Advice, obs: Observation, query: DecisionQuery) -> Advice:
+    """Every action of the advice that has no prize equity yet gets its approximation."""
+    entries = [*advice.values, *([advice.close_call] if advice.close_call else [])]
+    missing = {_entry_label(e): e.value_bb for e in entries if e.prize_equity is None}
+    if not missing:
+        return advice
+    prizes = prize_values(obs, query, missing)
+
+    def filled(entry: ActionValue) -> ActionValue:
+        prize = prizes.get(_entry_label(entry))
+        if entry.prize_equity is not None or prize is None:
+            return entry
+        return entry.model_copy(update={"prize_equity": round(prize, 4)})
+
+    close = None if advice.close_call is None else filled(advice.close_call)
+    return advice.model_copy(
+        update={"values": [filled(e) for e in advice.values], "close_call": close}
+    )
+
+
 __all__ = [
     "FIXED_STYLES",
     "PUSHFOLD_MAX_BB",
     "TournamentDecision",
+    "icm_actions",
     "icm_call",
     "near_money",
     "plays_for_money",

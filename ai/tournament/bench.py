@@ -1,6 +1,7 @@
 """Timings of the tournament maths, each beside its anchor in the same run:
 `python -m ai.tournament.bench` (exact ICM against a brute force over every finishing
-order, the Monte Carlo against the exact value, and the push/fold solve).
+order, the Monte Carlo against the exact value, one player's equity by quadrature
+against both, and the push/fold solve).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ai.tournament.icm import icm_exact, icm_monte_carlo
+from ai.tournament.icm import icm, icm_exact, icm_first, icm_monte_carlo
 from ai.tournament.pushfold import Payoffs, solve
 
 
@@ -59,6 +60,16 @@ def main() -> None:
         )
         error = max(abs(a - b) for a, b in zip(exact, estimate, strict=True))
         print(f"20 players, Monte Carlo {samples}: {seconds:.3f} s, max error {error:.4f} of 100")
+    # One player's equity (the near-the-money action values), beside the whole field's.
+    seconds, mine = best_of(lambda: icm_first(stacks, prizes))
+    print(f"20 players, first player's alone (quadrature): {seconds:.4f} s,"
+          f" error {abs(mine - exact[0]):.1e} of 100")  # fmt: skip
+    big = [2400.0, 5300.0] + [float(1000 + (37 * i) % 4000) for i in range(26)]
+    fifteen = [float(p) for p in range(15, 0, -1)]
+    first_s, _ = best_of(lambda: icm_first(big, fifteen))
+    sampled_s, _ = best_of(lambda: icm(big, fifteen, samples=20_000))
+    print(f"28 players, 15 paid, one player's: quadrature {first_s:.4f} s;"
+          f" Monte Carlo 20000 {sampled_s:.3f} s")  # fmt: skip
     field = [float(1000 + (37 * i) % 4000) for i in range(300)]
     pays = [float(p) for p in range(30, 0, -1)]
     seconds, _ = best_of(lambda: icm_monte_carlo(field, pays), 1)

@@ -134,6 +134,39 @@ def icm_monte_carlo(
     return [float(e) for e in equity]
 
 
+# Gauss-Legendre nodes on (0, 1) for `icm_first`'s integral.
+_Y, _W = np.polynomial.legendre.leggauss(200)
+_Y, _W = (_Y + 1) / 2, _W / 2
+
+
+def icm_first(stacks: Sequence[float], prizes: Sequence[float]) -> float:
+    """The first player's prize equity alone (a decision values only ours), at any
+    field size in about a millisecond.
+
+    In the exponential-times picture (module docstring) our place is 1 + the players
+    whose time comes before ours, and given our time each does so independently. So
+    the place's law is a Poisson-binomial one for each value of our time, and the
+    expected prize an integral over it: with y the chance we have fired by then, rival
+    r has fired with chance 1 - (1 - y)^(r / ours); 200 Gauss-Legendre nodes in y agree
+    with `icm_exact` to within 1e-5 of the prize pool (tests)."""
+    s, p = _check(stacks, prizes)
+    alive = int(np.count_nonzero(s > 0))
+    if s[0] <= 0:  # out: shares the places below the players still in, as `icm` does
+        return float(p[alive:].mean())
+    nonzero = np.nonzero(p[:alive])[0]
+    if not len(nonzero):
+        return 0.0
+    paid = int(nonzero[-1]) + 1
+    rest = np.log1p(-_Y)  # log(1 - y)
+    dist = np.zeros((paid, len(_Y)))  # dist[j]: j rivals before us (beyond paid: nothing)
+    dist[0] = 1.0
+    for r in s[1:][s[1:] > 0]:
+        later = np.exp(rest * (r / s[0]))
+        dist[1:] = dist[1:] * later + dist[:-1] * (1 - later)
+        dist[0] *= later
+    return float(_W @ (p[:paid] @ dist))
+
+
 def icm(
     stacks: Sequence[float], prizes: Sequence[float], seed: int = 0, samples: int = 200_000
 ) -> list[float]:

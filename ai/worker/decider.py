@@ -29,6 +29,7 @@ from ai.models.replay import summary_of
 from ai.models.stats import StatsBook
 from ai.sim.rules import CALL, CHECK, Rules
 from ai.tournament.advisor import (
+    icm_actions,
     icm_call,
     plays_for_money,
     tournament_decision,
@@ -167,8 +168,8 @@ class Decider:
             decision = bot.decide(obs) if tour is None else tour.decision
         finally:
             bot.deadline = None
-        if tour is None and icm:  # an all-in call, valued by ICM
-            tour = icm_call(obs, query, decision)
+        if tour is None and icm:  # an all-in call, else any decision, valued by ICM
+            tour = icm_call(obs, query, decision) or icm_actions(obs, query, decision)
             decision = decision if tour is None else tour.decision
         if query.purpose is QueryPurpose.REVIEW and self._yielding():
             return DecisionDecline(request_id=query.request_id, reason=REVIEW_YIELDED)

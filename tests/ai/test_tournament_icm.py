@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from ai.tournament.icm import IcmError, icm, icm_exact, icm_monte_carlo
+from ai.tournament.icm import IcmError, icm, icm_exact, icm_first, icm_monte_carlo
 
 
 def brute_force(stacks: list[float], prizes: list[float]) -> list[float]:
@@ -66,6 +66,20 @@ def test_twenty_players_exact_and_monte_carlo_agree() -> None:
     estimate = icm_monte_carlo(stacks, prizes, samples=200_000, seed=1)
     # Standard error per player below 40 / (2 sqrt(200000)) = 0.045: 0.2 is > 4 sigma.
     assert max(abs(a - b) for a, b in zip(exact, estimate, strict=True)) < 0.2
+
+
+@pytest.mark.parametrize("first", [0, 7, 19])
+def test_one_players_equity_by_quadrature_is_the_exact(first: int) -> None:
+    """`icm_first` (a decision's own equity, any field size) against `icm_exact`."""
+    stacks = [float(500 + 250 * i) for i in range(20)]
+    stacks[0], stacks[first] = stacks[first], stacks[0]
+    prizes = [float(p) for p in range(20, 0, -1)]
+    assert icm_first(stacks, prizes) == pytest.approx(icm_exact(stacks, prizes)[0], abs=1e-5)
+    tiny = [1.0, *stacks[1:12]]  # 1 chip against thousands
+    # The integrand is steepest there (1 chip against thousands).
+    assert icm_first(tiny, prizes[:4]) == pytest.approx(icm_exact(tiny, prizes[:4])[0], abs=1e-5)
+    busted = [0.0, *stacks[1:]]  # out: the last place's prize, as `icm`
+    assert icm_first(busted, prizes) == pytest.approx(icm(busted, prizes)[0])
 
 
 def test_monte_carlo_scales_to_a_big_field() -> None:
