@@ -35,14 +35,9 @@ async function sounds(page: Page): Promise<string[]> {
   return page.evaluate(() => [...((window as unknown as { __sounds?: string[] }).__sounds ?? [])]);
 }
 
+/** Check or call if it is our turn; having acted, wait for the decision to pass. */
 async function act(page: Page): Promise<void> {
-  for (const id of ["act-check", "act-call"]) {
-    const button = page.getByTestId(id);
-    if (await button.isVisible()) {
-      await button.click({ timeout: 2000 }).catch(() => undefined);
-      return;
-    }
-  }
+  await checkOrCall(page);
 }
 
 test.describe.serial("a newcomer at a heads-up table", () => {
