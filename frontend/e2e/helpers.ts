@@ -78,50 +78,84 @@ export interface PlayReport {
   decisions: number;
 }
 
+/** Another player's cards face up: the hand on the table went to a showdown. */
+export const SHOWN_CARDS = '[data-testid^="seat-"]:not([data-me]) [data-card]:not([data-card="back"])';
+
+/** The decision on screen (the bar's data-decision), or null when it is not our turn. */
+export async function decisionOnScreen(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.querySelector('[data-testid="action-bar"]')?.getAttribute("data-decision") ?? null);
+}
+
 /**
- * Play by checking or calling (so hands go to showdown) until `hands` hands
- * have finished; counts the hands that ended with another player's cards shown.
+ * Wait until the decision `key` is no longer on screen (the bar left, or shows the next
+ * decision): after acting, so the next look does not act on the same decision twice.
  */
-export async function playHands(page: Page, hands: number, timeoutMs = 150_000): Promise<PlayReport> {
+export async function decisionPassed(page: Page, key: string | null, timeoutMs = 15_000): Promise<void> {
+  if (key === null) return;
+  await page.waitForFunction(
+    (k) => document.querySelector('[data-testid="action-bar"]')?.getAttribute("data-decision") !== k,
+    key,
+    { timeout: timeoutMs },
+  );
+}
+
+/**
+ * Play by checking or calling (so hands go to showdown) until `hands` hands have
+ * finished; counts the hands that ended with another player's cards shown. Each step
+ * waits for what the page shows (our turn, being busted, a showdown not yet counted,
+ * or the hand after the last one), not for the clock; bounded by steps, not by time.
+ */
+export async function playHands(page: Page, hands: number): Promise<PlayReport> {
   const start = await handNo(page);
   const showdowns = new Set<number>();
   let decisions = 0;
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const current = await handNo(page);
-    const result = page.getByTestId("hand-result");
-    if (await result.isVisible().catch(() => false)) {
-      const shown = await page.locator('[data-testid^="seat-"]:not([data-me]) [data-card]:not([data-card="back"])').count();
-      if (shown > 0) showdowns.add(current);
-    }
-    if (current - start >= hands && !(await page.getByTestId("action-bar").isVisible())) {
+  for (let steps = 0; ; steps += 1) {
+    expect(steps, `steps to play ${hands} hands`).toBeLessThan(hands * 40);
+    // One round trip per step: the page answers what it shows once there is something to do.
+    const seen = await page.waitForFunction(
+      ({ first, hands, counted, shown }) => {
+        const visible = (selector: string) => Boolean(document.querySelector(selector)?.checkVisibility());
+        const hand = Number(document.querySelector('[data-testid="poker-table"]')?.getAttribute("data-hand") ?? "0");
+        const rebuy = document.querySelector<HTMLButtonElement>('[data-testid="rebuy"]');
+        const state = {
+          hand,
+          turn: visible('[data-testid="action-bar"]'),
+          busted: Boolean(rebuy && !rebuy.disabled && rebuy.textContent?.trim() === "Rebuy"),
+          showdown: visible('[data-testid="hand-result"]') && visible(shown),
+        };
+        const act = state.turn || state.busted || hand - first >= hands || (state.showdown && !counted.includes(hand));
+        return act ? state : false;
+      },
+      { first: start, hands, counted: [...showdowns], shown: SHOWN_CARDS },
+      { timeout: 60_000 },
+    );
+    const state = (await seen.jsonValue()) as { hand: number; turn: boolean; busted: boolean; showdown: boolean };
+    if (state.showdown) showdowns.add(state.hand);
+    if (state.hand - start >= hands && !state.turn) {
       // The hand that started after the target count proves the last one finished.
-      return { handsPlayed: current - start, showdowns: [...showdowns], decisions };
+      return { handsPlayed: state.hand - start, showdowns: [...showdowns], decisions };
     }
-    await rebuyIfBusted(page);
-    if (await checkOrCall(page)) decisions += 1;
-    await page.waitForTimeout(150);
+    if (state.busted) await rebuyIfBusted(page);
+    else if (state.turn && (await checkOrCall(page))) decisions += 1;
   }
-  throw new Error(`played ${(await handNo(page)) - start} of ${hands} hands before the timeout`);
 }
 
-/** Check, or call, if it is our turn now; whether we acted. */
+/**
+ * Check, or call, if it is our turn now; whether we acted. Having acted, it waits for
+ * that decision to pass, so a caller looking again does not act on it twice.
+ */
 export async function checkOrCall(page: Page): Promise<boolean> {
+  const decision = await decisionOnScreen(page);
+  if (decision === null) return false;
   const check = page.getByTestId("act-check");
-  const call = page.getByTestId("act-call");
   try {
-    if (await check.isVisible()) {
-      await check.click({ timeout: 2000 });
-      return true;
-    }
-    if (await call.isVisible()) {
-      await call.click({ timeout: 2000 });
-      return true;
-    }
+    await ((await check.isVisible()) ? check : page.getByTestId("act-call")).click({ timeout: 2000 });
   } catch {
     /* the turn moved on between the look and the click */
+    return false;
   }
-  return false;
+  await decisionPassed(page, decision);
+  return true;
 }
 
 /** Calling everything down loses chips: rebuy (which also sits us back in) when busted. */

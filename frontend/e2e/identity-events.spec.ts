@@ -7,7 +7,7 @@
  * (1440x900) and phone (390x844) size for each.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { createTable, shot, signIn, sitDown } from "./helpers";
+import { createTable, decisionOnScreen, decisionPassed, shot, signIn, sitDown } from "./helpers";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -26,6 +26,25 @@ async function shots(page: Page, name: string, focus?: string): Promise<void> {
   if (focus) await page.getByTestId(focus).scrollIntoViewIfNeeded();
   await shot(page, `${name}-phone`);
   await page.setViewportSize(DESKTOP);
+}
+
+/**
+ * Press the first of `ids` that shows, if it is our turn, then wait for that decision
+ * to pass (so the next look does not act on it twice).
+ */
+async function act(page: Page, ids: string[]): Promise<void> {
+  const decision = await decisionOnScreen(page);
+  for (const id of ids) {
+    const button = page.getByTestId(id);
+    if (!(await button.isVisible())) continue;
+    try {
+      await button.click({ timeout: 2000 });
+    } catch {
+      return; // the turn moved on between the look and the click
+    }
+    await decisionPassed(page, decision);
+    return;
+  }
 }
 
 test("a password keeps the name: sign out, come back as the same player; a new guest cannot take it", async ({ browser }) => {
@@ -86,15 +105,13 @@ test("a top-up and a bot's rebuy are logged, with a cue at the seat", async ({ b
   await page.getByTestId("tab-log").click();
   // Sit out (folding a hand dealt meanwhile), so the top-up is surely between hands.
   await page.getByTestId("sit-out").click();
-  const outDeadline = Date.now() + 60_000;
-  while (Date.now() < outDeadline && (await me.getAttribute("data-state")) !== "sitting_out") {
-    try {
-      if (await page.getByTestId("act-fold").isVisible()) await page.getByTestId("act-fold").click({ timeout: 2000 });
-      else if (await page.getByTestId("act-check").isVisible()) await page.getByTestId("act-check").click({ timeout: 2000 });
-    } catch {
-      /* the turn moved on */
-    }
-    await page.waitForTimeout(100);
+  // Each step waits for the page (sitting out, or our turn), not for the clock.
+  const sittingOut = page.locator('[data-me="true"][data-state="sitting_out"]');
+  const bar = page.getByTestId("action-bar");
+  for (let decisions = 0; !(await sittingOut.isVisible()); decisions += 1) {
+    expect(decisions, "decisions before sitting out").toBeLessThan(20);
+    await expect(sittingOut.or(bar).first()).toBeVisible({ timeout: 60_000 });
+    if (await bar.isVisible()) await act(page, ["act-fold", "act-check"]);
   }
   await expect(me).toHaveAttribute("data-state", "sitting_out");
   await expect(page.getByTestId("rebuy")).toBeEnabled();
@@ -105,28 +122,23 @@ test("a top-up and a bot's rebuy are logged, with a cue at the seat", async ({ b
   await shots(page, "events-top-up");
   await page.getByTestId("sit-back").click();
   // All-in every hand against the calling stations until one busts (rebuying when we do).
-  const deadline = Date.now() + 100_000;
+  // Each step waits for the page (the bot's rebuy, our turn, or our own bust), not for
+  // the clock; bounded by decisions.
   const botRebuy = page.getByTestId("notice").filter({ hasText: "rebuys" }).filter({ hasNotText: "Rita" });
-  while (Date.now() < deadline && !(await botRebuy.count())) {
-    const rebuy = page.getByTestId("rebuy");
-    if ((await rebuy.isVisible()) && (await rebuy.isEnabled()) && (await rebuy.textContent())?.trim() === "Rebuy") {
-      await rebuy.click();
+  const busted = page.locator('[data-testid="rebuy"]:enabled', { hasText: /^\s*Rebuy\s*$/ });
+  for (let decisions = 0; !(await botRebuy.count()); decisions += 1) {
+    expect(decisions, "decisions without a bot rebuying").toBeLessThan(150);
+    await expect(botRebuy.or(bar).or(busted).first()).toBeVisible({ timeout: 60_000 });
+    if (await botRebuy.count()) break;
+    if (await busted.isVisible()) {
+      await busted.click();
       await page.getByTestId("rebuy-dialog").getByTestId("buyin-confirm").click();
+      await expect(page.getByTestId("rebuy")).not.toHaveText("Rebuy", { timeout: 10_000 });
+      continue;
     }
     const allIn = page.getByTestId("size-all-in");
-    try {
-      if (await allIn.isVisible()) {
-        await allIn.click({ timeout: 2000 });
-        await page.getByTestId("act-raise").click({ timeout: 2000 });
-      } else if (await page.getByTestId("act-call").isVisible()) {
-        await page.getByTestId("act-call").click({ timeout: 2000 });
-      } else if (await page.getByTestId("act-check").isVisible()) {
-        await page.getByTestId("act-check").click({ timeout: 2000 });
-      }
-    } catch {
-      /* the turn moved on between the look and the click */
-    }
-    await page.waitForTimeout(100);
+    const shove = await allIn.isVisible() && (await allIn.click({ timeout: 2000 }).then(() => true, () => false));
+    await act(page, shove ? ["act-raise"] : ["act-call", "act-check"]);
   }
   await expect(botRebuy.first()).toBeVisible();
   const text = (await botRebuy.first().textContent()) ?? "";
@@ -150,20 +162,29 @@ test("won uncalled: muck by default, show on request, or always", async ({ brows
   async function winUncalled(): Promise<void> {
     const bar = page.getByTestId("show-bar");
     const me = page.locator('[data-me="true"]');
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && !((await me.getAttribute("data-state")) === "sitting_out" && (await bar.isVisible()))) {
+    const sitOut = page.getByTestId("sit-out");
+    const sitBack = page.getByTestId("sit-back");
+    const out = async () => (await me.getAttribute("data-state")) === "sitting_out";
+    const done = async () => (await out()) && (await bar.isVisible());
+    // Each step waits for something to do (not for the clock); bounded by steps.
+    const somethingToDo = async () =>
+      (await done()) ||
+      ((await out()) && (await sitBack.isVisible())) ||
+      ((await page.getByTestId("my-cards").isVisible()) && (await sitOut.isEnabled().catch(() => false))) ||
+      (await page.getByTestId("action-bar").isVisible());
+    for (let steps = 0; !(await done()); steps += 1) {
+      expect(steps, "steps without winning a hand uncalled").toBeLessThan(100);
+      await expect.poll(somethingToDo, { timeout: 60_000 }).toBe(true);
+      if (await done()) break;
       try {
         // A hand the bot did not fold (an AI worker too slow: the fallback policy played):
         // back in for the next one.
-        if ((await me.getAttribute("data-state")) === "sitting_out") await page.getByTestId("sit-back").click({ timeout: 2000 });
-        const sitOut = page.getByTestId("sit-out");
+        if (await out()) await sitBack.click({ timeout: 2000 });
         if ((await page.getByTestId("my-cards").isVisible()) && (await sitOut.isEnabled())) await sitOut.click({ timeout: 2000 });
-        if (await page.getByTestId("act-raise").isVisible()) await page.getByTestId("act-raise").click({ timeout: 2000 });
-        else if (await page.getByTestId("act-check").isVisible()) await page.getByTestId("act-check").click({ timeout: 2000 });
       } catch {
         /* the hand moved on between the look and the click */
       }
-      await page.waitForTimeout(50);
+      await act(page, ["act-raise", "act-check"]);
     }
     await expect(me).toHaveAttribute("data-state", "sitting_out");
     await expect(bar).toBeVisible();

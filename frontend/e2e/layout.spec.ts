@@ -16,7 +16,7 @@
  * in sight, the board stays where a one-line result leaves it, and nothing overlaps.
  */
 import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
-import { createTable, shot, signIn, sitDown, waitForTurn } from "./helpers";
+import { checkOrCall, createTable, shot, signIn, sitDown, waitForTurn } from "./helpers";
 
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
 type SizeName = keyof typeof SIZES;
@@ -146,20 +146,18 @@ function boardTop(all: Box[]): number {
   return all.find((b) => b.what === "board")?.y ?? Number.NaN;
 }
 
-/** Check or call until the hand's result shows (calling stations never fold). */
+/**
+ * Check or call until the hand's result shows (calling stations never fold): waits for
+ * the result or our turn, not for the clock; bounded by decisions (a hand has four streets).
+ */
 async function playToResult(page: Page): Promise<void> {
   const result = page.getByTestId("hand-result");
-  const deadline = Date.now() + 60_000;
-  while (!(await result.isVisible())) {
-    if (Date.now() > deadline) throw new Error("no showdown result within 60 s");
-    for (const id of ["act-check", "act-call"]) {
-      const button = page.getByTestId(id);
-      if (await button.isVisible()) {
-        await button.click({ timeout: 2000 }).catch(() => undefined);
-        break;
-      }
-    }
-    await page.waitForTimeout(50);
+  const bar = page.getByTestId("action-bar");
+  for (let decisions = 0; ; decisions += 1) {
+    expect(decisions, "decisions without the hand's result").toBeLessThan(12);
+    await expect(result.or(bar).first()).toBeVisible({ timeout: 60_000 });
+    if (await result.isVisible()) return;
+    await checkOrCall(page);
   }
 }
 

@@ -8,7 +8,7 @@
  * only person sits out, and "Capped" at the Fixed-Limit cap.
  */
 import { expect, test, type BrowserContext, type Page, type WebSocketRoute } from "@playwright/test";
-import { createTable, shot, signIn, sitDown, waitForTurn } from "./helpers";
+import { checkOrCall, createTable, shot, signIn, sitDown, waitForTurn } from "./helpers";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -35,14 +35,9 @@ async function sounds(page: Page): Promise<string[]> {
   return page.evaluate(() => [...((window as unknown as { __sounds?: string[] }).__sounds ?? [])]);
 }
 
+/** Check or call if it is our turn; having acted, wait for the decision to pass. */
 async function act(page: Page): Promise<void> {
-  for (const id of ["act-check", "act-call"]) {
-    const button = page.getByTestId(id);
-    if (await button.isVisible()) {
-      await button.click({ timeout: 2000 }).catch(() => undefined);
-      return;
-    }
-  }
+  await checkOrCall(page);
 }
 
 test.describe.serial("a newcomer at a heads-up table", () => {
@@ -100,12 +95,14 @@ test.describe.serial("a newcomer at a heads-up table", () => {
     await expect.poll(async () => (await sounds(page)).filter((s, i, all) => s !== all[i - 1]), { timeout: 5_000 }).toEqual(["turn", "bank"]);
     await bothSizes(page, "time-bank");
     await act(page);
-    // Check or call until a pot is ours (a calling station shows down everything).
-    const deadline = Date.now() + 150_000;
-    while (!(await sounds(page)).includes("win")) {
-      expect(Date.now() < deadline, "won a pot within 150 s").toBe(true);
-      await act(page);
-      await page.waitForTimeout(100);
+    // Check or call until a pot is ours (a calling station shows down everything): waits
+    // for the win's sound or our turn, not for the clock; bounded by decisions.
+    const won = async () => (await sounds(page)).includes("win");
+    const bar = page.getByTestId("action-bar");
+    for (let decisions = 0; !(await won()); decisions += 1) {
+      expect(decisions, "decisions without winning a pot").toBeLessThan(150);
+      await expect.poll(async () => (await won()) || (await bar.isVisible()), { timeout: 60_000 }).toBe(true);
+      await checkOrCall(page);
     }
     // The switch is remembered.
     await page.reload();
@@ -184,11 +181,15 @@ test.describe.serial("a newcomer at a heads-up table", () => {
 
   test("your folded cards stay dimmed, and the table says it waits for players", async () => {
     // A decision facing a bet (folding is offered only then): sit out from the next
-    // hand, so the table stops on this one's result, and fold.
+    // hand, so the table stops on this one's result, and fold. The tests before left a
+    // decision open while they looked (advice, hand lists, a watcher): if its clock ran
+    // out meanwhile, we were sat out; come back first.
+    const back = page.getByTestId("sit-back");
+    if (await back.isVisible()) await back.click();
     await waitForTurn(page);
-    while (!(await page.getByTestId("act-fold").isVisible())) {
-      await act(page);
-      await page.waitForTimeout(200);
+    for (let decisions = 0; !(await page.getByTestId("act-fold").isVisible()); decisions += 1) {
+      expect(decisions, "decisions without facing a bet").toBeLessThan(40);
+      await checkOrCall(page); // waits for the decision to pass
       await waitForTurn(page);
     }
     await page.getByTestId("sit-out").click();

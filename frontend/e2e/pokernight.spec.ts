@@ -40,17 +40,26 @@ async function downloaded(page: Page, click: () => Promise<void>): Promise<{ nam
   return { name: download.suggestedFilename(), text: readFileSync(file, "utf-8") };
 }
 
-/** Both players check or call until hand `target` is over. */
+/**
+ * Both players check or call until hand `target` is over: each step waits for the
+ * hand's end or a player's turn (not for the clock), bounded by decisions.
+ */
 async function playTo(pages: Page[], target: number): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const [first] = pages;
-    const current = await handNo(first!);
-    if (current > target || (current === target && !(await first!.getByTestId("action-bar").isVisible()) && (await first!.getByTestId("hand-result").isVisible().catch(() => false)))) return;
+  const first = pages[0]!;
+  const over = async () => {
+    const current = await handNo(first);
+    return current > target || (current === target && !(await first.getByTestId("action-bar").isVisible()) && (await first.getByTestId("hand-result").isVisible()));
+  };
+  const someoneToAct = async () => {
+    for (const page of pages) if (await page.getByTestId("action-bar").isVisible()) return true;
+    return false;
+  };
+  for (let decisions = 0; ; decisions += 1) {
+    expect(decisions, `decisions without hand ${target} ending`).toBeLessThan(40);
+    await expect.poll(async () => (await over()) || (await someoneToAct()), { timeout: 60_000 }).toBe(true);
+    if (await over()) return;
     for (const page of pages) await checkOrCall(page);
-    await first!.waitForTimeout(150);
   }
-  throw new Error(`hand ${target} did not end`);
 }
 
 test.describe.serial("a home game: host, invite, approval, ledger, exports", () => {

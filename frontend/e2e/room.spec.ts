@@ -82,7 +82,6 @@ test.describe.serial("a guest at a table with bots", () => {
     const start = await handNo(page);
     const result = page.getByTestId("hand-result");
     const shown = page.locator('[data-testid^="seat-"]:not([data-me]) [data-card]:not([data-card="back"])');
-    const bar = page.getByTestId("action-bar");
     const showdown = async () => (await result.isVisible()) && (await shown.count()) > 0;
     while (!(await showdown())) {
       expect((await handNo(page)) - start, "hands dealt without a showdown").toBeLessThan(20);
@@ -100,8 +99,7 @@ test.describe.serial("a guest at a table with bots", () => {
         { timeout: 60_000 },
       );
       if (await rebuyIfBusted(page)) continue;
-      // Acted: wait for the turn to pass before looking again (no second click on it).
-      if (await checkOrCall(page)) await bar.waitFor({ state: "hidden", timeout: 10_000 }).catch(() => undefined);
+      await checkOrCall(page); // having acted, it waits for the decision to pass
     }
     await expect(result).toBeVisible();
     await shot(page, "desktop-showdown");

@@ -5,7 +5,7 @@
  * rising every hand), and read the final standings; screenshots of each step.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { shot, signIn } from "./helpers";
+import { decisionOnScreen, decisionPassed, shot, signIn } from "./helpers";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -24,9 +24,10 @@ async function createSitAndGo(page: Page, name: string): Promise<void> {
   await expect(page.getByTestId("tournament-page")).toHaveAttribute("data-status", "registering");
 }
 
-/** All in when it is our turn (call or check when all in is not offered). */
+/** All in when it is our turn (call or check when all in is not offered); waits for the decision to pass. */
 async function shove(page: Page): Promise<void> {
   const allIn = page.getByTestId("size-all-in");
+  const decision = await decisionOnScreen(page);
   try {
     if (await allIn.isVisible()) {
       await allIn.click({ timeout: 2000 });
@@ -35,10 +36,12 @@ async function shove(page: Page): Promise<void> {
       await page.getByTestId("act-call").click({ timeout: 2000 });
     } else if (await page.getByTestId("act-check").isVisible()) {
       await page.getByTestId("act-check").click({ timeout: 2000 });
-    }
+    } else return;
   } catch {
     /* the turn moved on between the look and the click */
+    return;
   }
+  await decisionPassed(page, decision);
 }
 
 async function playToTheEnd(page: Page, prefix: string): Promise<void> {
@@ -51,11 +54,14 @@ async function playToTheEnd(page: Page, prefix: string): Promise<void> {
   await expect(page.getByTestId("tournament-level")).toContainText("Level");
   await expect(page.getByTestId("stand-up")).toHaveCount(0); // the director seats the players
   await shot(page, `${prefix}-tournament-table`);
-  const deadline = Date.now() + 150_000;
-  while (!(await page.getByTestId("tournament-finished").isVisible())) {
-    expect(Date.now() < deadline, "the sit-and-go ends").toBe(true);
-    if (await page.getByTestId("action-bar").isVisible()) await shove(page);
-    await page.waitForTimeout(200);
+  // Shove at every turn until the sit-and-go ends: waits for the end or our turn, not
+  // for the clock; bounded by decisions.
+  const finished = page.getByTestId("tournament-finished");
+  const bar = page.getByTestId("action-bar");
+  for (let decisions = 0; !(await finished.isVisible()); decisions += 1) {
+    expect(decisions, "decisions without the sit-and-go ending").toBeLessThan(200);
+    await expect(finished.or(bar).first()).toBeVisible({ timeout: 60_000 });
+    if (await bar.isVisible()) await shove(page);
   }
   await expect(page.getByTestId("elimination-notice")).toContainText("is out in place 2");
   await shot(page, `${prefix}-tournament-over`);

@@ -163,7 +163,7 @@ export function ActionBar(props: ActionBarProps) {
   };
 
   return (
-    <div className="action-bar action-bar--turn" data-testid="action-bar" role="group" aria-label="Your decision">
+    <div className="action-bar action-bar--turn" data-testid="action-bar" data-decision={decisionKey} role="group" aria-label="Your decision">
       {canRaise && !fixed && (
         <div className="sizing" data-testid="sizing">
           <div className="sizing__quick">
