@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import itertools
 import math
 
 import pytest
 
+# The bench's anchor: Malmuth-Harville by enumerating every finishing order.
+from ai.tournament.bench import brute_force
 from ai.tournament.icm import IcmError, icm, icm_exact, icm_first, icm_monte_carlo
-
-
-def brute_force(stacks: list[float], prizes: list[float]) -> list[float]:
-    """Malmuth-Harville by enumerating every finishing order (small fields only)."""
-    out = [0.0] * len(stacks)
-    for order in itertools.permutations(range(len(stacks))):
-        p, left = 1.0, sum(stacks)
-        for who in order:
-            p *= stacks[who] / left
-            left -= stacks[who]
-        for place, who in enumerate(order[: len(prizes)]):
-            out[who] += p * prizes[place]
-    return out
 
 
 def test_published_three_way_example() -> None:
