@@ -88,7 +88,7 @@ class TournamentService:
                     continue
                 stacks[seat.player_id] = seat.stack
                 seated.add(seat.player_id)
-            director.resync(table_id, stacks)
+            orders += director.resync(table_id, stacks)
         for entrant in director.players_left:
             table = state.tables.get(entrant.table_id or "")
             if entrant.player_id in seated or table is None:
@@ -125,6 +125,7 @@ class TournamentService:
                 try:
                     if director.state.status is Status.RUNNING:
                         self._dispatch(tid, director.tick(now))
+                        self._if_finished(director)  # the rebuy period's busts are out
                     elif director.due(now):
                         await self.start_now(tid)
                 except Exception:  # one tournament's trouble does not stop the others' clock
@@ -171,6 +172,25 @@ class TournamentService:
         if director.full:
             await self._start(director)
         return director
+
+    async def rebuy(self, tournament_id: str, player_id: str) -> Director:
+        director = self._need(tournament_id)
+        await self._buy(director, director.rebuy(player_id, self._clock.now()))
+        return director
+
+    async def add_on(self, tournament_id: str, player_id: str) -> Director:
+        director = self._need(tournament_id)
+        await self._buy(director, director.add_on(player_id, self._clock.now()))
+        return director
+
+    async def _buy(self, director: Director, orders: list[Order]) -> None:
+        """Chips onto a stack go to the table at once, with no await between the
+        director's count and the order: the table's next report of a hand includes
+        them (a busted player seated again needs no such care: a new table first)."""
+        tid = director.state.tournament_id
+        await self._open(director, orders)
+        self._dispatch(tid, [o for o in orders if o.kind is not OrderKind.OPEN])
+        await self._store.save(director.state)
 
     async def unregister(self, tournament_id: str, player_id: str) -> Director:
         director = self._need(tournament_id)
@@ -242,9 +262,14 @@ class TournamentService:
             return
         was = director.state.status
         orders = director.hand_finished(table_id, self._clock.now(), button, stacks, starting)
-        tid = director.state.tournament_id
-        self._dispatch(tid, orders)
-        if was is Status.RUNNING and director.state.status is Status.FINISHED:
+        self._dispatch(director.state.tournament_id, orders)
+        if was is Status.RUNNING:
+            self._if_finished(director)
+
+    def _if_finished(self, director: Director) -> None:
+        """Just finished (a hand's bust, or the rebuy period's end): results filed."""
+        if director.state.status is Status.FINISHED:
+            tid = director.state.tournament_id
             self._spawn(self._store.file_results(results(director)))
             log.info("tournament finished", extra={"tournament_id": tid})
 
@@ -306,6 +331,7 @@ def view_of(director: Director, now: float) -> TournamentView:
     period = director.period(now)
     level = director.level(now)
     left = director.players_left
+    playing = [e for e in left if not e.awaiting_rebuy]
     return TournamentView(
         tournament_id=s.tournament_id,
         name=s.spec.name,
@@ -322,7 +348,7 @@ def view_of(director: Director, now: float) -> TournamentView:
         players_left=len(left),
         entrants=len(s.entrants),
         paid_places=len(director.prizes),
-        average_stack=sum(e.chips for e in left) // len(left) if left else 0,
+        average_stack=sum(e.chips for e in left) // len(playing) if playing else 0,
         eliminations=[TournamentElimination(**e.model_dump()) for e in s.eliminations[-5:]],
     )
 
