@@ -44,7 +44,7 @@ class TournamentService:
     ) -> None:
         self._store = store
         self._tables = tables
-        self._clock: Clock = clock or WallClock()
+        self.clock: Clock = clock or WallClock()  # tests drive it (a FakeClock)
         self._directors: dict[str, Director] = {}
         self._of_table: dict[str, str] = {}  # table id -> tournament id
         self._task: asyncio.Task[None] | None = None
@@ -56,7 +56,7 @@ class TournamentService:
 
     async def load_all(self) -> int:
         """After the tables are loaded: every tournament back, its tables reattached."""
-        now = self._clock.now()
+        now = self.clock.now()
         for state in await self._store.all():
             director = Director(state)
             director.restarted(now)
@@ -120,7 +120,7 @@ class TournamentService:
     async def _ticking(self) -> None:
         while True:
             await asyncio.sleep(TICK_SECONDS)
-            now = self._clock.now()
+            now = self.clock.now()
             for tid, director in list(self._directors.items()):
                 try:
                     if director.state.status is Status.RUNNING:
@@ -148,7 +148,7 @@ class TournamentService:
         return director
 
     def now(self) -> float:
-        return self._clock.now()
+        return self.clock.now()
 
     async def results_of(self, player_id: str) -> list[Document]:
         return await self._store.results_of(player_id)
@@ -162,7 +162,7 @@ class TournamentService:
     async def register(self, tournament_id: str, player_id: str, name: str) -> Director:
         director = self._need(tournament_id)
         if director.state.status is Status.RUNNING:  # late registration
-            orders = director.late_register(player_id, name, self._clock.now())
+            orders = director.late_register(player_id, name, self.clock.now())
             await self._open(director, orders)
             await self._store.save(director.state)
             self._dispatch(tournament_id, [o for o in orders if o.kind is not OrderKind.OPEN])
@@ -175,12 +175,12 @@ class TournamentService:
 
     async def rebuy(self, tournament_id: str, player_id: str) -> Director:
         director = self._need(tournament_id)
-        await self._buy(director, director.rebuy(player_id, self._clock.now()))
+        await self._buy(director, director.rebuy(player_id, self.clock.now()))
         return director
 
     async def add_on(self, tournament_id: str, player_id: str) -> Director:
         director = self._need(tournament_id)
-        await self._buy(director, director.add_on(player_id, self._clock.now()))
+        await self._buy(director, director.add_on(player_id, self.clock.now()))
         return director
 
     async def _buy(self, director: Director, orders: list[Order]) -> None:
@@ -199,12 +199,15 @@ class TournamentService:
         return director
 
     async def start_now(self, tournament_id: str) -> Director:
-        """Bots fill the seats nobody took, and it starts."""
+        """Bots fill the seats nobody took, and it starts. With late registration the
+        seats stay open for it: bots only make up the two players a start needs."""
         director = self._need(tournament_id)
+        spec = director.state.spec
         if director.state.status is not Status.REGISTERING:
             raise TournamentError("the tournament has started already")
         n = len(director.state.entrants)
-        while not director.full:
+        wanted = 2 if spec.late_registration_levels else spec.max_players
+        while len(director.state.entrants) < wanted:
             n += 1
             director.register(f"bot-{tournament_id}-{n}", f"Bot {n}", is_bot=True)
         await self._start(director)
@@ -218,7 +221,7 @@ class TournamentService:
 
     async def _start(self, director: Director) -> None:
         tid = director.state.tournament_id
-        orders = director.start(self._clock.now())
+        orders = director.start(self.clock.now())
         await self._open(director, orders)
         await self._store.save(director.state)
         self._dispatch(tid, [o for o in orders if o.kind is not OrderKind.OPEN])
@@ -261,7 +264,7 @@ class TournamentService:
         if director is None:
             return
         was = director.state.status
-        orders = director.hand_finished(table_id, self._clock.now(), button, stacks, starting)
+        orders = director.hand_finished(table_id, self.clock.now(), button, stacks, starting)
         self._dispatch(director.state.tournament_id, orders)
         if was is Status.RUNNING:
             self._if_finished(director)
@@ -275,7 +278,7 @@ class TournamentService:
 
     def view(self, table_id: str) -> TournamentView | None:
         director = self._of(table_id)
-        return view_of(director, self._clock.now()) if director is not None else None
+        return view_of(director, self.clock.now()) if director is not None else None
 
     def situation(self, table_id: str, at_table: set[str]) -> TournamentSituation | None:
         """For the AI at a tournament's table (ICM): the prizes still to be paid and the
