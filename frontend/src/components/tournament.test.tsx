@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TournamentDetail } from "../api/tournaments";
+import type { TournamentDetail, TournamentPlayer } from "../api/tournaments";
 import { decode, INITIAL_SNAPSHOT, type TournamentView } from "../protocol";
 import { TournamentPage } from "../pages/TournamentPage";
 import { TournamentsPage } from "../pages/TournamentsPage";
@@ -56,13 +56,55 @@ const DETAIL: TournamentDetail = {
       table_id: null,
       place: null,
       prize: 0,
+      rebuys: 0,
+      add_on: false,
+      awaiting_rebuy: false,
+      may_rebuy: false,
+      may_add_on: false,
     },
   ],
   tables: [],
   clock: null,
   moves: 0,
   hands: 0,
+  rebuy_levels: 0,
+  rebuy_chips: 1500,
+  max_rebuys: 0,
+  add_on: 0,
+  rebuys: 0,
+  add_ons: 0,
+  rebuy_open: false,
+  add_on_open: false,
 };
+
+const ALICE: TournamentPlayer = {
+  player_id: "alice",
+  name: "Alice",
+  is_bot: false,
+  chips: 1500,
+  table_id: "T1-1",
+  place: null,
+  prize: 0,
+  rebuys: 0,
+  add_on: false,
+  awaiting_rebuy: false,
+  may_rebuy: false,
+  may_add_on: false,
+};
+
+/** A running rebuy tournament (levels 1-2, add-on 2000) with Alice in it as given. */
+function rebuyDetail(alice: Partial<TournamentPlayer>, more: Partial<TournamentDetail> = {}): TournamentDetail {
+  return {
+    ...DETAIL,
+    status: "running",
+    registered: 6,
+    rebuy_levels: 2,
+    add_on: 2000,
+    rebuy_open: true,
+    players: [{ ...ALICE, ...alice }, ...DETAIL.players],
+    ...more,
+  };
+}
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -118,15 +160,7 @@ describe("the tournament pages", () => {
           registered: 6,
           players: [
             ...DETAIL.players,
-            {
-              player_id: "alice",
-              name: "Alice",
-              is_bot: false,
-              chips: 1500,
-              table_id: "T1-1",
-              place: null,
-              prize: 0,
-            },
+            ALICE,
           ],
         },
       }),
@@ -142,6 +176,54 @@ describe("the tournament pages", () => {
     ).toEqual(["250", "150", "100"]);
     expect(screen.getByTestId("structure").textContent).toContain("25/50");
     expect(screen.getByTestId("start-now")).toBeTruthy(); // registered: start now, or unregister
+    expect(screen.queryByTestId("rebuy-period")).toBeNull(); // a freezeout
+    expect(screen.queryByTestId("rebuy")).toBeNull();
+  });
+});
+
+describe("rebuys and the add-on on the tournament page", () => {
+  it("shows the rebuy period and a Rebuy button while the player may rebuy", async () => {
+    const api = stubFetch({
+      "GET /api/tournaments/T1": () => ({ json: rebuyDetail({ chips: 900, may_rebuy: true }) }),
+      "POST /api/tournaments/T1/rebuy": () => ({
+        json: rebuyDetail({ chips: 2400, rebuys: 1 }, { rebuys: 1, prize_pool: 600 }),
+      }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    renderWithApp(<TournamentPage tournamentId="T1" />);
+    const period = await screen.findByTestId("rebuy-period");
+    expect(period.textContent).toContain("Rebuys in levels 1–2: 1500 chips for 100");
+    expect(period.textContent).toContain("add-on 2000 chips in level 2");
+    expect(period.textContent).toContain("rebuys open");
+    expect(screen.queryByTestId("add-on")).toBeNull();
+    fireEvent.click(screen.getByTestId("rebuy"));
+    await waitFor(() => expect(screen.queryByTestId("rebuy")).toBeNull()); // 2400: above the start
+    expect(api.calls.some((c) => c.method === "POST" && c.path === "/api/tournaments/T1/rebuy")).toBe(true);
+    expect(screen.getByTestId("rebuy-period").textContent).toContain("1 rebuys, 0 add-ons");
+    expect(within(screen.getByTestId("standings")).getAllByTestId("standing-row")[0]?.textContent).toContain("2400 1R");
+  });
+
+  it("offers the add-on once it opens, and shows the server's refusal", async () => {
+    const api = stubFetch({
+      "GET /api/tournaments/T1": () => ({ json: rebuyDetail({ may_add_on: true }, { add_on_open: true }) }),
+      "POST /api/tournaments/T1/add-on": () => ({ status: 409, json: { detail: "the add-on is over (it ends with the rebuy period)" } }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    renderWithApp(<TournamentPage tournamentId="T1" />);
+    fireEvent.click(await screen.findByTestId("add-on"));
+    expect((await screen.findByRole("alert")).textContent).toContain("the add-on is over");
+    expect(screen.getByTestId("rebuy-period").textContent).toContain("add-on open");
+  });
+
+  it("tells a busted player to rebuy and offers it", async () => {
+    const api = stubFetch({
+      "GET /api/tournaments/T1": () => ({ json: rebuyDetail({ chips: 0, table_id: null, awaiting_rebuy: true, may_rebuy: true }) }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    renderWithApp(<TournamentPage tournamentId="T1" />);
+    expect((await screen.findByTestId("awaiting-rebuy")).textContent).toContain("rebuy before the rebuy period ends");
+    expect(screen.getByTestId("rebuy")).toBeTruthy();
+    expect(screen.queryByTestId("my-table")).toBeNull();
   });
 });
 
