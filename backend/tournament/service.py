@@ -367,7 +367,7 @@ def results(director: Director) -> list[Document]:
             "name": s.spec.name,
             "place": e.place,
             "prize": e.prize,
-            "buy_in": s.spec.buy_in,
+            "buy_in": s.spec.buy_in * (1 + e.rebuys + int(e.add_on)),  # all paid: ROI
             "entrants": len(s.entrants),
             "finished_at": s.finished_at,
         }

@@ -19,6 +19,7 @@ from backend.tournament.director import (
     Status,
     TournamentError,
 )
+from backend.tournament.service import results
 from backend.tournament.simulate import Simulation
 from backend.tournament.structures import Level, Structure
 
@@ -218,3 +219,22 @@ def test_a_rebuy_tournament_to_the_end_with_a_restart_counts_every_chip() -> Non
     assert sorted(e.place or 0 for e in state.entrants.values())[0] == 1
     assert all(e.place is not None for e in state.entrants.values())
     assert result.chips == sim.entrant_chips
+    # Each player's result counts all they paid (entry, rebuys, add-on): ROI on that.
+    assert sum(r["buy_in"] for r in results(sim.director)) == sim.director.pool
+
+
+def test_a_rebuy_owed_during_a_hand_survives_a_restart() -> None:
+    director = _started()
+    tid = _table(director)
+    director.hand_started(tid)
+    director.rebuy("p1", 5.0)  # owed until the hand ends; then the server dies
+    stored = State.model_validate_json(director.state.model_dump_json())
+    again = Director(stored)
+    again.restarted(50.0)
+    assert again.pool == 500 and again.state.entrants["p1"].owed == START
+    # The table comes back with the hand voided: every stack as it began.
+    seated = list(stored.tables[tid].seats.values())
+    orders = again.resync(tid, dict.fromkeys(seated, START))
+    assert [(o.kind, o.player_id, o.chips) for o in orders] == [(OrderKind.ADD, "p1", START)]
+    assert again.state.entrants["p1"].chips == 2 * START and not again.state.busy
+    assert again.rebuy_refusal("p1", 51.0) is not None  # 2000 chips: above the start
