@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from backend_testlib import RunningServer, guest, join
+from backend_testlib import RunningServer, WsClient, guest, join, my_turn
 
 from backend.tournament.clock import FakeClock
 
@@ -21,8 +21,10 @@ LEVELS = [{"small_blind": 10 * 2**i, "big_blind": 20 * 2**i} for i in range(4)]
 CUSTOM = {"structure": "custom", "starting_chips": 1000, "levels": LEVELS, "level_seconds": 60}
 
 
-async def _server(server_factory: Callable[..., Any]) -> tuple[RunningServer, FakeClock]:
-    server: RunningServer = await server_factory(hand_pause_ms=600_000)
+async def _server(
+    server_factory: Callable[..., Any], hand_pause_ms: int = 600_000
+) -> tuple[RunningServer, FakeClock]:
+    server: RunningServer = await server_factory(hand_pause_ms=hand_pause_ms)
     fake = FakeClock(time.time())
     assert server.state.tournaments is not None
     server.state.tournaments.clock = fake
@@ -136,3 +138,91 @@ async def test_late_registration_through_the_server(server_factory: Callable[...
 
     assert bob_seated(watcher.last_state())  # the seat order reached the table first
     await watcher.close()
+
+
+async def _turn_after(alice: WsClient, hand_no: int) -> dict[str, Any]:
+    """Alice's first turn in a hand after `hand_no` (the state join() took counts too)."""
+
+    def hers(state: dict[str, Any]) -> bool:
+        return my_turn(state) and state["view"]["hand_no"] > hand_no
+
+    seen = [m for m in alice.received if m.get("type") == "state" and hers(m)]
+    return seen[0] if seen else await alice.wait_state(hers)
+
+
+async def _give_up(alice: WsClient, turn: dict[str, Any]) -> None:
+    """Alice folds (checks when she may not fold) at every turn of this hand, to its end."""
+    hand_no = turn["view"]["hand_no"]
+    while True:
+        legal = turn["view"]["legal_actions"]
+        action = "fold" if legal["can_fold"] else "check"
+        await alice.send({"type": "act", "action": action, "hand_no": hand_no})
+        seq = turn["seq"]
+
+        def next_one(s: dict[str, Any], after: int = seq) -> bool:
+            view = s["view"]
+            over = view["hand_no"] > hand_no or not view["hand_in_progress"]
+            return bool(over or (my_turn(s) and s["seq"] > after))
+
+        turn = await alice.wait_state(next_one)
+        if not my_turn(turn) or turn["view"]["hand_no"] != hand_no:
+            return
+
+
+def _bought(state: dict[str, Any]) -> int | None:
+    """The chips of a rebuy or add-on this state shows being added, if it does."""
+    cause = state.get("cause") or {}
+    amount: int | None = cause.get("amount")
+    return amount if cause.get("note") == "tournament rebuy or add-on" else None
+
+
+async def test_chips_bought_during_a_hand_are_added_at_its_end(
+    server_factory: Callable[..., Any],
+) -> None:
+    """Alice plays heads-up against a bot. Her rebuy while her hand waits for her is
+    owed and given at its end; the add-on that reaches the table during a hand (the race
+    of a deal queued before it) waits for the hand's end and is counted in its report."""
+    server, fake = await _server(server_factory, hand_pause_ms=0)
+    token, alice_id = await guest(server, "Alice")
+    auth = {"Authorization": f"Bearer {token}"}
+    body = {"name": "Heads-up", "players": 2, "bots": 1, "rebuy_levels": 2, "add_on": 700}
+    async with httpx.AsyncClient(base_url=server.http, headers=auth) as http:
+        created = await http.post("/api/tournaments", json={**body, **CUSTOM})
+        tid = created.json()["tournament_id"]
+        (table,) = (await http.post(f"/api/tournaments/{tid}/register")).json()["tables"]
+        alice = await join(server, table["table_id"], token)
+        # At her turn (the hand waits for her): a rebuy once her stack allows it.
+        hand_no = 0
+        while True:
+            turn = await _turn_after(alice, hand_no)
+            hand_no = turn["view"]["hand_no"]
+            mine = _me((await http.get(f"/api/tournaments/{tid}")).json(), alice_id)
+            if mine["may_rebuy"]:
+                bought = await http.post(f"/api/tournaments/{tid}/rebuy")
+                assert bought.status_code == 200, bought.text
+                assert not _me(bought.json(), alice_id)["may_rebuy"]  # owed: above the start
+                await _give_up(alice, turn)
+                break
+            await _give_up(alice, turn)
+        # Level 2 opens the add-on. At her next turn the director takes the table to be
+        # between hands, as when the deal was queued before the add-on reached it.
+        fake.advance(60)
+        turn = await _turn_after(alice, hand_no)
+        hand_no = turn["view"]["hand_no"]
+        tournaments = server.state.tournaments
+        director = tournaments.get(tid) if tournaments is not None else None
+        assert director is not None and table["table_id"] in director.state.busy
+        director.state.busy.remove(table["table_id"])
+        added = await http.post(f"/api/tournaments/{tid}/add-on")
+        assert added.status_code == 200, added.text
+        await _give_up(alice, turn)
+        # The add-on's chips, added at the hand's end, are shown right after it.
+        added_state = await alice.wait_state(lambda s: _bought(s) == 700)
+        detail = (await http.get(f"/api/tournaments/{tid}")).json()
+    assert (detail["rebuys"], detail["add_ons"]) == (1, 1)
+    # The director's chips are the table's stacks as reported: every chip bought.
+    assert sum(p["chips"] for p in detail["players"]) == 2 * 1000 + 1000 + 700
+    assert sum(s["stack"] for s in added_state["view"]["seats"]) == 2 * 1000 + 1000 + 700
+    states = [m for m in alice.received if m.get("type") == "state"]
+    assert [_bought(m) for m in states if _bought(m)] == [1000, 700]
+    await alice.close()
