@@ -182,6 +182,23 @@ describe("the tournament pages", () => {
 });
 
 describe("rebuys and the add-on on the tournament page", () => {
+  it("creates a rebuy tournament with an add-on", async () => {
+    const api = stubFetch({
+      "GET /api/tournaments": () => ({ json: [] }),
+      "POST /api/tournaments": () => ({ status: 201, json: { ...DETAIL, rebuy_levels: 2, add_on: 1500 } }),
+    });
+    vi.stubGlobal("fetch", api.fn);
+    renderWithApp(<TournamentsPage />);
+    fireEvent.click(await screen.findByTestId("open-create-tournament"));
+    expect(screen.queryByTestId("tournament-add-on")).toBeNull(); // no period yet
+    fireEvent.change(screen.getByTestId("tournament-rebuy-levels"), { target: { value: "2" } });
+    fireEvent.change(screen.getByTestId("tournament-add-on"), { target: { value: "1500" } });
+    fireEvent.click(screen.getByTestId("create-tournament-submit"));
+    await waitFor(() => expect(api.calls.some((c) => c.method === "POST")).toBe(true));
+    const post = api.calls.find((c) => c.method === "POST");
+    expect(post?.body).toMatchObject({ rebuy_levels: 2, add_on: 1500 });
+  });
+
   it("shows the rebuy period and a Rebuy button while the player may rebuy", async () => {
     const api = stubFetch({
       "GET /api/tournaments/T1": () => ({ json: rebuyDetail({ chips: 900, may_rebuy: true }) }),

@@ -124,7 +124,10 @@ function CreateTournament({ onDone }: { onDone: () => void }) {
           min={0}
           max={100}
           value={spec.rebuy_levels ?? 0}
-          onChange={(e) => set({ rebuy_levels: Number(e.target.value) })}
+          onChange={(e) => {
+            const levels = Number(e.target.value);
+            set(levels > 0 ? { rebuy_levels: levels } : { rebuy_levels: 0, add_on: 0 }); // no period, no add-on
+          }}
           data-testid="tournament-rebuy-levels"
         />
       </label>
