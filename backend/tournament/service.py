@@ -353,6 +353,8 @@ def view_of(director: Director, now: float) -> TournamentView:
         paid_places=len(director.prizes),
         average_stack=sum(e.chips for e in left) // len(playing) if playing else 0,
         eliminations=[TournamentElimination(**e.model_dump()) for e in s.eliminations[-5:]],
+        rebuy_open=director.rebuy_open(now),
+        add_on_open=director.add_on_open(now),
     )
 
 

@@ -94,6 +94,7 @@ async def test_rebuy_and_add_on_through_the_server(server_factory: Callable[...,
 
     state = watcher.last_state()  # the table had the chips before the watcher joined
     assert alice_bought(state)
+    assert not state["tournament"]["rebuy_open"]  # level 3: over
     assert sum(s["stack"] for s in state["view"]["seats"]) == 3 * 1000 + 1000 + 1500
     await watcher.close()
 
@@ -196,6 +197,7 @@ async def test_chips_bought_during_a_hand_are_added_at_its_end(
         while True:
             turn = await _turn_after(alice, hand_no)
             hand_no = turn["view"]["hand_no"]
+            assert turn["tournament"]["rebuy_open"] and not turn["tournament"]["add_on_open"]
             mine = _me((await http.get(f"/api/tournaments/{tid}")).json(), alice_id)
             if mine["may_rebuy"]:
                 bought = await http.post(f"/api/tournaments/{tid}/rebuy")

@@ -26,6 +26,8 @@ const VIEW: TournamentView = {
   paid_places: 3,
   average_stack: 2250,
   eliminations: [{ player_id: "b1", name: "Bot 1", place: 5, prize: 0 }],
+  rebuy_open: false,
+  add_on_open: false,
 };
 
 const DETAIL: TournamentDetail = {
@@ -129,6 +131,15 @@ describe("the tournament clock at the table", () => {
     expect(screen.getByTestId("tournament-clock").textContent).toContain("next level in 2:05");
     expect(screen.getByTestId("hand-for-hand")).toBeTruthy();
     expect(screen.getByTestId("elimination-notice").textContent).toBe("Bot 1 is out in place 5");
+  });
+
+  it("says when rebuys and the add-on are open", () => {
+    const { rerender } = render(<TournamentBanner tournament={VIEW} />);
+    expect(screen.queryByTestId("rebuys-open")).toBeNull();
+    rerender(<TournamentBanner tournament={{ ...VIEW, rebuy_open: true }} />);
+    expect(screen.getByTestId("rebuys-open").textContent).toContain("rebuys open");
+    rerender(<TournamentBanner tournament={{ ...VIEW, rebuy_open: true, add_on_open: true }} />);
+    expect(screen.getByTestId("rebuys-open").textContent).toContain("rebuys and add-on open");
   });
 
   it("formats the time to the next level", () => {
