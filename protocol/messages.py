@@ -584,6 +584,8 @@ class TournamentView(BaseModel):
     eliminations: list[TournamentElimination] = Field(
         default_factory=list, description="the latest knock-outs, newest last"
     )
+    rebuy_open: bool = Field(default=False, description="the rebuy period is on")
+    add_on_open: bool = Field(default=False, description="the add-on may be taken")
 
 
 class StateMessage(_Message):

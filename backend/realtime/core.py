@@ -21,7 +21,7 @@ from backend.quotas import Quota
 from backend.realtime.chat import ChatLog
 from backend.realtime.inbox import AIDone, Client, InboxItem, TimerFired
 from backend.realtime.persister import Persister
-from backend.realtime.table_commands import Outcome
+from backend.realtime.table_commands import LedgerLine, Outcome
 from backend.realtime.timers import Clock, TimeBanks, Turn
 from backend.schemas import TableOptions
 from backend.settings import Settings
@@ -192,6 +192,9 @@ class RuntimeCore:
         raise NotImplementedError
 
     def _changed(self, cause: Change, seats_changed: bool) -> None:  # hand cycle
+        raise NotImplementedError
+
+    def _book(self, lines: list[LedgerLine]) -> None:  # hand cycle
         raise NotImplementedError
 
     def _schedule(self) -> None:  # hand cycle

@@ -58,6 +58,10 @@ class HandCycle(RuntimeCore):
             self.tournament.hand_started(self.table_id)
         self._changed(Change(kind=ChangeKind.HAND_START, by=ActedBy.TABLE), False)
 
+    def _chips_after_hand(self) -> list[Change]:
+        """A tournament table's chips bought during the hand (TournamentOrders)."""
+        return []
+
     def _apply(self, outcome: Outcome) -> None:
         """A table command's outcome: its chips booked, then stored, scheduled, told."""
         self._book(outcome.ledger)
@@ -76,11 +80,13 @@ class HandCycle(RuntimeCore):
         record = table.last_record
         hand = table.hand
         live = hand is not None and not hand.is_over
+        bought: list[Change] = []
         if record is not None and record.hand_no > self._recorded_hand_no:
             self._recorded_hand_no = record.hand_no
             self.hands_played += 1
             self._banks.hand_played(seat.player_id for seat in record.seats)
             cashouts += self._settle_cashouts()
+            bought = self._chips_after_hand()
             self._apply_next_settings()  # the lobby shows the new stakes at once
             if self._show_if_chosen():
                 record = table.last_record
@@ -114,6 +120,7 @@ class HandCycle(RuntimeCore):
         self._changes += 1
         at = now_ms()
         self._unpublished += [(change, at) for change in _with_cashouts(cause, cashouts)]
+        self._unpublished += [(change, at) for change in bought]
         for cashout in cashouts:  # after its stand: the host who left hands the role on
             self._host_gone(cashout.player_id)
 

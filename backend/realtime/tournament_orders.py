@@ -5,14 +5,16 @@ an event everyone at the table sees, as when a host gives them."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from backend.realtime import host_commands
 from backend.realtime.hosting import Hosting
 from backend.realtime.inbox import CommandError, Orders
+from backend.realtime.table_commands import Outcome
 from backend.tournament.director import Order, OrderKind
 from backend.tournament.tables import stakes_command
 from holdem.errors import RuleError
-from protocol.messages import ActedBy, Change, ChangeKind
+from protocol.messages import ActedBy, Change, ChangeKind, ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -20,6 +22,9 @@ TOURNAMENT_BOT_STYLE = "rational"  # the bots that fill a tournament's seats
 
 
 class TournamentOrders(Hosting):
+    # Chips bought (ADD) that reached the table during a hand: added at its end.
+    _adds_after_hand: list[Order] | None = None
+
     def _orders(self, item: Orders) -> None:
         for order in item.orders:
             try:
@@ -46,6 +51,12 @@ class TournamentOrders(Hosting):
             seat = table.find_seat(order.player_id or "")
             if seat is not None:
                 self._apply(host_commands.remove(table, seat.number))
+        elif order.kind is OrderKind.ADD:
+            hand = table.hand
+            if hand is not None and not hand.is_over:
+                self._adds_after_hand = [*(self._adds_after_hand or []), order]
+            else:
+                self._apply(self._add(order))
         elif order.kind is OrderKind.STAKES:
             assert order.level is not None
             self._settings_command(stakes_command(order.level))
@@ -60,3 +71,27 @@ class TournamentOrders(Hosting):
             kind = ChangeKind.PAUSE if pause else ChangeKind.RESUME
             change = Change(kind=kind, by=ActedBy.HOST, note=note.get(order.kind.value, ""))
             self._changed(change, False)
+
+    def _add(self, order: Order) -> Outcome:
+        """A rebuy or add-on: the host's stack adjustment, booked in the ledger."""
+        seat = self.table.find_seat(order.player_id or "")
+        if seat is None:
+            raise CommandError(ErrorCode.BAD_MESSAGE, "chips bought: the player is not seated")
+        outcome = host_commands.adjust(self.table, seat.number, order.chips)
+        change = outcome.change.model_copy(update={"note": "tournament rebuy or add-on"})
+        return replace(outcome, change=change)
+
+    def _chips_after_hand(self) -> list[Change]:
+        """At a hand's end, before the director hears of it: the chips bought during it
+        (so the stacks it is told include them)."""
+        adds, self._adds_after_hand = self._adds_after_hand or [], None
+        changes: list[Change] = []
+        for order in adds:
+            try:
+                outcome = self._add(order)
+            except (RuleError, CommandError) as error:
+                log.warning("tournament chips refused", extra={"error": str(error)})
+                continue
+            self._book(outcome.ledger)
+            changes.append(outcome.change)
+        return changes

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from backend.tournament import balancing, places
 from backend.tournament.clock import LevelClock, Period
@@ -44,6 +45,20 @@ class Spec(BaseModel):
     late_registration_levels: int = Field(default=0, ge=0)
     # A start time (epoch seconds): then bots fill the seats nobody took. None: when full.
     start_at: float | None = None
+    # Rebuys (see docs/tournaments.md): open while the clock is in the first this many
+    # levels and the break right after them (0: a freezeout), each for the buy-in.
+    rebuy_levels: int = Field(default=0, ge=0)
+    rebuy_chips: int | None = Field(default=None, ge=1)  # None: the starting chips
+    max_rebuys: int = Field(default=0, ge=0)  # per player (0: no limit)
+    add_on: int = Field(default=0, ge=0)  # the add-on's chips, for the buy-in (0: none)
+
+    @model_validator(mode="after")
+    def _check_rebuys(self) -> Self:
+        if self.rebuy_levels >= len(self.structure.levels):
+            raise ValueError("rebuy_levels: the rebuy period must end before the last level")
+        if self.rebuy_levels == 0 and (self.add_on or self.rebuy_chips or self.max_rebuys):
+            raise ValueError("rebuy_levels: rebuys and an add-on need a rebuy period")
+        return self
 
 
 class Entrant(BaseModel):
@@ -54,6 +69,10 @@ class Entrant(BaseModel):
     table_id: str | None = None
     place: int | None = None
     prize: int = 0
+    rebuys: int = 0
+    add_on: bool = False
+    owed: int = 0  # bought during a hand at the player's table: added once it ends
+    awaiting_rebuy: bool = False  # busted in the rebuy period: not seated, not yet out
 
 
 class Elimination(BaseModel):
@@ -79,6 +98,11 @@ class State(BaseModel):
     running_since: float | None = None
     eliminations: list[Elimination] = Field(default_factory=list)
     moves: int = 0
+    rebuys: int = 0
+    add_ons: int = 0
+    # Busted in the rebuy period, not rebought: (player, chips at the hand's start, the
+    # bust's sequence); eliminated in that order once the period is over.
+    rebuy_busts: list[tuple[str, int, int]] = Field(default_factory=list)
     started_at: float | None = None
     finished_at: float | None = None
 
@@ -86,6 +110,7 @@ class State(BaseModel):
 class OrderKind(StrEnum):
     OPEN = "open"  # a new table (its stakes: `level`)
     SEAT = "seat"  # seat_player: `player_id` in `seat` with `chips`
+    ADD = "add"  # adjust: `chips` bought (a rebuy or the add-on) onto `player_id`'s stack
     REMOVE = "remove"  # the player leaves the table (busted, or moved: `chips` go along)
     STAKES = "stakes"  # table_settings: the level's blinds and antes from the next hand
     PAUSE = "pause"
@@ -151,6 +176,13 @@ class Director:
             raise TournamentError("late registration is closed at the bubble")
         entrant = Entrant(player_id=player_id, name=name, is_bot=is_bot)
         entrant.chips = s.spec.structure.starting_chips
+        s.entrants[player_id] = entrant
+        return self._seat_anywhere(entrant, now)
+
+    def _seat_anywhere(self, entrant: Entrant, now: float) -> list[Order]:
+        """The entrant (with their chips) at the table with the fewest players, a new
+        table if every one is full."""
+        s = self.state
         orders: list[Order] = []
         open_tables = [t for t in s.tables.values() if t.empty()]
         if open_tables:
@@ -164,10 +196,10 @@ class Director:
             s.table_level[table_id] = level
             s.hands[table_id] = 0
             orders.append(Order(OrderKind.OPEN, table_id, level=s.spec.structure.levels[level]))
-        seat = random.Random(s.seed + len(s.entrants)).choice(table.empty())
-        table.seats[seat] = player_id
+        rng = random.Random(s.seed + len(s.entrants) - 1 + 7919 * (s.rebuys + s.add_ons))
+        seat = rng.choice(table.empty())
+        table.seats[seat] = entrant.player_id
         entrant.table_id = table.table_id
-        s.entrants[player_id] = entrant
         orders.append(self._seat_order(table.table_id, seat, entrant))
         return orders
 
@@ -182,7 +214,9 @@ class Director:
 
     @property
     def pool(self) -> int:
-        return self.state.spec.buy_in * len(self.state.entrants)
+        """Every buy-in, rebuy and add-on (each costs the buy-in)."""
+        s = self.state
+        return s.spec.buy_in * (len(s.entrants) + s.rebuys + s.add_ons)
 
     @property
     def prizes(self) -> list[int]:
@@ -251,10 +285,16 @@ class Director:
         for player_id, chips in stacks.items():
             if player_id in s.entrants:
                 s.entrants[player_id].chips = chips
+        # A player who bought chips during the hand is not out: they are added now.
+        orders: list[Order] = self._settle_owed(table_id)
         busted = [
-            (pid, starting.get(pid, 0)) for pid in table.seats.values() if stacks.get(pid, 1) == 0
+            (pid, starting.get(pid, 0))
+            for pid in table.seats.values()
+            if stacks.get(pid, 1) == 0 and s.entrants[pid].chips == 0
         ]
-        orders: list[Order] = []
+        if busted and self.rebuy_open(now):
+            orders += self._await_rebuy(table_id, busted)
+            busted = []
         for player_id, _ in busted:
             number = next(n for n, p in table.seats.items() if p == player_id)
             del table.seats[number]
@@ -271,6 +311,7 @@ class Director:
                 orders += self._release_all(now)
         else:
             orders += self._eliminate(busted, now)
+        orders += self._close_rebuys(now)
         if s.status is Status.RUNNING:
             orders += self._rebalance(table_id)
             orders += self._stakes(table_id, now)
@@ -284,21 +325,24 @@ class Director:
         if s.status is not Status.RUNNING:
             return []
         self._bank(now)
-        if self._clock_period(now).on_break:
-            return []
+        orders = self._close_rebuys(now)
+        if s.status is not Status.RUNNING or self._clock_period(now).on_break:
+            return orders
         if s.held and (not self.hand_for_hand or not s.busy):
-            return self._release_all(now)
-        return []
+            return orders + self._release_all(now)
+        return orders
 
-    def resync(self, table_id: str, stacks: dict[str, int]) -> None:
+    def resync(self, table_id: str, stacks: dict[str, int]) -> list[Order]:
         """After a restart: the table's stored stacks (a voided hand gave its chips back)
-        are what counts; the hand that was in progress is over."""
+        are what counts; the hand that was in progress is over, so the chips bought
+        during it are added now."""
         s = self.state
         if table_id in s.busy:
             s.busy.remove(table_id)
         for player_id, chips in stacks.items():
             if player_id in s.entrants:
                 s.entrants[player_id].chips = chips
+        return self._settle_owed(table_id) if table_id in s.tables else []
 
     def restarted(self, now: float) -> None:
         """Loaded after a stop: the clock goes on from the play time last stored (the
@@ -314,6 +358,160 @@ class Director:
     def resume_clock(self, now: float) -> None:
         self._clock.start(now)
         self._save_clock()
+
+    # -- rebuys and the add-on --------------------------------------------------------
+
+    @property
+    def rebuy_chips(self) -> int:
+        return self.state.spec.rebuy_chips or self.state.spec.structure.starting_chips
+
+    def rebuy_open(self, now: float) -> bool:
+        """The rebuy period: the first `rebuy_levels` levels and the break after them."""
+        s = self.state
+        n = s.spec.rebuy_levels
+        if n == 0 or s.status is not Status.RUNNING:
+            return False
+        period = self._clock_period(now)
+        return period.level < n or (period.on_break and period.level == n)
+
+    def add_on_open(self, now: float) -> bool:
+        """The add-on: in the last level of the rebuy period and the break after it."""
+        s = self.state
+        if s.spec.add_on == 0 or not self.rebuy_open(now):
+            return False
+        period = self._clock_period(now)
+        last = s.spec.rebuy_levels - 1
+        return period.level > last or (period.level == last and not period.on_break)
+
+    def rebuy_refusal(self, player_id: str, now: float) -> str | None:
+        """Why the player may not rebuy now (None: they may). The rule: at or below the
+        starting stack, or busted, while the period lasts, up to `max_rebuys`."""
+        s = self.state
+        spec = s.spec
+        entrant = s.entrants.get(player_id)
+        if spec.rebuy_levels == 0:
+            return "this tournament has no rebuys"
+        if entrant is None:
+            return "not registered"
+        if s.status is not Status.RUNNING:
+            return "rebuys: the tournament is not running"
+        if entrant.place is not None:
+            return "out of the tournament"
+        if not self.rebuy_open(now):
+            return "the rebuy period is over"
+        if spec.max_rebuys and entrant.rebuys >= spec.max_rebuys:
+            return f"no rebuys left (at most {spec.max_rebuys})"
+        start = spec.structure.starting_chips
+        if not entrant.awaiting_rebuy and entrant.chips + entrant.owed > start:
+            return f"a rebuy needs a stack at or below the starting {start} chips"
+        return None
+
+    def add_on_refusal(self, player_id: str, now: float) -> str | None:
+        s = self.state
+        entrant = s.entrants.get(player_id)
+        if s.spec.add_on == 0:
+            return "this tournament has no add-on"
+        if entrant is None:
+            return "not registered"
+        if s.status is not Status.RUNNING:
+            return "add-on: the tournament is not running"
+        if entrant.place is not None:
+            return "out of the tournament"
+        if entrant.add_on:
+            return "one add-on per player: taken already"
+        if not self.rebuy_open(now):
+            return "the add-on is over (it ends with the rebuy period)"
+        if not self.add_on_open(now):
+            return f"the add-on opens in level {s.spec.rebuy_levels}, the rebuy period's last"
+        if entrant.awaiting_rebuy:
+            return "busted: rebuy first, then take the add-on"
+        return None
+
+    def rebuy(self, player_id: str, now: float) -> list[Order]:
+        """A rebuy: the chips onto the player's stack, or a busted player seated again
+        with them; the pool grows by the buy-in."""
+        why = self.rebuy_refusal(player_id, now)
+        if why is not None:
+            raise TournamentError(why)
+        s = self.state
+        entrant = s.entrants[player_id]
+        entrant.rebuys += 1
+        s.rebuys += 1
+        if entrant.awaiting_rebuy:
+            entrant.awaiting_rebuy = False
+            s.rebuy_busts = [b for b in s.rebuy_busts if b[0] != player_id]
+            entrant.chips = self.rebuy_chips
+            return self._seat_anywhere(entrant, now)
+        return self._add_chips(entrant, self.rebuy_chips)
+
+    def add_on(self, player_id: str, now: float) -> list[Order]:
+        why = self.add_on_refusal(player_id, now)
+        if why is not None:
+            raise TournamentError(why)
+        s = self.state
+        entrant = s.entrants[player_id]
+        entrant.add_on = True
+        s.add_ons += 1
+        return self._add_chips(entrant, s.spec.add_on)
+
+    def _add_chips(self, entrant: Entrant, chips: int) -> list[Order]:
+        """Between hands at once; during one, owed until it ends (hand_finished), so the
+        table's report of that hand never misses chips the director counted."""
+        table_id = entrant.table_id
+        if table_id is None or table_id not in self.state.tables:
+            raise TournamentError("not seated at a table of this tournament")
+        if table_id in self.state.busy:
+            entrant.owed += chips
+            return []
+        entrant.chips += chips
+        return [Order(OrderKind.ADD, table_id, player_id=entrant.player_id, chips=chips)]
+
+    def _settle_owed(self, table_id: str) -> list[Order]:
+        s = self.state
+        orders: list[Order] = []
+        for player_id in s.tables[table_id].seats.values():
+            entrant = s.entrants[player_id]
+            if entrant.owed:
+                entrant.chips += entrant.owed
+                orders.append(
+                    Order(OrderKind.ADD, table_id, player_id=player_id, chips=entrant.owed)
+                )
+                entrant.owed = 0
+        return orders
+
+    def _await_rebuy(self, table_id: str, busted: list[tuple[str, int]]) -> list[Order]:
+        """Busted in the rebuy period: off the table, still in until the period ends."""
+        s = self.state
+        table = s.tables[table_id]
+        seq = sum(s.hands.values())
+        orders: list[Order] = []
+        for player_id, chips in busted:
+            number = next(n for n, p in table.seats.items() if p == player_id)
+            del table.seats[number]
+            entrant = s.entrants[player_id]
+            entrant.table_id, entrant.chips, entrant.awaiting_rebuy = None, 0, True
+            s.rebuy_busts.append((player_id, chips, seq))
+            orders.append(Order(OrderKind.REMOVE, table_id, player_id=player_id))
+        return orders
+
+    def _close_rebuys(self, now: float) -> list[Order]:
+        """Who busted in the rebuy period and did not rebuy is out once it ends (or once
+        fewer than two players are seated: nobody could play on), earliest bust first,
+        so the later busts take the better places."""
+        s = self.state
+        if not s.rebuy_busts or s.status is not Status.RUNNING:
+            return []
+        seated = sum(len(t.seats) for t in s.tables.values())
+        if self.rebuy_open(now) and seated >= 2:
+            return []
+        busts, s.rebuy_busts = sorted(s.rebuy_busts, key=lambda b: b[2]), []
+        orders: list[Order] = []
+        for seq in sorted({b[2] for b in busts}):
+            group = [(pid, chips) for pid, chips, at in busts if at == seq]
+            for player_id, _ in group:
+                s.entrants[player_id].awaiting_rebuy = False
+            orders += self._eliminate(group, now)
+        return orders
 
     # -- what everyone sees ------------------------------------------------------------
 
@@ -362,7 +560,8 @@ class Director:
         many places are left (the coordinator wires this into DecisionQuery.tournament)."""
         left = self.players_left
         prizes = self.prizes[: len(left)]
-        return {e.player_id: e.chips for e in left}, prizes, len(left)
+        playing = [e for e in left if not e.awaiting_rebuy]
+        return {e.player_id: e.chips for e in playing}, prizes, len(left)
 
     # -- inside ------------------------------------------------------------------------
 

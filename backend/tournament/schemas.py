@@ -34,6 +34,16 @@ class CreateTournamentRequest(BaseModel):
     start_in_seconds: int | None = Field(
         default=None, ge=1, le=7 * 86400, description="start then, bots filling empty seats"
     )
+    rebuy_levels: int = Field(
+        default=0, ge=0, le=100, description="rebuys open this many levels (0: a freezeout)"
+    )
+    rebuy_chips: int | None = Field(
+        default=None, ge=1, le=10_000_000, description="chips per rebuy (default: starting)"
+    )
+    max_rebuys: int = Field(default=0, ge=0, le=100, description="per player (0: no limit)")
+    add_on: int = Field(
+        default=0, ge=0, le=10_000_000, description="add-on chips at the period's end (0: none)"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -71,6 +81,10 @@ class CreateTournamentRequest(BaseModel):
             structure=structure,
             prize_shares=shares,
             late_registration_levels=self.late_registration_levels,
+            rebuy_levels=self.rebuy_levels,
+            rebuy_chips=self.rebuy_chips,
+            max_rebuys=self.max_rebuys,
+            add_on=self.add_on,
             start_at=(
                 now + self.start_in_seconds
                 if now is not None and self.start_in_seconds is not None
@@ -87,6 +101,11 @@ class PlayerLine(BaseModel):
     table_id: str | None
     place: int | None
     prize: int
+    rebuys: int = 0
+    add_on: bool = Field(default=False, description="took the add-on")
+    awaiting_rebuy: bool = Field(default=False, description="busted in the rebuy period")
+    may_rebuy: bool = False
+    may_add_on: bool = False
 
 
 class TableLine(BaseModel):
@@ -119,6 +138,14 @@ class TournamentDetail(TournamentSummary):
     clock: TournamentView | None = None
     moves: int
     hands: int = Field(description="hands finished, all tables together")
+    rebuy_levels: int = Field(description="rebuys in the first this many levels (0: none)")
+    rebuy_chips: int
+    max_rebuys: int = Field(description="per player (0: no limit)")
+    add_on: int = Field(description="the add-on's chips (0: no add-on)")
+    rebuys: int = Field(description="rebuys taken, all players together")
+    add_ons: int
+    rebuy_open: bool
+    add_on_open: bool
 
 
 def summary(director: Director) -> TournamentSummary:
@@ -138,10 +165,17 @@ def summary(director: Director) -> TournamentSummary:
     )
 
 
-def detail(director: Director, clock: TournamentView | None) -> TournamentDetail:
+def detail(director: Director, clock: TournamentView | None, now: float) -> TournamentDetail:
     s = director.state
     structure = s.spec.structure
-    players = [PlayerLine(**e.model_dump()) for e in director.standings()]
+    players = [
+        PlayerLine(
+            **e.model_dump(),
+            may_rebuy=director.rebuy_refusal(e.player_id, now) is None,
+            may_add_on=director.add_on_refusal(e.player_id, now) is None,
+        )
+        for e in director.standings()
+    ]
     tables = [
         TableLine(
             table_id=tid,
@@ -162,6 +196,14 @@ def detail(director: Director, clock: TournamentView | None) -> TournamentDetail
         clock=clock,
         moves=s.moves,
         hands=sum(s.hands.values()),
+        rebuy_levels=s.spec.rebuy_levels,
+        rebuy_chips=director.rebuy_chips,
+        max_rebuys=s.spec.max_rebuys,
+        add_on=s.spec.add_on,
+        rebuys=s.rebuys,
+        add_ons=s.add_ons,
+        rebuy_open=director.rebuy_open(now),
+        add_on_open=director.add_on_open(now),
     )
 
 

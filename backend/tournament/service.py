@@ -44,7 +44,7 @@ class TournamentService:
     ) -> None:
         self._store = store
         self._tables = tables
-        self._clock: Clock = clock or WallClock()
+        self.clock: Clock = clock or WallClock()  # tests drive it (a FakeClock)
         self._directors: dict[str, Director] = {}
         self._of_table: dict[str, str] = {}  # table id -> tournament id
         self._task: asyncio.Task[None] | None = None
@@ -56,7 +56,7 @@ class TournamentService:
 
     async def load_all(self) -> int:
         """After the tables are loaded: every tournament back, its tables reattached."""
-        now = self._clock.now()
+        now = self.clock.now()
         for state in await self._store.all():
             director = Director(state)
             director.restarted(now)
@@ -88,7 +88,7 @@ class TournamentService:
                     continue
                 stacks[seat.player_id] = seat.stack
                 seated.add(seat.player_id)
-            director.resync(table_id, stacks)
+            orders += director.resync(table_id, stacks)
         for entrant in director.players_left:
             table = state.tables.get(entrant.table_id or "")
             if entrant.player_id in seated or table is None:
@@ -120,11 +120,12 @@ class TournamentService:
     async def _ticking(self) -> None:
         while True:
             await asyncio.sleep(TICK_SECONDS)
-            now = self._clock.now()
+            now = self.clock.now()
             for tid, director in list(self._directors.items()):
                 try:
                     if director.state.status is Status.RUNNING:
                         self._dispatch(tid, director.tick(now))
+                        self._if_finished(director)  # the rebuy period's busts are out
                     elif director.due(now):
                         await self.start_now(tid)
                 except Exception:  # one tournament's trouble does not stop the others' clock
@@ -147,7 +148,7 @@ class TournamentService:
         return director
 
     def now(self) -> float:
-        return self._clock.now()
+        return self.clock.now()
 
     async def results_of(self, player_id: str) -> list[Document]:
         return await self._store.results_of(player_id)
@@ -161,7 +162,7 @@ class TournamentService:
     async def register(self, tournament_id: str, player_id: str, name: str) -> Director:
         director = self._need(tournament_id)
         if director.state.status is Status.RUNNING:  # late registration
-            orders = director.late_register(player_id, name, self._clock.now())
+            orders = director.late_register(player_id, name, self.clock.now())
             await self._open(director, orders)
             await self._store.save(director.state)
             self._dispatch(tournament_id, [o for o in orders if o.kind is not OrderKind.OPEN])
@@ -172,6 +173,25 @@ class TournamentService:
             await self._start(director)
         return director
 
+    async def rebuy(self, tournament_id: str, player_id: str) -> Director:
+        director = self._need(tournament_id)
+        await self._buy(director, director.rebuy(player_id, self.clock.now()))
+        return director
+
+    async def add_on(self, tournament_id: str, player_id: str) -> Director:
+        director = self._need(tournament_id)
+        await self._buy(director, director.add_on(player_id, self.clock.now()))
+        return director
+
+    async def _buy(self, director: Director, orders: list[Order]) -> None:
+        """Chips onto a stack go to the table at once, with no await between the
+        director's count and the order: the table's next report of a hand includes
+        them (a busted player seated again needs no such care: a new table first)."""
+        tid = director.state.tournament_id
+        await self._open(director, orders)
+        self._dispatch(tid, [o for o in orders if o.kind is not OrderKind.OPEN])
+        await self._store.save(director.state)
+
     async def unregister(self, tournament_id: str, player_id: str) -> Director:
         director = self._need(tournament_id)
         director.unregister(player_id)
@@ -179,12 +199,15 @@ class TournamentService:
         return director
 
     async def start_now(self, tournament_id: str) -> Director:
-        """Bots fill the seats nobody took, and it starts."""
+        """Bots fill the seats nobody took, and it starts. With late registration the
+        seats stay open for it: bots only make up the two players a start needs."""
         director = self._need(tournament_id)
+        spec = director.state.spec
         if director.state.status is not Status.REGISTERING:
             raise TournamentError("the tournament has started already")
         n = len(director.state.entrants)
-        while not director.full:
+        wanted = 2 if spec.late_registration_levels else spec.max_players
+        while len(director.state.entrants) < wanted:
             n += 1
             director.register(f"bot-{tournament_id}-{n}", f"Bot {n}", is_bot=True)
         await self._start(director)
@@ -198,7 +221,7 @@ class TournamentService:
 
     async def _start(self, director: Director) -> None:
         tid = director.state.tournament_id
-        orders = director.start(self._clock.now())
+        orders = director.start(self.clock.now())
         await self._open(director, orders)
         await self._store.save(director.state)
         self._dispatch(tid, [o for o in orders if o.kind is not OrderKind.OPEN])
@@ -241,16 +264,21 @@ class TournamentService:
         if director is None:
             return
         was = director.state.status
-        orders = director.hand_finished(table_id, self._clock.now(), button, stacks, starting)
-        tid = director.state.tournament_id
-        self._dispatch(tid, orders)
-        if was is Status.RUNNING and director.state.status is Status.FINISHED:
+        orders = director.hand_finished(table_id, self.clock.now(), button, stacks, starting)
+        self._dispatch(director.state.tournament_id, orders)
+        if was is Status.RUNNING:
+            self._if_finished(director)
+
+    def _if_finished(self, director: Director) -> None:
+        """Just finished (a hand's bust, or the rebuy period's end): results filed."""
+        if director.state.status is Status.FINISHED:
+            tid = director.state.tournament_id
             self._spawn(self._store.file_results(results(director)))
             log.info("tournament finished", extra={"tournament_id": tid})
 
     def view(self, table_id: str) -> TournamentView | None:
         director = self._of(table_id)
-        return view_of(director, self._clock.now()) if director is not None else None
+        return view_of(director, self.clock.now()) if director is not None else None
 
     def situation(self, table_id: str, at_table: set[str]) -> TournamentSituation | None:
         """For the AI at a tournament's table (ICM): the prizes still to be paid and the
@@ -306,6 +334,7 @@ def view_of(director: Director, now: float) -> TournamentView:
     period = director.period(now)
     level = director.level(now)
     left = director.players_left
+    playing = [e for e in left if not e.awaiting_rebuy]
     return TournamentView(
         tournament_id=s.tournament_id,
         name=s.spec.name,
@@ -322,8 +351,10 @@ def view_of(director: Director, now: float) -> TournamentView:
         players_left=len(left),
         entrants=len(s.entrants),
         paid_places=len(director.prizes),
-        average_stack=sum(e.chips for e in left) // len(left) if left else 0,
+        average_stack=sum(e.chips for e in left) // len(playing) if playing else 0,
         eliminations=[TournamentElimination(**e.model_dump()) for e in s.eliminations[-5:]],
+        rebuy_open=director.rebuy_open(now),
+        add_on_open=director.add_on_open(now),
     )
 
 
@@ -338,7 +369,7 @@ def results(director: Director) -> list[Document]:
             "name": s.spec.name,
             "place": e.place,
             "prize": e.prize,
-            "buy_in": s.spec.buy_in,
+            "buy_in": s.spec.buy_in * (1 + e.rebuys + int(e.add_on)),  # all paid: ROI
             "entrants": len(s.entrants),
             "finished_at": s.finished_at,
         }

@@ -78,8 +78,10 @@ class Simulation:
 
     @property
     def entrant_chips(self) -> int:
+        """Every chip bought: the entries, the rebuys and the add-ons."""
         s = self.director.state
-        return s.spec.structure.starting_chips * len(s.entrants)
+        bought = s.spec.structure.starting_chips * len(s.entrants)
+        return bought + s.rebuys * self.director.rebuy_chips + s.add_ons * s.spec.add_on
 
     def check_chips(self) -> None:
         counted = self.tables.chips()
@@ -159,7 +161,7 @@ class Simulation:
         tables.held = set(director.state.held)
         tables.closed = {tid for tid in tables.tables if tid not in director.state.tables}
         for tid, table in tables.tables.items():
-            director.resync(tid, {s.player_id: s.stack for s in table.seats.values()})
+            tables.apply(director.resync(tid, {s.player_id: s.stack for s in table.seats.values()}))
         sim = Simulation(director, tables, self.rng.randrange(1 << 30))
         sim.clock = FakeClock(self.clock.now())
         sim.hands, sim.rounds, sim.max_tables = self.hands, self.rounds, self.max_tables

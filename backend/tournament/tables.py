@@ -74,6 +74,10 @@ class LocalTables:
             seat = table.find_seat(order.player_id)
             assert seat is not None
             host_commands.remove(table, seat.number)
+        elif order.kind is OrderKind.ADD:  # given between hands here
+            seat = table.find_seat(order.player_id or "")
+            assert seat is not None
+            host_commands.adjust(table, seat.number, order.chips)
         elif order.kind is OrderKind.STAKES:
             assert order.level is not None
             self.pending_stakes[tid] = order.level

@@ -1,5 +1,6 @@
-"""Tournaments: create, register and unregister, start now (bots fill), list by state,
-one tournament's page, and a player's results (places, prizes, ROI)."""
+"""Tournaments: create, register and unregister, start now (bots fill), rebuy and
+add-on, list by state, one tournament's page, and a player's results (places, prizes,
+ROI)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def _one(service: TournamentService, tournament_id: str) -> Director:
 
 def _detail(service: TournamentService, director: Director) -> TournamentDetail:
     clock = view_of(director, service.now()) if director.state.status is Status.RUNNING else None
-    return detail(director, clock)
+    return detail(director, clock, service.now())
 
 
 @router.get("/api/tournaments", summary="List tournaments, optionally of one state")
@@ -109,7 +110,8 @@ async def unregister(tournament_id: str, state: State, player: Player) -> Tourna
 
 @router.post(
     "/api/tournaments/{tournament_id}/start",
-    summary="Start now: bots take the seats nobody registered for (a registered player)",
+    summary="Start now: bots take the seats nobody registered for (a registered player); "
+    "with late registration they stay open for it",
     responses={403: {"description": "not registered"}, 409: {"description": "started"}},
 )
 async def start_now(tournament_id: str, state: State, player: Player) -> TournamentDetail:
@@ -119,6 +121,36 @@ async def start_now(tournament_id: str, state: State, player: Player) -> Tournam
         raise HTTPException(status.HTTP_403_FORBIDDEN, "only a registered player may start it")
     try:
         director = await service.start_now(tournament_id)
+    except TournamentError as error:
+        raise HTTPException(status.HTTP_409_CONFLICT, str(error)) from error
+    return _detail(service, director)
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/rebuy",
+    summary="Rebuy in the rebuy period: at or below the starting stack, or busted",
+    responses={409: {"description": "not registered, not eligible, or the period is over"}},
+)
+async def rebuy(tournament_id: str, state: State, player: Player) -> TournamentDetail:
+    service = _service(state)
+    _one(service, tournament_id)
+    try:
+        director = await service.rebuy(tournament_id, player.player_id)
+    except TournamentError as error:
+        raise HTTPException(status.HTTP_409_CONFLICT, str(error)) from error
+    return _detail(service, director)
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/add-on",
+    summary="The add-on, once, in the last level of the rebuy period (or the break after)",
+    responses={409: {"description": "not registered, taken already, or not open"}},
+)
+async def add_on(tournament_id: str, state: State, player: Player) -> TournamentDetail:
+    service = _service(state)
+    _one(service, tournament_id)
+    try:
+        director = await service.add_on(tournament_id, player.player_id)
     except TournamentError as error:
         raise HTTPException(status.HTTP_409_CONFLICT, str(error)) from error
     return _detail(service, director)

@@ -32,6 +32,12 @@ export interface TournamentPlayer {
   table_id: string | null;
   place: number | null;
   prize: number;
+  rebuys: number;
+  add_on: boolean;
+  /** Busted in the rebuy period: out unless they rebuy before it ends. */
+  awaiting_rebuy: boolean;
+  may_rebuy: boolean;
+  may_add_on: boolean;
 }
 
 export interface TournamentDetail extends TournamentSummary {
@@ -45,6 +51,16 @@ export interface TournamentDetail extends TournamentSummary {
   clock: TournamentView | null;
   moves: number;
   hands: number;
+  /** Rebuys in the first this many levels (0: a freezeout). */
+  rebuy_levels: number;
+  rebuy_chips: number;
+  max_rebuys: number;
+  /** The add-on's chips (0: none). */
+  add_on: number;
+  rebuys: number;
+  add_ons: number;
+  rebuy_open: boolean;
+  add_on_open: boolean;
 }
 
 export interface CreateTournamentRequest {
@@ -57,6 +73,8 @@ export interface CreateTournamentRequest {
   prizes: "winner_takes_all" | "top2" | "top3" | "standard";
   seats_per_table?: number;
   level_hands?: number;
+  rebuy_levels?: number;
+  add_on?: number;
 }
 
 export interface TournamentRecord {
@@ -96,6 +114,12 @@ export const unregisterTournament = (id: string, token: string | null): Promise<
 
 export const startTournament = (id: string, token: string | null): Promise<TournamentDetail> =>
   request<TournamentDetail>(`${one(id)}/start`, { method: "POST", token });
+
+export const rebuyTournament = (id: string, token: string | null): Promise<TournamentDetail> =>
+  request<TournamentDetail>(`${one(id)}/rebuy`, { method: "POST", token });
+
+export const addOnTournament = (id: string, token: string | null): Promise<TournamentDetail> =>
+  request<TournamentDetail>(`${one(id)}/add-on`, { method: "POST", token });
 
 export const playerTournaments = (playerId: string): Promise<TournamentRecord> =>
   request<TournamentRecord>(`/api/players/${encodeURIComponent(playerId)}/tournaments`);

@@ -1,6 +1,6 @@
 /** The clock at a tournament's table: level, stakes, time to the next level (or the
- * break's end), players left; hand-for-hand, break and final table said plainly; the
- * latest knock-out as a notice. */
+ * break's end), players left; hand-for-hand, break, final table and the rebuy period said
+ * plainly; the latest knock-out as a notice. */
 import type { TournamentView } from "../protocol";
 import { formatChips } from "../lib/chips";
 import { useNow } from "../hooks/useNow";
@@ -46,6 +46,12 @@ export function TournamentBanner({ tournament }: { tournament: TournamentView })
             <span className="tag" data-testid="hand-for-hand">
               {" "}
               hand-for-hand
+            </span>
+          )}
+          {tournament.rebuy_open && (
+            <span className="tag" data-testid="rebuys-open">
+              {" "}
+              {tournament.add_on_open ? "rebuys and add-on open" : "rebuys open"} (tournament page)
             </span>
           )}
           {tournament.final_table && (

@@ -1,9 +1,18 @@
 /** One tournament: register, the structure, the prizes, the players and their chips, the
- * tables (watch or take your seat), the level and time to the next; the final standings. */
+ * tables (watch or take your seat), the level and time to the next; the final standings;
+ * the rebuy period, and Rebuy / Add-on while the player may take them. */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { useState } from "react";
-import { getTournament, registerTournament, startTournament, unregisterTournament, type TournamentDetail } from "../api/tournaments";
+import {
+  addOnTournament,
+  getTournament,
+  rebuyTournament,
+  registerTournament,
+  startTournament,
+  unregisterTournament,
+  type TournamentDetail,
+} from "../api/tournaments";
 import { useSession } from "../hooks/useSession";
 import { paths } from "../routes";
 import { TournamentBanner } from "../components/TournamentBanner";
@@ -39,8 +48,19 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
             {t.kind === "sng" ? "Sit-and-go" : "Multi-table"} · {t.registered}/{t.max_players} players · buy-in {t.buy_in} · prize pool {t.prize_pool} ·{" "}
             {t.starting_chips} chips · {t.structure}, levels by {t.levels_by === "time" ? `${Math.round(t.level_seconds / 60)} min` : `${t.level_hands} hands`}
           </p>
+          {t.rebuy_levels > 0 && <RebuyPeriod t={t} />}
         </div>
         <div>
+          {t.status === "running" && me?.may_rebuy && (
+            <button type="button" className="btn btn--primary" onClick={() => void act(rebuyTournament)} data-testid="rebuy">
+              Rebuy {t.rebuy_chips} chips ({t.buy_in})
+            </button>
+          )}{" "}
+          {t.status === "running" && me?.may_add_on && (
+            <button type="button" className="btn btn--primary" onClick={() => void act(addOnTournament)} data-testid="add-on">
+              Add-on {t.add_on} chips ({t.buy_in})
+            </button>
+          )}{" "}
           {t.status === "registering" && !me && (
             <button type="button" className="btn btn--primary" onClick={() => void act(registerTournament)} data-testid="register">
               Register
@@ -69,6 +89,11 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
         </p>
       )}
       {t.clock && <TournamentBanner tournament={t.clock} />}
+      {me?.awaiting_rebuy && (
+        <p className="panel" data-testid="awaiting-rebuy">
+          You are busted: rebuy before the rebuy period ends to play on, or you are out.
+        </p>
+      )}
       {me?.place != null && (
         <p className="panel" data-testid="my-finish">
           You finished in place {me.place}
@@ -95,7 +120,16 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
                     {p.name}
                     {p.is_bot ? <small className="muted"> bot</small> : null}
                   </td>
-                  <td className="num">{p.place == null || p.place === 1 ? p.chips : "out"}</td>
+                  <td className="num">
+                    {p.awaiting_rebuy ? "busted" : p.place == null || p.place === 1 ? p.chips : "out"}
+                    {p.rebuys || p.add_on ? (
+                      <small className="muted">
+                        {" "}
+                        {p.rebuys ? `${p.rebuys}R` : ""}
+                        {p.add_on ? "+A" : ""}
+                      </small>
+                    ) : null}
+                  </td>
                   <td className="num">{p.prize || ""}</td>
                 </tr>
               ))}
@@ -145,5 +179,20 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
         </section>
       </div>
     </div>
+  );
+}
+
+/** The rebuy period: its levels, the chips, the add-on, open or over, taken so far. */
+function RebuyPeriod({ t }: { t: TournamentDetail }) {
+  const levels = t.rebuy_levels === 1 ? "level 1" : `levels 1–${t.rebuy_levels}`;
+  const limit = t.max_rebuys ? `, at most ${t.max_rebuys} each` : "";
+  const addOn = t.add_on ? ` · add-on ${t.add_on} chips in level ${t.rebuy_levels}` : "";
+  const state = t.status !== "running" ? "" : t.rebuy_open ? (t.add_on_open ? " · add-on open" : " · rebuys open") : " · rebuys over";
+  return (
+    <p className="muted" data-testid="rebuy-period">
+      Rebuys in {levels}: {t.rebuy_chips} chips for {t.buy_in}, at or below the starting stack or busted{limit}
+      {addOn}
+      {state} · {t.rebuys} rebuys, {t.add_ons} add-ons
+    </p>
   );
 }

@@ -117,6 +117,32 @@ function CreateTournament({ onDone }: { onDone: () => void }) {
           <option value="standard">Standard (about 15% paid)</option>
         </select>
       </label>
+      <label>
+        Rebuy levels{" "}
+        <input
+          type="number"
+          min={0}
+          max={100}
+          value={spec.rebuy_levels ?? 0}
+          onChange={(e) => {
+            const levels = Number(e.target.value);
+            set(levels > 0 ? { rebuy_levels: levels } : { rebuy_levels: 0, add_on: 0 }); // no period, no add-on
+          }}
+          data-testid="tournament-rebuy-levels"
+        />
+      </label>
+      {(spec.rebuy_levels ?? 0) > 0 && (
+        <label>
+          Add-on chips (0: none){" "}
+          <input
+            type="number"
+            min={0}
+            value={spec.add_on ?? 0}
+            onChange={(e) => set({ add_on: Number(e.target.value) })}
+            data-testid="tournament-add-on"
+          />
+        </label>
+      )}
       {error && (
         <p className="error-text" role="alert">
           {error}
