@@ -49,7 +49,10 @@ log = logging.getLogger(__name__)
 
 RETRIES = 3  # failed attempts before a write counts as failed (it is still retried)
 MAX_BACKOFF = 1.0  # seconds between attempts at most, so play resumes soon after an outage
-EVENTS_LINGER = 1.0  # seconds a live hand's action push waits for more to merge
+# Seconds a live hand's action push waits for more to merge. Most hands end
+# within it: their record makes the push moot, a write per hand saved (a crash
+# voids the live hand and returns its chips whatever it stored of the actions).
+EVENTS_LINGER = 5.0
 BEHIND = frozenset({"events", "file", "ledger"})  # written behind: nobody waits for them
 FILINGS = frozenset({"file", "ledger"})  # behind writes a later snapshot must follow
 
@@ -72,6 +75,7 @@ class Persister:
         self._ops: deque[_Op] = deque()
         self._wake = asyncio.Event()
         self._flush = asyncio.Event()  # set when a write other than an action push is queued
+        self._draining = 0  # callers of drain(): no push lingers meanwhile
         self._idle = asyncio.Event()
         self._idle.set()
         self.errors = 0  # writes that failed RETRIES times (each is retried until stored)
@@ -239,7 +243,8 @@ class Persister:
                     await self._wake.wait()
                     continue
                 op = self._ops[0]
-                if op.kind == "events" and len(self._ops) == 1 and EVENTS_LINGER > 0:
+                linger = EVENTS_LINGER > 0 and not self._draining
+                if op.kind == "events" and len(self._ops) == 1 and linger:
                     # A live hand's actions are written behind in batches: the pushes
                     # queued meanwhile merge into this one (a crash voids the hand anyway).
                     # Any other write (a hand's end, a seat change) ends the wait at once.
@@ -338,10 +343,15 @@ class Persister:
     async def drain(self, wait: float = 10.0) -> None:
         """Wait until every queued write is done (shutdown, tests)."""
         self._file_ledger_now()
-        async with asyncio.timeout(wait):
-            while not (self._idle.is_set() and self._behind_idle.is_set()):
-                await self._idle.wait()
-                await self._behind_idle.wait()
+        self._draining += 1
+        self._flush.set()  # a push lingering for more goes now
+        try:
+            async with asyncio.timeout(wait):
+                while not (self._idle.is_set() and self._behind_idle.is_set()):
+                    await self._idle.wait()
+                    await self._behind_idle.wait()
+        finally:
+            self._draining -= 1
 
     async def close(self) -> None:
         try:
