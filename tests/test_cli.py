@@ -71,7 +71,7 @@ def test_bench_server_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["bench", "server", "--tables", "2", "--clients", "4", "--seconds", "1"]) == 0
     out = capsys.readouterr().out
     figures = ("hands/s", "messages/s", "p50", "p99", "server loop lag", "database writes")
-    for figure in (*figures, "on tables' path", "journal syncs per hand"):
+    for figure in (*figures, "on tables' path", "journal syncs per hand", "players wait for"):
         assert figure in out, out
     assert "(4 connected)" in out and "0 states never arrived" in out
     assert re.search(r"silent spectators +0 ", out), out

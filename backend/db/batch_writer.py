@@ -9,16 +9,19 @@ Operations in a round come from different tables and touch different
 documents, so their order does not matter; each caller still learns whether
 its own operation succeeded.
 
-Two lanes, each with its own rounds in flight (the table lane two at once), so
-a table never waits behind the statistics: the table lane (writes a table's
-persister sends, in order) and the background lane (statistics counted after
-the hands are filed), whose rounds are cut into commands of at most
-BACKGROUND_CHUNK operations sent one after the other, each once the table
-lane's round in flight is done, so the database is never busy with a long one
-while a table waits. (With one lane, a table's deal waited for rounds of
-thousands of statistics updates: p99 action-to-broadcast 2.7 s in `showdown
-bench server`.) The table lane carries only what a player waits for and what is
-queued behind it on the table.
+Three lanes, each with its own rounds in flight, so a player never waits behind
+a write nobody waits for: the urgent lane (what a player waits for: a deal's
+live hand, a hand's end, a seat change), the table lane (a table's writes that
+nobody waits for: action pushes, filing hands and ledger entries) and the
+background lane (statistics counted after the hands are filed). A lane's round
+is sent once the rounds in flight of the lanes before it are done (at most
+BACKGROUND_YIELD later), so the database is not busy with other work while a
+player waits; the background lane's rounds are cut into commands of at most
+BACKGROUND_CHUNK operations, each waiting its turn that way. (With one lane, a
+table's deal waited for rounds of thousands of statistics updates: p99
+action-to-broadcast 2.7 s in `showdown bench server`; with the urgent writes
+mixed into the table lane, the deal waited for the action pushes and filings
+of every table.)
 
 A write with `journal=True` is acknowledged only once the database's journal is
 on disk (j: true): the embedded database loses acknowledged but unjournaled
@@ -37,6 +40,7 @@ trip less.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -86,6 +90,7 @@ class _Lane:
     chunk: int
     parallel: bool  # a round's commands sent together (else one after the other)
     max_rounds: int  # rounds in flight at once
+    yields_to: tuple[_Lane, ...] = ()  # lanes whose rounds in flight go first
     queued: dict[str, list[_Queued]] = field(default_factory=lambda: defaultdict(list))
     sending: dict[int, list[_Queued]] = field(default_factory=dict)  # by round, in flight
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -110,18 +115,40 @@ class BatchWriter:
         self._db = db
         self._marker = marker
         self._group_commit_min = group_commit_min
-        self._table = _Lane("table", TABLE_CHUNK, parallel=True, max_rounds=TABLE_ROUNDS)
-        self._background = _Lane("background", BACKGROUND_CHUNK, parallel=False, max_rounds=1)
+        self._urgent = _Lane("urgent", TABLE_CHUNK, parallel=True, max_rounds=TABLE_ROUNDS)
+        self._table = _Lane(
+            "table", TABLE_CHUNK, parallel=True, max_rounds=TABLE_ROUNDS, yields_to=(self._urgent,)
+        )
+        self._background = _Lane(
+            "background",
+            BACKGROUND_CHUNK,
+            parallel=False,
+            max_rounds=1,
+            yields_to=(self._urgent, self._table),
+        )
+        self._lanes = (self._urgent, self._table, self._background)
         self.batches = 0  # round trips (commands), group commits included
         self.writes = 0  # operations sent (a marker is not one)
         self.commits = 0  # journal syncs asked for: group commits and lone journaled writes
         self.table_writes = 0  # operations of the table lane
         self.table_batches = 0  # its round trips
+        self.urgent_writes = 0  # of those, the writes a player waits for
+        self.urgent_batches = 0  # and their round trips
+        self.table_rounds = 0  # its rounds (a round's commands and marker)
+        self.table_round_us = 0  # their time, summed (microseconds)
+        self.table_round_max_us = 0
 
     async def write(
-        self, collection: str, op: WriteOp, *, journal: bool = False, background: bool = False
+        self,
+        collection: str,
+        op: WriteOp,
+        *,
+        journal: bool = False,
+        background: bool = False,
+        urgent: bool = False,
     ) -> None:
-        lane = self._background if background else self._table
+        """`urgent`: a write a player waits for (it goes first); `background`: statistics."""
+        lane = self._urgent if urgent else self._background if background else self._table
         if lane.task is None:
             lane.task = asyncio.create_task(self._run(lane), name=f"batch-writer-{lane.name}")
         done = asyncio.get_running_loop().create_future()
@@ -130,7 +157,7 @@ class BatchWriter:
         await done
 
     async def close(self) -> None:
-        for lane in (self._table, self._background):
+        for lane in self._lanes:
             # Whether a round in flight was stored is unknown: its writers are told it failed.
             items = [item for group in lane.sending.values() for item in group]
             items += [item for group in lane.queued.values() for item in group]
@@ -161,7 +188,13 @@ class BatchWriter:
         """Send a round and tell each writer its outcome."""
         items = [item for group in batch.values() for item in group]
         lane.sending[id(items)] = items
+        began = time.perf_counter()
         errors = await self._round(lane, batch)
+        if lane is not self._background:
+            took = int(1e6 * (time.perf_counter() - began))
+            self.table_rounds += 1
+            self.table_round_us += took
+            self.table_round_max_us = max(self.table_round_max_us, took)
         del lane.sending[id(items)]
         for item in items:
             if item.done.done():  # the writer gave up waiting (cancelled)
@@ -175,8 +208,10 @@ class BatchWriter:
     async def _round(self, lane: _Lane, batch: dict[str, list[_Queued]]) -> dict[int, PyMongoError]:
         """Send a round; the errors by id() of the items that failed."""
         items = [item for group in batch.values() for item in group]
-        if lane is self._table:
+        if lane is not self._background:
             self.table_writes += len(items)
+        if lane is self._urgent:
+            self.urgent_writes += len(items)
         commands = [
             (name, group[start : start + lane.chunk])
             for name, group in batch.items()
@@ -191,11 +226,12 @@ class BatchWriter:
             for name, chunk in commands
         ]
         if lane.parallel:
+            await self._yield(lane)
             for found in await asyncio.gather(*sends):
                 errors.update(found)
         else:
             for send in sends:
-                await self._yield_to_tables()
+                await self._yield(lane)
                 errors.update(await send)
         journaled = [item for item in items if item.journal and id(item) not in errors]
         if direct:
@@ -206,11 +242,12 @@ class BatchWriter:
                 errors.update({id(item): failure for item in journaled})
         return errors
 
-    async def _yield_to_tables(self) -> None:
-        """Wait for the table lane's rounds in flight: the database is shared by
-        threads, and a round that runs beside a long command takes longer."""
-        if self._table.rounds:
-            await asyncio.wait(set(self._table.rounds), timeout=BACKGROUND_YIELD)
+    async def _yield(self, lane: _Lane) -> None:
+        """Wait for the rounds in flight of the lanes that go first: the database is
+        shared by threads, and a round that runs beside another command takes longer."""
+        ahead = {task for first in lane.yields_to for task in first.rounds}
+        if ahead:
+            await asyncio.wait(ahead, timeout=BACKGROUND_YIELD)
 
     def _collection(self, name: str, journal: bool) -> AsyncCollection[Document]:
         concern = WriteConcern(**{**self._db.write_concern.document, "j": journal})
@@ -220,8 +257,10 @@ class BatchWriter:
         """One journaled write after the round: its sync makes the whole round durable."""
         self.batches += 1
         self.commits += 1
-        if lane is self._table:
+        if lane is not self._background:
             self.table_batches += 1
+        if lane is self._urgent:
+            self.urgent_batches += 1
         marker = self._collection(COMMITS, True)
         try:
             await marker.update_one({"_id": self._marker}, {"$inc": {"n": 1}}, upsert=True)
@@ -236,8 +275,10 @@ class BatchWriter:
     ) -> dict[int, PyMongoError]:
         self.batches += 1
         self.writes += len(items)
-        if lane is self._table:
+        if lane is not self._background:
             self.table_batches += 1
+        if lane is self._urgent:
+            self.urgent_batches += 1
         failed: dict[int, PyMongoError] = {}
         try:
             await self._collection(name, journal).bulk_write(

@@ -184,7 +184,8 @@ class Tables:
         if pending_record is not None:
             update["$set"]["pending_record"] = pending_record
         saved = UpdateOne({"_id": table_id}, update)
-        await self._writer.write(self._col.name, saved, journal=True)  # the table waits for it
+        # The table waits for it: it goes first.
+        await self._writer.write(self._col.name, saved, journal=True, urgent=True)
 
     async def set_options(self, table_id: str, options: Document) -> None:
         """The table's options changed (its invite, its host, its settings)."""
@@ -317,7 +318,8 @@ class Hands:
             },
             upsert=True,
         )
-        await self._writer.write(self._live.name, started, journal=True)  # the deal waits for it
+        # The deal waits for it: it goes first.
+        await self._writer.write(self._live.name, started, journal=True, urgent=True)
 
     async def push_live(
         self, table_id: str, hand_no: int, events: list[HandEvent], stored_before: int

@@ -15,6 +15,15 @@ Chips entering or leaving the table (buy-ins, rebuys, cashouts) are stored in
 the same atomic update as the stacks they changed (`pending_ledger` of the
 table's document), then filed in the ledger; a restart files what was left
 pending. So the ledger and the stacks never disagree, whatever crashes when.
+
+Only the writes a player waits for are on the table's path (a deal, a hand's
+end, a seat change). The rest (action pushes, filing a hand, filing the ledger)
+go in order down a second chain, "behind", that the path does not wait for: a
+deal is not held behind the last hand's filing. The path waits for the behind
+chain's filings only where order matters for a crash: before the next snapshot
+(it replaces the pending copies they file) and before a show or a rabbit hunt
+(they change the filed hand). A deal never waits for them: it writes only the
+live hand, and a restart files pending copies again whatever happened to them.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -39,7 +49,12 @@ log = logging.getLogger(__name__)
 
 RETRIES = 3  # failed attempts before a write counts as failed (it is still retried)
 MAX_BACKOFF = 1.0  # seconds between attempts at most, so play resumes soon after an outage
-EVENTS_LINGER = 1.0  # seconds a live hand's action push waits for more to merge
+# Seconds a live hand's action push waits for more to merge. Most hands end
+# within it: their record makes the push moot, a write per hand saved (a crash
+# voids the live hand and returns its chips whatever it stored of the actions).
+EVENTS_LINGER = 5.0
+BEHIND = frozenset({"events", "file", "ledger"})  # written behind: nobody waits for them
+FILINGS = frozenset({"file", "ledger"})  # behind writes a later snapshot must follow
 
 
 @dataclass
@@ -50,6 +65,7 @@ class _Op:
     events: list[HandEvent] = field(default_factory=list)
     done: asyncio.Future[None] | None = None  # for writes the table waits for
     ledger: list[Document] = field(default_factory=list)  # entries stored with a snapshot
+    queued: float = 0.0  # perf_counter() when a waited-for write was queued
 
 
 class Persister:
@@ -59,16 +75,27 @@ class Persister:
         self._ops: deque[_Op] = deque()
         self._wake = asyncio.Event()
         self._flush = asyncio.Event()  # set when a write other than an action push is queued
+        self._draining = 0  # callers of drain(): no push lingers meanwhile
         self._idle = asyncio.Event()
         self._idle.set()
         self.errors = 0  # writes that failed RETRIES times (each is retried until stored)
         self.retries = 0
+        self.durable_waits = 0  # waited-for writes stored, and how long they took in all
+        self.durable_wait_us = 0
+        self.durable_wait_max_us = 0
         self._durable: asyncio.Future[None] | None = None
         self._events_queued = 0  # events of the live hand queued so far
         self._failing_since: float | None = None
         self._ledger: list[Document] = []  # entries waiting for the next snapshot
+        self._behind: deque[_Op] = deque()  # the first is being written
+        self._behind_wake = asyncio.Event()
+        self._behind_idle = asyncio.Event()
+        self._behind_idle.set()
+        self._filed = asyncio.Event()  # no filing is queued behind
+        self._filed.set()
         self._push(_Op("recover", self._file_pending_ledger))
         self._task = asyncio.create_task(self._run(), name=f"persist-{table_id}")
+        self._behind_task = asyncio.create_task(self._run_behind(), name=f"behind-{table_id}")
 
     async def _file_pending_ledger(self) -> None:
         """After a restart: ledger entries stored with the last snapshot, filed (again)."""
@@ -99,6 +126,12 @@ class Persister:
                 for op in self._ops
                 if op.done is not None
                 or not (op.kind in ("start", "events") and op.hand_no == record.hand_no)
+            )
+            # So are its action pushes queued behind (not the one being written).
+            self._behind = deque(
+                op
+                for index, op in enumerate(self._behind)
+                if index == 0 or not (op.kind == "events" and op.hand_no == record.hand_no)
             )
         kind = "record" if record is not None else "snapshot"
         self._push(_Op(kind, run, ledger=entries), durable=True)
@@ -193,6 +226,7 @@ class Persister:
     def _push(self, op: _Op, durable: bool = False) -> None:
         if durable:
             op.done = asyncio.get_running_loop().create_future()
+            op.queued = time.perf_counter()
             self._durable = op.done
         self._ops.append(op)
         if op.kind != "events":
@@ -209,7 +243,8 @@ class Persister:
                     await self._wake.wait()
                     continue
                 op = self._ops[0]
-                if op.kind == "events" and len(self._ops) == 1 and EVENTS_LINGER > 0:
+                linger = EVENTS_LINGER > 0 and not self._draining
+                if op.kind == "events" and len(self._ops) == 1 and linger:
                     # A live hand's actions are written behind in batches: the pushes
                     # queued meanwhile merge into this one (a crash voids the hand anyway).
                     # Any other write (a hand's end, a seat change) ends the wait at once.
@@ -221,15 +256,48 @@ class Persister:
                         continue  # the hand's record made this write moot
                 op = self._ops.popleft()
                 later = next((o for o in self._ops if o.kind in ("snapshot", "record")), None)
+                if op.kind in BEHIND:
+                    self._queue_behind(op)
+                    continue
                 if op.kind == "snapshot" and later is not None:
                     # A later snapshot is queued: this one is out of date. Its ledger
                     # entries are stored with that one instead.
                     later.ledger[:0] = op.ledger
                     op.ledger.clear()
                 else:
+                    if op.kind != "start":
+                        # It replaces pending copies, or changes a filed hand: the
+                        # filings queued behind go first.
+                        await self._filed.wait()
                     await self._apply(op)
                 if op.done is not None and not op.done.done():
                     op.done.set_result(None)
+                    took = int(1e6 * (time.perf_counter() - op.queued))
+                    self.durable_waits += 1
+                    self.durable_wait_us += took
+                    self.durable_wait_max_us = max(self.durable_wait_max_us, took)
+
+    def _queue_behind(self, op: _Op) -> None:
+        self._behind.append(op)
+        self._behind_idle.clear()
+        if op.kind in FILINGS:
+            self._filed.clear()
+        self._behind_wake.set()
+
+    async def _run_behind(self) -> None:
+        """The writes nobody waits for, in order (each retried until stored)."""
+        with log_context(table_id=self.table_id):
+            while True:
+                if not self._behind:
+                    self._behind_idle.set()
+                    self._filed.set()
+                    self._behind_wake.clear()
+                    await self._behind_wake.wait()
+                    continue
+                await self._apply(self._behind[0])
+                self._behind.popleft()
+                if not any(op.kind in FILINGS for op in self._behind):
+                    self._filed.set()
 
     async def _apply(self, op: _Op) -> None:
         attempt = 0
@@ -275,13 +343,24 @@ class Persister:
     async def drain(self, wait: float = 10.0) -> None:
         """Wait until every queued write is done (shutdown, tests)."""
         self._file_ledger_now()
-        async with asyncio.timeout(wait):
-            await self._idle.wait()
+        self._draining += 1
+        self._flush.set()  # a push lingering for more goes now
+        try:
+            async with asyncio.timeout(wait):
+                while not (self._idle.is_set() and self._behind_idle.is_set()):
+                    await self._idle.wait()
+                    await self._behind_idle.wait()
+        finally:
+            self._draining -= 1
 
     async def close(self) -> None:
         try:
             await self.drain()
         except TimeoutError:
-            log.error("database writes still queued at shutdown", extra={"ops": len(self._ops)})
+            log.error(
+                "database writes still queued at shutdown",
+                extra={"ops": len(self._ops) + len(self._behind)},
+            )
         self._task.cancel()
-        await asyncio.gather(self._task, return_exceptions=True)
+        self._behind_task.cancel()
+        await asyncio.gather(self._task, self._behind_task, return_exceptions=True)

@@ -285,6 +285,25 @@ async def _bench(args: argparse.Namespace) -> int:
             f"{database['table_writes'] / database['table_batches']:.1f} per round trip   "
             f"{database['commits'] / hands:.2f} journal syncs per hand"
         )
+    if hands and database.get("urgent_batches"):
+        # Of those, the writes a player waits for (a deal, a hand's end, a seat change).
+        print(
+            f"    players wait for  {database['urgent_writes'] / hands:.2f} per hand   "
+            f"{database['urgent_writes'] / database['urgent_batches']:.1f} per round trip"
+        )
+    if database.get("table_rounds"):
+        round_ms = database["table_round_us"] / 1000 / database["table_rounds"]
+        print(
+            f"    tables' rounds    mean {round_ms:.1f} ms   "
+            f"max {stats['database']['table_round_max_us'] / 1000:.1f} ms (since start)"
+        )
+    if database.get("durable_waits"):
+        # From queued to stored: what a player's deal or result waited for.
+        wait_ms = database["durable_wait_us"] / 1000 / database["durable_waits"]
+        print(
+            f"    waited-for write  mean {wait_ms:.1f} ms   "
+            f"max {stats['database']['durable_wait_max_us'] / 1000:.1f} ms (since start)"
+        )
     return 0
 
 

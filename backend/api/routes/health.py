@@ -76,6 +76,16 @@ async def stats(state: State) -> StatsResponse:
             "commits": state.repos.writer.commits,
             "table_writes": state.repos.writer.table_writes,
             "table_batches": state.repos.writer.table_batches,
+            "urgent_writes": state.repos.writer.urgent_writes,
+            "urgent_batches": state.repos.writer.urgent_batches,
+            "table_rounds": state.repos.writer.table_rounds,
+            "table_round_us": state.repos.writer.table_round_us,
+            "table_round_max_us": state.repos.writer.table_round_max_us,
+            "durable_waits": sum(r.persister.durable_waits for r in runtimes),
+            "durable_wait_us": sum(r.persister.durable_wait_us for r in runtimes),
+            "durable_wait_max_us": max(
+                (r.persister.durable_wait_max_us for r in runtimes), default=0
+            ),
             "retries": sum(r.persister.retries for r in runtimes),
             "failed": sum(r.persister.errors for r in runtimes),
             "paused_tables": sum(1 for r in runtimes if r.paused),

@@ -1,0 +1,121 @@
+"""The writes a player waits for go first: a deal or a result is never held behind
+writes nobody waits for (another table's action pushes, the last hand's filing),
+and the order a crash needs is kept (a hand is filed before the next one's end
+replaces its pending copy)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+from pymongo import AsyncMongoClient, InsertOne, UpdateOne
+
+from backend.db.batch_writer import BatchWriter
+from backend.db.codec import snapshot_to_doc
+from backend.db.repositories import Repositories
+from backend.realtime.persister import Persister
+from holdem.actions import Action
+from holdem.config import TableConfig, Variant
+from holdem.history import HandRecord
+from holdem.table import Table
+
+BLOCK_MS = 5000  # a blocked command's hold: far longer than any unblocked write takes
+
+
+@pytest.fixture
+async def db(mongo_url: str):  # type: ignore[no-untyped-def]
+    client: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url)
+    name = "p" + uuid.uuid4().hex[:12]
+    yield client[name]
+    await client.drop_database(name)
+    await client.close()
+
+
+@contextlib.asynccontextmanager
+async def blocked(mongo_url: str, command: str, times: int) -> AsyncIterator[None]:
+    """The database's next `times` commands named `command` hang BLOCK_MS each."""
+    admin: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url)
+    await admin.admin.command(
+        "configureFailPoint",
+        "failCommand",
+        mode={"times": times},
+        data={"failCommands": [command], "blockConnection": True, "blockTimeMS": BLOCK_MS},
+    )
+    try:
+        yield
+    finally:
+        await admin.admin.command("configureFailPoint", "failCommand", mode="off")
+        await admin.close()
+
+
+async def first_done(*tasks: asyncio.Task[None]) -> set[asyncio.Task[None]]:
+    done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    return done
+
+
+async def test_a_write_a_player_waits_for_passes_the_table_lanes_rounds(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
+    writer = BatchWriter(db)
+    async with blocked(mongo_url, "update", times=2):
+        try:
+            # Both table-lane rounds in flight, each held by the database.
+            first = asyncio.create_task(
+                writer.write("live_hands", UpdateOne({"_id": 1}, {"$set": {"n": 1}}, upsert=True))
+            )
+            while writer.table_batches < 1:  # noqa: ASYNC110 - until the round is sent
+                await asyncio.sleep(0)
+            second = asyncio.create_task(
+                writer.write("live_hands", UpdateOne({"_id": 2}, {"$set": {"n": 1}}, upsert=True))
+            )
+            while writer.table_batches < 2:  # noqa: ASYNC110 - until the round is sent
+                await asyncio.sleep(0)
+            deal = asyncio.create_task(
+                writer.write("tables", InsertOne({"_id": "t"}), journal=True, urgent=True)
+            )
+            assert await first_done(first, second, deal) == {deal}
+            await asyncio.gather(first, second)
+        finally:
+            await writer.close()
+    assert writer.urgent_writes == 1 and writer.table_writes == 3
+
+
+def finished_hand(table_id: str) -> tuple[Table, HandRecord]:
+    config = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
+    table = Table(table_id, config, seed=7)
+    table.sit(1, "a", "A", 100)
+    table.sit(2, "b", "B", 100)
+    table.start_hand()
+    hand = table.hand
+    assert hand is not None and hand.actor is not None
+    table.act(hand.actor, Action.fold())
+    assert table.last_record is not None
+    return table, table.last_record
+
+
+async def test_the_deal_does_not_wait_for_the_last_hands_filing(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
+    repos = Repositories.of(db)
+    table, record = finished_hand("t1")
+    snapshot = snapshot_to_doc(table.snapshot())
+    await repos.tables.insert("t1", {}, {}, snapshot, 1)
+    persister = Persister("t1", repos)
+    try:
+        await persister.drain()
+        async with blocked(mongo_url, "insert", times=1):  # the hand's filing hangs
+            persister.save_state(snapshot, 2, record)
+            await persister.wait_durable()  # the result: stacks and record stored together
+            persister.start_hand(2, 1, {1: 99, 2: 101}, {})
+            deal = asyncio.create_task(persister.wait_durable())
+            filing = asyncio.create_task(persister.drain(2 * BLOCK_MS / 1000))
+            assert await first_done(deal, filing) == {deal}
+            # The next hand's end replaces the pending copy: the filing goes first.
+            persister.save_state(snapshot, 3, record.model_copy(update={"hand_no": 2}))
+            await persister.wait_durable()
+            assert await db.hands.count_documents({"hand_no": 1}) == 1
+            await filing
+    finally:
+        await persister.close()
+    assert await db.hands.count_documents({}) == 2
+    live = await db.live_hands.find_one({"_id": "t1"})
+    assert live is not None and live["hand_no"] == 2
