@@ -88,7 +88,7 @@ class Cluster:
     async def wait_ready(self, node: str, nodes: int) -> None:
         """Until the node hears `nodes` live nodes (itself included) on the bus."""
         async with asyncio.timeout(30):
-            while len((await self.readyz(node)).get("cluster", {}).get("nodes", {})) != nodes:
+            while len((await self.readyz(node)).get("cluster", {}).get("nodes", {})) != nodes:  # noqa: ASYNC110
                 await asyncio.sleep(0.1)  # polling the node's view: it has no event to wait on
 
     async def tables_of(self, node: str) -> set[str]:
