@@ -154,6 +154,9 @@ class ClusterNode:
         taken: list[str] = []
         for table_id in free[: max(share, 0)]:
             if await self._tables.load(table_id):
+                if self.keeper.token(table_id) is None:  # lost while it loaded
+                    await self._drop(table_id)
+                    continue
                 taken.append(table_id)
                 log.warning("table taken over", extra={"table_id": table_id})
         self.taken_over += len(taken)

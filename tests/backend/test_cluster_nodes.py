@@ -37,7 +37,7 @@ async def cluster(tmp_path: Path) -> AsyncIterator[Cluster]:
 
 
 def chips(view: dict[str, Any]) -> int:
-    return sum(s["stack"] for s in view["seats"]) + view["total_pot"]
+    return int(sum(s["stack"] for s in view["seats"]) + view["total_pot"])
 
 
 async def play_into_a_hand(alice: WsClient, seat: int) -> tuple[dict[str, Any], dict[str, Any]]:
