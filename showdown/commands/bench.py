@@ -23,6 +23,7 @@ TARGETS: dict[str, str] = {
 CHECKS: dict[str, str] = {
     "faults": "showdown.benchmarks.faults:run",
     "tournament": "showdown.benchmarks.tournament:run",  # runs to the end, not timed
+    "relay": "showdown.benchmarks.relay:run",  # starts `serve --nodes 2`: not part of all
 }
 
 
