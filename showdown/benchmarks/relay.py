@@ -51,10 +51,12 @@ async def _measure(rounds: int, port: int) -> int:
     with tempfile.TemporaryDirectory() as data:
         env = {k: v for k, v in os.environ.items() if k not in ("MONGODB_URL", "NATS_URL")}
         env["LOG_LEVEL"] = "WARNING"
+        # Sequential pings as fast as they come back: over a client's rate limit.
+        env["MESSAGES_PER_SECOND"] = env["MESSAGE_BURST"] = "100000"
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "showdown.cli", "serve", "--nodes", "2", "--port", str(port),
             "--data-dir", str(Path(data) / "data"), "--no-worker",
-            env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+            env=env, stdout=asyncio.subprocess.PIPE, stderr=None if os.environ.get("BENCH_DEBUG") else asyncio.subprocess.DEVNULL,
         )  # fmt: skip
         assert process.stdout is not None
         urls: dict[str, str] = {}
