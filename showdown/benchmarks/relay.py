@@ -56,7 +56,7 @@ async def _measure(rounds: int, port: int) -> int:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "showdown.cli", "serve", "--nodes", "2", "--port", str(port),
             "--data-dir", str(Path(data) / "data"), "--no-worker",
-            env=env, stdout=asyncio.subprocess.PIPE, stderr=None if os.environ.get("BENCH_DEBUG") else asyncio.subprocess.DEVNULL,
+            env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
         )  # fmt: skip
         assert process.stdout is not None
         urls: dict[str, str] = {}
