@@ -84,6 +84,7 @@ class ClusterNode:
         node = cls(settings, db, repos, tables, bus, node_id)
         tables.claim = node.claim
         tables.stale = node.stale
+        tables.closed = node.closed
         await bus.subscribe(f"node.{node_id}.ping", node._pong)
         await bus.subscribe(f"node.{node_id}.create", node._create)
         await bus.subscribe("cluster.load", node._heard)
@@ -119,6 +120,13 @@ class ClusterNode:
         """A fenced write was refused: another node owns the table."""
         self.keeper.held.pop(table_id, None)
         self.spawn(self._drop(table_id))
+
+    def closed(self, table_id: str) -> None:
+        """The table is closing (idle, or by its host): its lease is renewed no more. Not
+        released: it runs out once the closing has moved the table's document away, so no
+        node takes the table over meanwhile."""
+        self.keeper.held.pop(table_id, None)
+        self.spawn(self.owner.stop_serving(table_id))
 
     async def _drop(self, table_id: str) -> None:
         await self.owner.stop_serving(table_id)

@@ -50,6 +50,7 @@ class TableManager:
         self._runtimes: dict[str, TableRuntime] = {}
         self.claim: Claim | None = None  # set on a cluster's node; None: one process owns all
         self.stale: Callable[[str], None] | None = None  # a fenced write refused: not ours
+        self.closed: Callable[[str], None] | None = None  # a table closed: its lease freed
         # Per player across tables: a player at three tables has one budget, not three.
         self._advice_budget = Quota(
             "advice searches", settings.advice_burst, settings.advice_per_hour, "for you"
@@ -86,6 +87,8 @@ class TableManager:
     def forget(self, table_id: str) -> None:
         """The table is closed (backend.realtime.closing): it leaves the lobby."""
         self._runtimes.pop(table_id, None)
+        if self.closed is not None:
+            self.closed(table_id)
 
     def _runtime(
         self, table: Table, options: TableOptions, seq: int, fence: int | None = None
