@@ -19,6 +19,7 @@ import contextlib
 import logging
 import math
 import secrets
+import signal
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -70,6 +71,10 @@ class ClusterNode:
         self._loops: list[asyncio.Task[None]] = []
         self.takeover_every = max(0.2, settings.lease_ttl / 5)
         self.taken_over = 0  # tables this node loaded from another node's lapsed lease
+        self.draining = False  # handing every table over: takes none, placed none
+        # One takeover round at a time (the periodic one, one for a freed table): two
+        # rounds loading one table would claim it twice, and the first copy be fenced.
+        self._taking = asyncio.Lock()
 
     @classmethod
     async def start(
@@ -88,6 +93,11 @@ class ClusterNode:
         await bus.subscribe(f"node.{node_id}.ping", node._pong)
         await bus.subscribe(f"node.{node_id}.create", node._create)
         await bus.subscribe("cluster.load", node._heard)
+        await bus.subscribe("cluster.free", node._freed)
+        # SIGUSR1 drains the node (a deploy): its tables move between hands.
+        asyncio.get_running_loop().add_signal_handler(
+            signal.SIGUSR1, lambda: node.spawn(node.drain())
+        )
         node.keeper.start()
         node._loops = [
             asyncio.create_task(node._report_load(), name="cluster-load"),
@@ -143,6 +153,12 @@ class ClusterNode:
 
     async def take_over(self) -> list[str]:
         """Load free tables (lease lapsed or released, or never taken), up to a fair share."""
+        async with self._taking:
+            return await self._take_over()
+
+    async def _take_over(self) -> list[str]:
+        if self.draining:
+            return []
         ids = await self._repos.tables.ids()
         now = self.leases.now()
         held = {
@@ -180,20 +196,63 @@ class ClusterNode:
         return counts
 
     def least_loaded(self) -> str:
-        return min(self.alive().items(), key=lambda item: (item[1], item[0]))[0]
+        alive = self.alive()
+        if self.draining and len(alive) > 1:
+            alive.pop(self.node_id)
+        return min(alive.items(), key=lambda item: (item[1], item[0]))[0]
 
     async def _report_load(self) -> None:
         while True:
             with contextlib.suppress(Exception):
-                load = {"node": self.node_id, "tables": len(self._tables.all())}
+                load = {
+                    "node": self.node_id,
+                    "tables": len(self._tables.all()),
+                    "draining": self.draining,
+                }
                 await self.bus.publish("cluster.load", dumps(load))
             await asyncio.sleep(LOAD_EVERY)  # a period, not a synchronisation
 
     async def _heard(self, msg: Msg) -> None:
         body = loads(msg.data)
         node = str(body["node"])
-        if node != self.node_id:
+        if body.get("draining"):
+            self._loads.pop(node, None)  # neither placed on nor counted in fair shares
+        elif node != self.node_id:
             self._loads[node] = (int(body["tables"]), time.monotonic())
+
+    async def _freed(self, msg: Msg) -> None:
+        """A draining node released a table: the least loaded node takes it now."""
+        if not self.draining and self.least_loaded() == self.node_id:
+            await self.take_over()
+
+    # -- drain ------------------------------------------------------------------------
+
+    async def drain(self) -> None:
+        """Hand every table over between hands, none voided: no new hand is dealt; once
+        a table's hand is over and its writes are stored it is stopped, its lease
+        released and the other nodes told (`cluster.free`)."""
+        if self.draining:
+            return
+        self.draining = True
+        log.warning("draining: handing the tables over", extra={"node_id": self.node_id})
+        await self.bus.publish("cluster.load", dumps({"node": self.node_id, "draining": True}))
+        for runtime in self._tables.all():
+            runtime.draining = True
+        await asyncio.gather(*(self._hand_over(r.table_id) for r in self._tables.all()))
+
+    async def _hand_over(self, table_id: str) -> None:
+        while True:
+            runtime = self._tables.get(table_id)
+            if runtime is None:
+                return
+            if not runtime.summary().hand_in_progress:
+                break
+            await asyncio.sleep(0.05)  # a period: the hand ends when its players act
+        await runtime.persister.drain(30.0)
+        await self._drop(table_id)
+        await self.keeper.give_up(table_id)
+        await self.bus.publish("cluster.free", dumps({"table": table_id}))
+        log.info("table handed over", extra={"table_id": table_id})
 
     async def create_on(
         self, node: str, request: CreateTableRequest, created_by: str

@@ -8,6 +8,8 @@ n0, plays on.
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -111,3 +113,43 @@ async def test_a_client_on_one_node_plays_at_another_nodes_table_and_survives_it
         state = await again.wait_state(lambda s: True, within=TIMEOUT)
     assert chips(view) == total
     await again.close()
+
+
+async def test_a_drained_node_hands_its_tables_over_between_hands(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    bots = {**FAST, "BOTS_PLAY_ALONE": "true"}
+    cluster = await Cluster(tmp_path / "data", log, 2, **bots).start()
+    try:
+        async with httpx.AsyncClient(base_url=cluster.urls["n0"]) as http:
+            login = (await http.post("/api/auth/guest", json={"name": "Watcher"})).json()
+            auth = {"Authorization": f"Bearer {login['token']}"}
+            body = {"seats": 4, "bots": 3, "small_blind": 5, "big_blind": 10}
+            await http.post("/api/tables", json=body, headers=auth)
+            table = (await http.post("/api/tables", json=body, headers=auth)).json()
+        assert await cluster.tables_of("n1") == {table["table_id"]}
+        total = 3 * table["max_buy_in"]
+        path = f"/ws/tables/{table['table_id']}"
+        watcher = await signed_in(cluster.ws("n0", path), login["token"])
+        before = await watcher.wait_state(lambda s: s["view"]["hand_no"] >= 2)
+
+        os.kill(cluster.pids["n1"], signal.SIGUSR1)  # drain n1
+        with pytest.raises(Exception):  # noqa: B017, PT011 - the relayed socket is closed
+            await watcher.wait_type("never", within=TIMEOUT)
+        await watcher.close()
+        again = await reconnect(cluster.ws("n0", path), login["token"])
+        # Bots play on at n0: a later hand finishes there, with every chip.
+        later = await again.wait_state(
+            lambda s: (
+                not s["view"]["hand_in_progress"]
+                and s["view"]["hand_no"] > before["view"]["hand_no"] + 1
+            )
+        )
+        assert chips(later["view"]) == total
+        assert await cluster.tables_of("n1") == set()
+        assert table["table_id"] in await cluster.tables_of("n0")
+        await again.close()
+    finally:
+        await cluster.stop()
+    text = log.read_text(encoding="utf-8")
+    assert "table handed over" in text
+    assert "voided" not in text  # no hand was cut short by the move
