@@ -25,6 +25,7 @@ from backend.api.routes import (
     tables,
     tournaments,
 )
+from backend.cluster.node import ClusterNode
 from backend.db.client import Mongo
 from backend.db.repositories import Repositories
 from backend.frontend import DEFAULT_DIR, mount_frontend
@@ -82,7 +83,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.showdown.reviews = ReviewService(mongo.db, gateway)
         await prepare_unknown_hash()
         await finish_closed_tables(mongo.db)  # a closing a stop cut short
-        restored = await tables.load_all()
+        node: ClusterNode | None = None
+        if settings.nats_url:  # one of many nodes: tables are loaded as their leases allow
+            node = await ClusterNode.start(settings, mongo.db, repos, tables)
+            app.state.showdown.cluster = node
+        restored = await tables.load_all() if node is None else 0
         store = TournamentStore(mongo.db)
         await store.ensure_indexes()
         app.state.showdown.tournaments = TournamentService(store, tables)
@@ -98,7 +103,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await idle.stop()
             await loop_lag.stop()
             await app.state.showdown.tournaments.close()
+            if node is not None:
+                await node.close()
             await tables.close()
+            if node is not None:
+                await node.release()  # stored and stopped: the other nodes take them now
             await app.state.showdown.reviews.close()
             await repos.hands.stats.close()  # the hands filed last are counted
             await repos.writer.close()

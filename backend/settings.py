@@ -142,6 +142,14 @@ class Settings(BaseSettings):
     )
     log_level: str = _env("LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR")
     log_format: str = _env("LOG_FORMAT", "json", "json (JSON lines) or text (key=value)")
+    # A cluster of nodes (docs/cluster.md): `showdown serve --nodes N` sets these.
+    nats_url: str = _env(
+        "NATS_URL", "", "the message bus between nodes (nats://...); unset: one process, no bus"
+    )
+    node_id: str = _env("NODE_ID", "", "this node's id in a cluster; unset: random")
+    lease_ttl: float = _env(
+        "LEASE_TTL", 10.0, "seconds a node's table lease lasts unrenewed (failover time)", gt=0
+    )
 
     @field_validator("allowed_origins", "trusted_proxies", mode="before")
     @classmethod

@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from backend.ai_gateway import AIGateway
+from backend.cluster.node import ClusterNode
 from backend.db.client import Mongo
 from backend.db.repositories import Repositories
 from backend.quotas import Quota
@@ -33,5 +34,6 @@ class AppState:
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
     reviews: ReviewService | None = None  # set by the app once the gateway exists
     tournaments: TournamentService | None = None  # set by the app once the tables load
+    cluster: ClusterNode | None = None  # a node of a cluster (NATS_URL set); None: alone
     # Table names are checked and taken under this lock: two creates cannot share one.
     create_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

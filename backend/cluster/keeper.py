@@ -54,14 +54,18 @@ class LeaseKeeper:
         if not self.held:
             return []
         renewed: dict[str, Lease] | None
+        # Only the leases sent are judged: one taken meanwhile was not part of this renewal.
+        sent = dict(self.held)
         try:
-            renewed = await self.leases.renew_many(list(self.held.values()))
+            renewed = await self.leases.renew_many(list(sent.values()))
         except PyMongoError as error:
             log.warning("lease renewal failed", extra={"error": str(error)[:200]})
             renewed = None  # unknown: each lease is kept until it runs out on our clock
         now = self.leases.now()
         lost: list[str] = []
-        for table_id, lease in self.held.items():
+        for table_id, lease in sent.items():
+            if self.held.get(table_id) is not lease:
+                continue  # given up or taken again meanwhile
             fresh = renewed.get(table_id) if renewed is not None else None
             if fresh is not None:
                 self.held[table_id] = fresh

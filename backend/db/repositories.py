@@ -21,6 +21,7 @@ from pymongo import ASCENDING, DESCENDING, InsertOne, ReplaceOne, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError, WriteError
 
+from backend.cluster.fencing import fenced_filter, fenced_update
 from backend.db.batch_writer import BatchWriter
 from backend.db.codec import Document, hand_id, record_to_doc
 from backend.db.player_stats import PlayerStats
@@ -162,6 +163,13 @@ class Tables:
     async def all(self) -> list[Document]:
         return [doc async for doc in self._col.find({}).sort("created_at", 1)]
 
+    async def one(self, table_id: str) -> Document | None:
+        return await self._col.find_one({"_id": table_id})
+
+    async def ids(self) -> list[str]:
+        """Every open table's id (a cluster node looks for tables nobody holds)."""
+        return [str(doc["_id"]) async for doc in self._col.find({}, {"_id": 1})]
+
     async def save_state(
         self,
         table_id: str,
@@ -169,6 +177,7 @@ class Tables:
         seq: int,
         pending_record: Document | None = None,
         ledger: list[Document] | None = None,
+        fence: int | None = None,
     ) -> None:
         """Seats and stacks, and (at a hand's end) its record in the same atomic update.
 
@@ -183,7 +192,12 @@ class Tables:
         }
         if pending_record is not None:
             update["$set"]["pending_record"] = pending_record
-        saved = UpdateOne({"_id": table_id}, update)
+        # On a cluster's node, fenced: refused once a later owner of the table wrote.
+        saved = (
+            UpdateOne({"_id": table_id}, update)
+            if fence is None
+            else fenced_update(table_id, fence, update)
+        )
         # The table waits for it: it goes first.
         await self._writer.write(self._col.name, saved, journal=True, urgent=True)
 
@@ -303,11 +317,19 @@ class Hands:
     # -- the hand in progress ------------------------------------------------
 
     async def start_live(
-        self, table_id: str, hand_no: int, button: int, stacks: dict[int, int], players: Document
+        self,
+        table_id: str,
+        hand_no: int,
+        button: int,
+        stacks: dict[int, int],
+        players: Document,
+        fence: int | None = None,
     ) -> None:
+        fenced: Document = {} if fence is None else {"fence": fence}
         started = ReplaceOne(
-            {"_id": table_id},
+            {"_id": table_id} if fence is None else fenced_filter(table_id, fence),
             {
+                **fenced,
                 "hand_no": hand_no,
                 "button": button,
                 "started_at": now(),

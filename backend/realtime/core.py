@@ -114,6 +114,7 @@ class RuntimeCore:
         self._next_options: dict[str, object] = {}
         self.tournament: TournamentHook | None = None  # set for a tournament's table
         self._runout_deadline: float | None = None  # the run-it-twice vote's countdown end
+        self.draining = False  # its node hands it over: no new hand is dealt here
 
     @property
     def table_id(self) -> str:

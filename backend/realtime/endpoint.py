@@ -110,6 +110,12 @@ async def serve_table_socket(websocket: WebSocket, table_id: str, state: AppStat
         return
     await websocket.accept()
     runtime = state.tables.get(table_id)
+    if runtime is None and state.cluster is not None:
+        # Another node's table (or none): relayed over the bus to its owner.
+        from backend.cluster.gateway import relay_table_socket
+
+        await relay_table_socket(websocket, table_id, state, state.cluster)
+        return
     if runtime is None:
         await _refuse(websocket, "unknown_table", f"no table {table_id!r}", CloseCode.UNKNOWN_TABLE)
         return

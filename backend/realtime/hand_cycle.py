@@ -28,7 +28,7 @@ class HandCycle(RuntimeCore):
         table = self.table
         if not table.can_start_hand():
             return False
-        if self.options.host_paused:
+        if self.options.host_paused or self.draining:
             return False
         if self._settings.bots_play_alone or self.options.tournament_id is not None:
             return True

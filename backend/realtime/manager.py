@@ -6,6 +6,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from backend.ai_gateway import AIGateway
@@ -31,6 +32,10 @@ from protocol.messages import ActedBy, Change, ChangeKind
 
 log = logging.getLogger(__name__)
 
+# A cluster node's claim on a table (backend.cluster.node): its lease's fencing token,
+# None if another node holds it.
+Claim = Callable[[str], Awaitable[int | None]]
+
 
 def _initial_seq(saved: int = 0) -> int:
     """Seeded from the clock so that seq keeps growing across restarts."""
@@ -43,6 +48,9 @@ class TableManager:
         self._repos = repos
         self._gateway = gateway
         self._runtimes: dict[str, TableRuntime] = {}
+        self.claim: Claim | None = None  # set on a cluster's node; None: one process owns all
+        self.stale: Callable[[str], None] | None = None  # a fenced write refused: not ours
+        self.closed: Callable[[str], None] | None = None  # a table closed: its lease freed
         # Per player across tables: a player at three tables has one budget, not three.
         self._advice_budget = Quota(
             "advice searches", settings.advice_burst, settings.advice_per_hour, "for you"
@@ -79,8 +87,12 @@ class TableManager:
     def forget(self, table_id: str) -> None:
         """The table is closed (backend.realtime.closing): it leaves the lobby."""
         self._runtimes.pop(table_id, None)
+        if self.closed is not None:
+            self.closed(table_id)
 
-    def _runtime(self, table: Table, options: TableOptions, seq: int) -> TableRuntime:
+    def _runtime(
+        self, table: Table, options: TableOptions, seq: int, fence: int | None = None
+    ) -> TableRuntime:
         runtime = TableRuntime(
             table,
             options,
@@ -90,12 +102,21 @@ class TableManager:
             seq=seq,
             advice_budget=self._advice_budget,
         )
+        if fence is not None:
+            table_id = table.table_id
+            runtime.persister.fence = fence
+            if self.stale is not None:
+                stale = self.stale
+                runtime.persister.on_stale = lambda: stale(table_id)
         self._runtimes[table.table_id] = runtime
         return runtime
 
     async def create(self, request: CreateTableRequest, created_by: str) -> TableRuntime:
         config = request.table_config()  # home-game rules included; bots' refusals checked
         table_id = "t" + secrets.token_hex(4)
+        fence = await self.claim(table_id) if self.claim is not None else None
+        if self.claim is not None and fence is None:
+            raise RuntimeError(f"table {table_id}: another node holds a new table's lease")
         options = TableOptions(
             name=request.name or f"Table {table_id}",  # the lobby route names it "Table N"
             action_timeout=request.action_timeout or self._settings.action_timeout,
@@ -133,7 +154,7 @@ class TableManager:
             seq,
             ledger=entries,
         )
-        runtime = self._runtime(table, options, seq)
+        runtime = self._runtime(table, options, seq, fence)
         runtime.start()
         with log_context(table_id=table_id):
             log.info("table created", extra={"by": created_by, "bots": request.bots})
@@ -174,7 +195,29 @@ class TableManager:
                     log.exception("could not restore table")
         return len(docs)
 
-    async def _load(self, doc: dict[str, object]) -> None:
+    async def load(self, table_id: str) -> bool:
+        """A cluster node takes one stored table over (its lease expired or was released):
+        claimed first (its documents fenced against the old owner), then restored as after
+        a restart, the hand in progress voided. False if another node holds it."""
+        if table_id in self._runtimes:
+            return True
+        fence = await self.claim(table_id) if self.claim is not None else None
+        if self.claim is not None and fence is None:
+            return False
+        doc = await self._repos.tables.one(table_id)
+        if doc is None:
+            return False  # closed meanwhile
+        with log_context(table_id=table_id):
+            await self._load(doc, fence)
+        return True
+
+    async def drop(self, table_id: str) -> None:
+        """Stop acting for the table at once (its lease is lost or handed over)."""
+        runtime = self._runtimes.pop(table_id, None)
+        if runtime is not None:
+            await runtime.stop()
+
+    async def _load(self, doc: dict[str, object], fence: int | None = None) -> None:
         table_id = str(doc["_id"])
         repos = self._repos
         pending = doc.get("pending_record")
@@ -212,6 +255,7 @@ class TableManager:
             table,
             TableOptions.model_validate(options_doc),
             _initial_seq(int(saved_seq) if isinstance(saved_seq, int) else 0),
+            fence,
         )
         runtime.restore_access(doc.get("access"))
         runtime.start(Change(kind=ChangeKind.RESTORE, by=ActedBy.TABLE))

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from pymongo.errors import PyMongoError
 
+from backend.cluster.fencing import refused
 from backend.db.codec import Document
 from backend.db.repositories import Ledger, Repositories
 from backend.logging import log_context
@@ -93,6 +94,11 @@ class Persister:
         self._behind_idle.set()
         self._filed = asyncio.Event()  # no filing is queued behind
         self._filed.set()
+        # On a cluster's node: the table lease's fencing token, carried by the writes of
+        # the table's state; a refused one means another node owns the table now.
+        self.fence: int | None = None
+        self.stale = False
+        self.on_stale: Callable[[], None] | None = None
         self._push(_Op("recover", self._file_pending_ledger))
         self._task = asyncio.create_task(self._run(), name=f"persist-{table_id}")
         self._behind_task = asyncio.create_task(self._run_behind(), name=f"behind-{table_id}")
@@ -116,7 +122,9 @@ class Persister:
         entries, self._ledger = self._ledger, []
 
         async def run() -> None:
-            await self._repos.tables.save_state(table_id, snapshot, seq, pending, entries)
+            await self._repos.tables.save_state(
+                table_id, snapshot, seq, pending, entries, fence=self.fence
+            )
 
         if record is not None:
             # The record holds every action of the hand: live writes of it still queued
@@ -180,7 +188,9 @@ class Persister:
         """
 
         async def run() -> None:
-            await self._repos.hands.start_live(self.table_id, hand_no, button, stacks, players)
+            await self._repos.hands.start_live(
+                self.table_id, hand_no, button, stacks, players, fence=self.fence
+            )
 
         self._file_ledger_now()
         self._events_queued = 0
@@ -224,6 +234,8 @@ class Persister:
     # -- the writer -------------------------------------------------------------
 
     def _push(self, op: _Op, durable: bool = False) -> None:
+        if self.stale:
+            return  # not the owner any more: nothing more is written
         if durable:
             op.done = asyncio.get_running_loop().create_future()
             op.queued = time.perf_counter()
@@ -305,6 +317,9 @@ class Persister:
             try:
                 await op.run()
             except PyMongoError as error:
+                if self.fence is not None and refused(error):
+                    self._refused(op)
+                    return
                 attempt += 1
                 self.retries += 1
                 if self._failing_since is None:
@@ -323,6 +338,20 @@ class Persister:
                 log.warning("database write stored after retries", extra={"op": op.kind})
             self._failing_since = None
             return
+
+    def _refused(self, op: _Op) -> None:
+        """A later owner wrote the table: this node writes nothing more for it (what is
+        queued would file a hand whose stacks were refused) and stops acting for it."""
+        log.warning("fenced write refused: another node owns the table", extra={"op": op.kind})
+        self.stale = True
+        for queued in self._ops:
+            if queued.done is not None and not queued.done.done():
+                queued.done.set_result(None)
+        self._ops.clear()
+        while len(self._behind) > 1:  # the first is being written
+            self._behind.pop()
+        if self.on_stale is not None:
+            self.on_stale()
 
     def unconfirmed(self) -> asyncio.Future[None] | None:
         """The last durable write queued so far, while the database has not confirmed it."""

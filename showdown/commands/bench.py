@@ -1,4 +1,4 @@
-"""`showdown bench engine|server|ai|stats|advice|allin|all|faults`: figures on this machine.
+"""`showdown bench engine|server|ai|stats|advice|allin|all|faults|relay`: figures on this machine.
 
 `faults` is not a speed figure and not part of `all`: it crashes the database,
 the server and the AI workers in a loop under load and checks nothing was lost.
@@ -23,6 +23,7 @@ TARGETS: dict[str, str] = {
 CHECKS: dict[str, str] = {
     "faults": "showdown.benchmarks.faults:run",
     "tournament": "showdown.benchmarks.tournament:run",  # runs to the end, not timed
+    "relay": "showdown.benchmarks.relay:run",  # starts `serve --nodes 2`: not part of all
 }
 
 

@@ -26,6 +26,13 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--no-worker", action="store_true", help="do not start an AI worker child process"
     )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        help="run N server nodes on ports PORT..PORT+N-1 with a NATS bus between them "
+        "(docs/cluster.md); default: one process, no bus",
+    )
     parser.set_defaults(run=run)
 
 
@@ -42,7 +49,14 @@ def run(args: argparse.Namespace) -> int:
     options = ServeOptions(
         host=args.host, port=args.port, data_dir=args.data_dir, worker=not args.no_worker
     )
+    if args.nodes < 0:
+        print("showdown serve: --nodes must be at least 1", flush=True)
+        return 2
     try:
+        if args.nodes:
+            from backend.cluster.launch import serve_nodes
+
+            return asyncio.run(serve_nodes(settings, options, args.nodes))
         return asyncio.run(serve(settings, options))
     except EmbeddedDatabaseError as error:
         print(f"showdown serve: {error}", flush=True)

@@ -12,12 +12,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from pymongo import AsyncMongoClient
+from pymongo.errors import WriteError
 
 from backend.cluster.fencing import StaleOwner, fenced_update, refused, stamp, write_fenced
 from backend.cluster.keeper import LeaseKeeper
 from backend.cluster.leases import Leases
 from backend.db.batch_writer import BatchWriter
 from backend.db.codec import Document
+from backend.db.repositories import Repositories
+from backend.realtime.persister import Persister
 
 
 class Clock:
@@ -130,3 +133,47 @@ async def test_the_keeper_renews_and_reports_a_lease_taken_over(db) -> None:  # 
     assert [lease.table_id for lease in await other.held_by("a")] == ["t1"]
     await keeper.stop()
     assert await other.acquire("t1") is not None  # released by the stop
+
+
+async def test_a_lease_taken_during_a_renewal_is_not_judged_by_it(db) -> None:  # type: ignore[no-untyped-def]
+    clock = Clock()
+    lost: list[str] = []
+    keeper = LeaseKeeper(Leases(db, "a", ttl=10, clock=clock), lost.append)
+    assert await keeper.take("t1") is not None
+    # The renewal sends t1's lease; t2 is taken while it waits for the database.
+    renewal, taken = await asyncio.gather(keeper.renew_all(), keeper.take("t2"))
+    assert renewal == [] and lost == [] and taken is not None
+    assert set(keeper.held) == {"t1", "t2"} and keeper.token("t2") == taken.token
+
+
+async def test_a_table_whose_fenced_write_is_refused_writes_nothing_more(db) -> None:  # type: ignore[no-untyped-def]
+    repos = Repositories.of(db)
+    await repos.tables.insert("t1", {}, {}, {"stacks": [100]}, 1)
+    assert await stamp(db, "tables", "t1", 5)  # a later owner took the table over
+    persister = Persister("t1", repos)
+    persister.fence = 4  # this node's token, older
+    stale: list[bool] = []
+    persister.on_stale = lambda: stale.append(True)
+    try:
+        persister.save_state({"stacks": [0]}, 2)
+        await persister.wait_durable()  # refused: the table is told, not kept waiting
+        assert stale == [True] and persister.stale
+        persister.save_state({"stacks": [1]}, 3)  # nothing more is sent
+        persister.start_hand(1, 1, {1: 100}, {})
+        assert persister.unconfirmed() is None
+        await persister.drain()
+        doc = await db.tables.find_one({"_id": "t1"})
+        assert doc is not None and doc["snapshot"] == {"stacks": [100]} and doc["fence"] == 5
+        assert await db.live_hands.find_one({"_id": "t1"}) is None
+        # The owner's own writes go through, fenced with its token; an older one's are
+        # refused in the live hand's document too.
+        await repos.tables.save_state("t1", {"stacks": [90]}, 4, fence=5)
+        await repos.hands.start_live("t1", 1, 1, {1: 90}, {}, fence=5)
+        with pytest.raises(WriteError) as refusal:
+            await repos.hands.start_live("t1", 1, 2, {1: 0}, {}, fence=4)
+        assert refused(refusal.value)
+        live = await db.live_hands.find_one({"_id": "t1"})
+        assert live is not None and live["button"] == 1 and live["fence"] == 5
+    finally:
+        await persister.close()
+        await repos.writer.close()

@@ -58,6 +58,8 @@ async def readyz(state: State) -> JSONResponse:
     }
     if degraded:
         body["degraded"] = degraded
+    if state.cluster is not None:  # a node: its id and the live nodes' table counts
+        body["cluster"] = {"node": state.cluster.node_id, "nodes": state.cluster.alive()}
     return JSONResponse(body, status_code=200 if ready else 503)
 
 

@@ -71,6 +71,15 @@ async def create_table(
     async with state.create_lock:
         named = body.model_copy(update={"name": _free_name(state, body, player)})
         state.table_creations.take(client.ip)
+        node = state.cluster
+        if node is not None and node.least_loaded() != node.node_id:
+            # A cluster: the new table goes to the least loaded node.
+            try:
+                placed = await node.create_on(node.least_loaded(), named, player.player_id)
+            except ValueError as error:
+                raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(error)) from error
+            if placed is not None:
+                return placed
         try:
             runtime = await state.tables.create(named, created_by=player.player_id)
         except (RuleError, ValueError) as error:
