@@ -191,7 +191,8 @@ class MctsBot(LokiBot):
         crowd = crowd_of(obs.n_in_hand)
         versus = [book.answers_of(p, crowd) for p in players]
         overbets = [book.overbets_of(p) for p in players]
-        prior = prior_for(obs) if config.blueprint_prior else None
+        wanted = config.blueprint_prior and (obs.limit or config.nolimit_prior)
+        prior = prior_for(obs) if wanted else None
         tables = build_tables(
             obs,
             self.model,

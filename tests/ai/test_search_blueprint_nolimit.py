@@ -4,6 +4,8 @@ action shares and bet sizes, is the blueprint's at that spot."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,7 +18,7 @@ from ai.models.model import ModelSet, OpponentModel
 from ai.policy.nway.lookup import shipped
 from ai.search.blueprint_prior import nway_prior, prior_for, size_bucket_of
 from ai.search.opponents import build_tables
-from ai.search.profiles import DEFAULT, profile
+from ai.search.profiles import ADVISOR, DEFAULT, profile
 from ai.sim.rules import BET, CALL, CHECK, FLOP, FOLD, RAISE
 
 
@@ -96,3 +98,15 @@ def test_legal_actions_on_random_heads_up_nolimit_states(seed: int, actions: int
     if obs.legal.can_check:
         assert decision.kind != FOLD
     assert decision.kind in (FOLD, CHECK, CALL, BET, RAISE)
+
+
+def test_the_advisor_keeps_the_model_at_nolimit() -> None:
+    """The advisor's No-Limit opponents are the model's (`MctsConfig.nolimit_prior`): its
+    values are those of the advisor with no blueprint prior at all, on the same seed."""
+    assert DEFAULT.nolimit_prior and not ADVISOR.nolimit_prior
+    obs = flop_spot()
+    advice = bot(iterations=100, config=ADVISOR).decide(obs)
+    without = bot(iterations=100, config=replace(ADVISOR, blueprint_prior=False)).decide(obs)
+    assert advice.values == without.values
+    played = bot(iterations=100, config=replace(ADVISOR, nolimit_prior=True)).decide(obs)
+    assert played.values != without.values
