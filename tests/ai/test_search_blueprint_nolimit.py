@@ -15,6 +15,7 @@ from test_search_legal import SETTINGS, random_spot
 from ai.game.observation import Observation
 from ai.game.observe import observe
 from ai.models.model import ModelSet, OpponentModel
+from ai.models.stats import crowd_of
 from ai.policy.nway.lookup import shipped
 from ai.search.blueprint_prior import nway_prior, prior_for, size_bucket_of
 from ai.search.opponents import build_tables
@@ -23,6 +24,16 @@ from ai.sim.rules import BET, CALL, CHECK, FLOP, FOLD, RAISE
 
 
 # The big blind (index 0) checks the flop to the button (index 1) after a limp.
+def seen_raising(model: OpponentModel, player: str) -> None:
+    """`player` seen making 20,000 decisions, every one a bet or raise."""
+    stats = model.book.get(player)
+    counts = 20_000 / 12 * np.array((0.0, 0.0, 1.0))
+    stats.counts[:] = counts
+    stats.crowd_counts[:] = 0.0
+    stats.crowd_counts[:, :, crowd_of(2)] = counts
+    stats.touch()
+
+
 def flop_spot() -> Observation:
     return spot(NL2, {1: "7h2d"}, [(CALL, 0), (CHECK, 0)], board="AsKd9c")
 
@@ -110,3 +121,19 @@ def test_the_advisor_keeps_the_model_at_nolimit() -> None:
     assert advice.values == without.values
     played = bot(iterations=100, config=replace(ADVISOR, nolimit_prior=True)).decide(obs)
     assert played.values != without.values
+
+
+def test_nolimit_evidence_puts_blueprint_folds_to_the_search_only_with_evidence() -> None:
+    """`nolimit_evidence`: with nothing seen of the opponent the blueprint's fold stands;
+    after many decisions seen, nearly always consulted (n / (n + k))."""
+    obs = spot(NL2, {2: "7h2d"}, [])
+    mcts = bot(search_preflop=False, iterations=40, config=replace(DEFAULT, nolimit_evidence=True))
+    mcts.preflop_play(obs)  # the blueprint's play: the seam the evidence may overrule
+    assert not mcts.consults_search(obs)
+    seen_raising(mcts.model, obs.player_id(1 - obs.index))
+    assert sum(mcts.consults_search(obs) for _ in range(40)) >= 36
+    assert mcts.decide(obs).is_legal(obs.legal)
+    off = bot(search_preflop=False, config=DEFAULT)  # the default: off
+    off.preflop_play(obs)
+    seen_raising(off.model, obs.player_id(1 - obs.index))
+    assert not off.consults_search(obs)
