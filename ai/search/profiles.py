@@ -49,9 +49,9 @@ class MctsConfig:
     # folding's 0 (`MctsBot.evidence_overrules`). The equilibrium folds hands that a
     # player seen raising at random pays off; with no evidence, the blueprint's fold.
     preflop_evidence: bool = True
-    # The same at heads-up No-Limit tables, on the No-Limit blueprint's folds (off:
-    # measured in docs/experiments/2026-11-27-nolimit-blueprint-in-the-search.md).
-    nolimit_evidence: bool = False
+    # The same at heads-up No-Limit tables, on the No-Limit blueprint's folds (measured:
+    # docs/experiments/2026-11-27-nolimit-blueprint-in-the-search.md).
+    nolimit_evidence: bool = True
     # No-Limit, preflop by the rules: where they raise, the search picks the size.
     preflop_sizes: bool = True
     # The tree of our last decision continued at the next one of the hand when the line
