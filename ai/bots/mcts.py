@@ -22,7 +22,8 @@ from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.stats import crowd_of
 from ai.policy.blueprint import NotCovered, default_blueprint
-from ai.search.blueprint_prior import blueprint_shares, evidence_weight
+from ai.policy.nway.lookup import shipped
+from ai.search.blueprint_prior import evidence_weight, prior_for
 from ai.search.explain import MAX_CHARS, reason
 from ai.search.mcts import Z95, ActionStats, Search, SearchResult, clearly_best
 from ai.search.opponents import build_tables
@@ -77,6 +78,8 @@ class MctsBot(LokiBot):
         # Draws whether the search is consulted on a blueprint fold (its own stream, so
         # the blueprint's samples are the same with or without `preflop_evidence`).
         self._evidence_rng = random.Random(seed ^ EVIDENCE_STREAM)
+        # Whether the last `preflop_play` was the blueprint's (its No-Limit size stands).
+        self._preflop_blueprint = False
 
     def update_model(self, obs: Observation) -> None:
         # No-Limit ranges rank holdings by their river strength averaged over the runouts
@@ -107,16 +110,43 @@ class MctsBot(LokiBot):
             )
 
     def preflop_play(self, obs: Observation) -> Decision:
-        """Our preflop play where the search does not run. At heads-up Limit tables the
-        blueprint's, sampled with the bot's seeded RNG (`MctsConfig.preflop_blueprint`);
-        elsewhere, until blueprints cover those tables, Loki's expert rules."""
-        if self.config.preflop_blueprint and obs.limit and obs.n == 2:
+        """Our preflop play where the search does not run. At heads-up Limit and No-Limit
+        tables the blueprint's (No-Limit: its bet sizes too), sampled with the bot's
+        seeded RNG (`MctsConfig.preflop_blueprint`); elsewhere, and where the hand left
+        the blueprint's tree, Loki's expert rules."""
+        self._preflop_blueprint = False
+        if self.config.preflop_blueprint and obs.n == 2:
             try:
-                probs = default_blueprint().action_probabilities(obs)
+                if obs.limit:
+                    return self._sampled(obs, default_blueprint().action_probabilities(obs))
+                decision = self._sampled_sized(obs)
             except NotCovered:
                 return self.preflop(obs)
-            return self._sampled(obs, probs)
+            self._preflop_blueprint = True
+            return decision
         return self.preflop(obs)
+
+    def _sampled_sized(self, obs: Observation) -> Decision:
+        """The No-Limit heads-up blueprint's (kind, street total), sampled."""
+        lookup = shipped("nolimit-hu")
+        probs = lookup.action_probabilities(obs)
+        keys = sorted(probs)
+        u = self._rng.random()
+        kind, to = keys[-1]
+        acc = 0.0
+        for key in keys:
+            acc += probs[key]
+            if u < acc:
+                kind, to = key
+                break
+        reason = ""
+        if self.explain:
+            shown = ", ".join(
+                f"{KIND_NAMES[k]}{f' {t}' if t else ''} {100 * p:.0f}%"
+                for (k, t), p in sorted(probs.items())
+            )
+            reason = f"{KIND_NAMES[kind].capitalize()}: the blueprint plays {shown} here"
+        return Decision(kind, to, reason=reason)
 
     def _sampled(self, obs: Observation, probs: dict[int, float]) -> Decision:
         kinds = sorted(probs)
@@ -150,6 +180,8 @@ class MctsBot(LokiBot):
                 rule, fold = None, rule
             elif obs.limit or not config.preflop_sizes or rule.kind < BET:
                 return rule
+            elif self._preflop_blueprint:
+                return rule  # the blueprint's own size
         kappa = [
             1.0 if i == obs.index else self.reliability.kappa(*self._raise_share(obs, i))
             for i in range(obs.n)
@@ -159,11 +191,18 @@ class MctsBot(LokiBot):
         crowd = crowd_of(obs.n_in_hand)
         versus = [book.answers_of(p, crowd) for p in players]
         overbets = [book.overbets_of(p) for p in players]
-        prior = None
-        if config.blueprint_prior and obs.limit and obs.n == 2:
-            prior = blueprint_shares()
+        wanted = config.blueprint_prior and (obs.limit or config.nolimit_prior)
+        prior = prior_for(obs) if wanted else None
         tables = build_tables(
-            obs, self.model, config.generic_only, kappa, versus, overbets, prior, config.evidence_k
+            obs,
+            self.model,
+            config.generic_only,
+            kappa,
+            versus,
+            overbets,
+            None if prior is None else prior[0],
+            config.evidence_k,
+            None if prior is None else prior[1],
         )
         # The seed is the spot's: the same spot (advice, then "Let AI decide") is searched
         # the same way.
@@ -235,13 +274,16 @@ class MctsBot(LokiBot):
 
     def consults_search(self, obs: Observation) -> bool:
         """Whether a blueprint fold is put to the search (`MctsConfig.preflop_evidence`):
-        at heads-up Limit tables, with probability n / (n + evidence_k), n the decisions
-        seen of the opponent, the same evidence weight as the search's safe exploitation.
-        With nothing seen, never: our preflop play is then the blueprint's."""
+        at heads-up Limit tables (and No-Limit: `MctsConfig.nolimit_evidence`), with
+        probability n / (n + evidence_k), n the decisions seen of the opponent, the same
+        evidence weight as the search's safe exploitation. With nothing seen, never: our
+        preflop play is then the blueprint's."""
         config = self.config
         if not (config.preflop_evidence and config.preflop_blueprint):
             return False
-        if not obs.limit or obs.n != 2 or config.generic_only:
+        if obs.n != 2 or config.generic_only:
+            return False
+        if not obs.limit and not (config.nolimit_evidence and self._preflop_blueprint):
             return False
         seen = self.model.stats(obs.player_id(1 - obs.index)).decisions
         w = evidence_weight(seen, config.evidence_k)

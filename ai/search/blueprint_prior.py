@@ -16,6 +16,12 @@ what the opponent model says about that player in proportion to the evidence,
 w = n / (n + k) with n the decisions seen of that player and k `MctsConfig.evidence_k`.
 With nothing seen the search plays against the blueprint; with many decisions, against
 the model.
+
+No-Limit heads-up (`nway_prior`): the same shares from the n-player blueprint
+(`ai.policy.nway`), the cost context of each node the kernel's own (`kernel.cost_of`:
+a bet up to the pot is cost 1, beyond it cost 2), and with them the blueprint's bet
+sizes per context as the kernel's size buckets (half pot, pot, all-in), moved towards
+the model's sizes by the same evidence weight.
 """
 
 from __future__ import annotations
@@ -25,8 +31,14 @@ import functools
 import numpy as np
 import numpy.typing as npt
 
-from ai.policy.blueprint import Blueprint, default_blueprint
+from ai.game.observation import Observation
+from ai.models.features import N_SIZES, SIZE_FRACTIONS
+from ai.models.model import PRIOR_SIZES
+from ai.policy.blueprint import Blueprint, NotCovered, default_blueprint
+from ai.policy.limit.abstraction import CardAbstraction
 from ai.policy.limit.game import CALL, DECISION, FOLD, RAISE
+from ai.policy.nway import tree as nway_tree
+from ai.policy.nway.lookup import NWayBlueprint, shipped
 
 F64 = npt.NDArray[np.float64]
 STREETS, COSTS = 4, 3
@@ -37,12 +49,17 @@ WEIGHT_SEED = 20261126
 
 def bucket_weights(bp: Blueprint) -> list[F64]:
     """Per round, the share of a random player's holdings in each bucket."""
+    return abstraction_weights(bp.abstraction)
+
+
+def abstraction_weights(abstraction: CardAbstraction) -> list[F64]:
+    """Per round, the share of a random player's holdings in each bucket."""
     from ai.math.fastrng import seed_state
 
     rng = np.array([seed_state(WEIGHT_SEED)], dtype=np.int64)
-    buckets, _ = bp.abstraction.sample(WEIGHT_DEALS, rng)  # (deals, 2 players, 4 rounds)
+    buckets, _ = abstraction.sample(WEIGHT_DEALS, rng)  # (deals, 2 players, 4 rounds)
     out = []
-    for r, n in enumerate(bp.abstraction.buckets):
+    for r, n in enumerate(abstraction.buckets):
         counts = np.bincount(buckets[:, :, r].ravel(), minlength=n).astype(np.float64)
         out.append(counts / counts.sum())
     return out
@@ -107,6 +124,86 @@ def blueprint_shares(bp: Blueprint | None = None) -> F64:
     shares = np.where(total > 0, sums / np.where(total > 0, total, 1.0), 0.0)
     shares[..., 1] += np.where(total[..., 0] > 0, 0.0, 1.0)  # never reached: check/call
     return shares
+
+
+def size_bucket_of(frac: float) -> int:
+    """The kernel's size bucket of a tree raise: all-in, else the nearest of
+    `SIZE_FRACTIONS` on a log scale (`ai.search.kernel.size_bucket`)."""
+    if frac == nway_tree.ALL_IN:
+        return N_SIZES - 1
+    logs = np.log(np.asarray(SIZE_FRACTIONS))
+    return int(np.argmin(np.abs(logs - np.log(max(frac, 1e-6)))))
+
+
+@functools.cache
+def nway_prior(game: str) -> tuple[F64, F64]:
+    """(shares[player, street, cost], sizes[player, street, cost, size bucket]) of the
+    shipped n-player blueprint `game` (`ai.policy.nway.lookup.shipped`), as
+    `blueprint_shares` does for heads-up Limit. Cached: about a second, once per process."""
+    return nway_tables(shipped(game))
+
+
+def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
+    from ai.search.kernel import cost_of  # the kernel imports this module's users
+
+    # The stored tree holds no chips; the same game built again (tested equal) does.
+    chips = nway_tree.build_tree(bp.game)
+    t = bp.tree
+    if chips.n_nodes != t.n_nodes:
+        raise ValueError(f"{bp.version}: the stored tree differs from the game's")
+    art = bp.artefact
+    weights = abstraction_weights(art.abstraction)
+    game = bp.game
+    units = (game.big_blind, game.big_blind, 2 * game.big_blind, 2 * game.big_blind)
+    n = game.n
+    acts = np.zeros((n, STREETS, COSTS, 3))
+    sizes = np.zeros((n, STREETS, COSTS, N_SIZES))
+    reach = np.zeros(t.n_nodes)
+    reach[0] = 1.0
+    for node in range(t.n_nodes):  # depth first: a node's parent comes before it
+        if t.kind[node] != nway_tree.DECISION:
+            continue
+        k = int(t.n_actions[node])
+        r = int(t.round[node])
+        o = int(art.lay.base[node])
+        rows = art.strategy[o : o + art.lay.buckets[r] * k].reshape(-1, k)
+        w = weights[r] * (rows.sum(axis=1) > 0)
+        if w.sum() > 0:
+            mean = (rows * w[:, None]).sum(axis=0) / w.sum()
+        else:
+            mean = np.array([float(a == nway_tree.A_CALL) for a in t.action[node, :k]])
+        p, cost = int(t.player[node]), 0
+        if t.action[node, 0] == nway_tree.A_FOLD:
+            call, pot = int(chips.to_call[node]), int(chips.pot[node])
+            cost = max(1, int(cost_of(call, pot, units[r], game.limit)))
+        for a in range(k):
+            act, share = int(t.action[node, a]), float(mean[a])
+            acts[p, r, cost, act] += reach[node] * share
+            if act == nway_tree.A_RAISE:
+                sizes[p, r, cost, size_bucket_of(float(t.frac[node, a]))] += reach[node] * share
+            reach[int(t.child[node, a])] += reach[node] * share
+    # A context never reached (No-Limit cost 2 is facing an all-in): cost 1's shares.
+    seen2 = acts[:, :, 2].sum(axis=-1, keepdims=True) > 0
+    acts[:, :, 2] = np.where(seen2, acts[:, :, 2], acts[:, :, 1])
+    total = acts.sum(axis=-1, keepdims=True)
+    shares = np.where(total > 0, acts / np.where(total > 0, total, 1.0), 0.0)
+    shares[..., 1] += np.where(total[..., 0] > 0, 0.0, 1.0)  # never reached: check/call
+    raised = sizes.sum(axis=-1, keepdims=True)
+    sizes = np.where(raised > 0, sizes / np.where(raised > 0, raised, 1.0), PRIOR_SIZES)
+    return shares, sizes
+
+
+def prior_for(obs: Observation) -> tuple[F64, F64 | None] | None:
+    """The blueprint's (shares, sizes or None) for this table, or None where no blueprint
+    stands behind the search: heads-up Limit (sizes are Limit's) and No-Limit heads-up."""
+    if obs.n != 2:
+        return None
+    if obs.limit:
+        return blueprint_shares(), None
+    try:
+        return nway_prior("nolimit-hu")
+    except NotCovered:
+        return None
 
 
 def evidence_weight(decisions: int, k: float) -> float:

@@ -133,6 +133,7 @@ def build_tables(
     overbets: Sequence[F64 | None] | None = None,
     prior: F64 | None = None,
     evidence_k: float = 1.0,
+    prior_sizes: F64 | None = None,
 ) -> OpponentTables:
     """Every player's tables for this decision (the decider's own row is the prior's).
 
@@ -145,6 +146,8 @@ def build_tables(
     from which its overbet exponent is fitted. `prior[i]`: player i's blueprint shares
     (`ai.search.blueprint_prior`); the model's shares then only move them as far as the
     decisions seen of the player go (w = n / (n + evidence_k)): safe exploitation.
+    `prior_sizes[i]`: player i's No-Limit bet-size shares by the blueprint, blended with
+    the model's by the same weight.
     """
     n = obs.n
     shares = np.zeros((n, STREETS, COSTS, 3))
@@ -200,6 +203,8 @@ def build_tables(
         for i in range(n):
             if i != obs.index:
                 shares[i] = blend(prior[i], shares[i], stats[i].decisions, evidence_k)
+                if prior_sizes is not None:
+                    sizes[i] = blend(prior_sizes[i], sizes[i], stats[i].decisions, evidence_k)
     if versus is not None and not generic_only:
         _towards_answers(shares, versus, obs.index)
     shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold

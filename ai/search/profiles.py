@@ -26,14 +26,22 @@ class MctsConfig:
     frequency_only: bool = False
     # Preflop searched too; otherwise our preflop play is `MctsBot.preflop_play`.
     search_preflop: bool = False
-    # `MctsBot.preflop_play` at heads-up Limit tables: the blueprint's (sampled); False:
-    # Loki's expert rules (as at every other table until blueprints cover it).
+    # `MctsBot.preflop_play` at heads-up Limit and No-Limit tables: the blueprint's
+    # (sampled; No-Limit with its sizes); False: Loki's expert rules (as at every other
+    # table until blueprints cover it).
     preflop_blueprint: bool = True
-    # Heads-up Limit: each opponent's shares in the search are the blueprint's moved
+    # Heads-up: each opponent's shares in the search are the blueprint's moved
     # towards the opponent model by n / (n + evidence_k), n the decisions seen of that
     # player (`ai.search.blueprint_prior`); False: the model's alone (priors drawn from
     # the built-in bots' play).
     blueprint_prior: bool = True
+    # No-Limit heads-up: the same with the No-Limit blueprint (`blueprint_prior.nway_prior`:
+    # shares and bet sizes). Off in the advisor: the kernel's tables answer every bet up to
+    # the pot alike and every bet beyond it alike, so the blueprint's answers (its folds
+    # to half-pot and pot bets, and to all-ins) made overbet bluffs with air look best in
+    # the advice spots (tests/ai/test_search_spots.py); until the kernel tells sizes
+    # apart, advice at No-Limit stays on the model.
+    nolimit_prior: bool = True
     evidence_k: float = 200.0
     # Heads-up Limit, preflop by the blueprint: where it samples a fold, the search is
     # consulted with probability n / (n + evidence_k) (n as above), and the fold gives
@@ -41,6 +49,9 @@ class MctsConfig:
     # folding's 0 (`MctsBot.evidence_overrules`). The equilibrium folds hands that a
     # player seen raising at random pays off; with no evidence, the blueprint's fold.
     preflop_evidence: bool = True
+    # The same at heads-up No-Limit tables, on the No-Limit blueprint's folds (measured:
+    # docs/experiments/2026-11-27-nolimit-blueprint-in-the-search.md).
+    nolimit_evidence: bool = True
     # No-Limit, preflop by the rules: where they raise, the search picks the size.
     preflop_sizes: bool = True
     # The tree of our last decision continued at the next one of the hand when the line
@@ -52,7 +63,9 @@ class MctsConfig:
 
 
 DEFAULT = MctsConfig()
-ADVISOR = MctsConfig(limit_iterations=3000, search_preflop=True, keep_tree=False)
+ADVISOR = MctsConfig(
+    limit_iterations=3000, search_preflop=True, keep_tree=False, nolimit_prior=False
+)
 
 # name -> (config, what it ablates)
 ABLATIONS: dict[str, tuple[MctsConfig, str]] = {
