@@ -23,7 +23,7 @@ from ai.bots.settings import PLAIN, BotSettings
 from ai.bots.simple import EquityBot
 from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.policy.blueprint import Blueprint, NotCovered, default_blueprint
-from ai.policy.nway.lookup import blueprint_for
+from ai.policy.nway.lookup import blueprint_for, describe, sample_action
 from ai.sim.rules import BET, RAISE
 
 
@@ -94,21 +94,10 @@ class BlueprintBot(Bot):
             probs = lookup.action_probabilities(obs)
         except NotCovered as why:
             return self._fall_back(obs, str(why))
-        keys = sorted(probs)
-        u = self.rng.random()
-        kind, to = keys[-1]
-        acc = 0.0
-        for key in keys:
-            acc += probs[key]
-            if u < acc:
-                kind, to = key
-                break
+        kind, to = sample_action(probs, self.rng.random())
         reason = ""
         if self.explain:
-            shown = ", ".join(
-                f"{KIND_NAMES[k]}{f' {t}' if t else ''} {100 * p:.0f}%"
-                for (k, t), p in sorted(probs.items())
-            )
+            shown = describe(probs)
             reason = (
                 f"{KIND_NAMES[kind].capitalize()}: the {lookup.game.name} blueprint "
                 f"({lookup.version}) plays {shown} here"

@@ -22,7 +22,7 @@ from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.stats import crowd_of
 from ai.policy.blueprint import NotCovered, default_blueprint
-from ai.policy.nway.lookup import shipped
+from ai.policy.nway.lookup import describe, sample_action, shipped
 from ai.search.blueprint_prior import evidence_weight, prior_for
 from ai.search.explain import MAX_CHARS, reason
 from ai.search.mcts import Z95, ActionStats, Search, SearchResult, clearly_best
@@ -130,21 +130,10 @@ class MctsBot(LokiBot):
         """The No-Limit heads-up blueprint's (kind, street total), sampled."""
         lookup = shipped("nolimit-hu")
         probs = lookup.action_probabilities(obs)
-        keys = sorted(probs)
-        u = self._rng.random()
-        kind, to = keys[-1]
-        acc = 0.0
-        for key in keys:
-            acc += probs[key]
-            if u < acc:
-                kind, to = key
-                break
+        kind, to = sample_action(probs, self._rng.random())
         reason = ""
         if self.explain:
-            shown = ", ".join(
-                f"{KIND_NAMES[k]}{f' {t}' if t else ''} {100 * p:.0f}%"
-                for (k, t), p in sorted(probs.items())
-            )
+            shown = describe(probs)
             reason = f"{KIND_NAMES[kind].capitalize()}: the blueprint plays {shown} here"
         return Decision(kind, to, reason=reason)
 

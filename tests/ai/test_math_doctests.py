@@ -1,4 +1,4 @@
-"""The examples in ai.math's docstrings are part of the test suite."""
+"""The examples in ai.math's docstrings (and the blueprint lookup's) are part of the test suite."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ MODULES = [
     "ai.math.ranges",
     "ai.math.rollout_strength",
     "ai.math.tables",
+    "ai.policy.nway.lookup",
 ]
 
 

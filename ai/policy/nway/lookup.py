@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ai.game.observation import Observation
+from ai.game.observation import KIND_NAMES, Observation
 from ai.policy.blueprint import NotCovered
 from ai.policy.nway.artefact import Artefact, load
 from ai.policy.nway.translate import translate
@@ -168,3 +168,27 @@ def shipped(game: str) -> NWayBlueprint:
 def blueprint_for(obs: Observation) -> NWayBlueprint:
     """The n-player blueprint covering this table, or `NotCovered`."""
     return shipped(game_for(obs))
+
+
+def sample_action(probs: dict[tuple[int, int], float], u: float) -> tuple[int, int]:
+    """The (kind, street total) that a uniform draw ``u`` picks from ``probs``.
+
+    >>> mix = {(0, 0): 0.25, (4, 6): 0.75}
+    >>> sample_action(mix, 0.1), sample_action(mix, 0.5), describe(mix)
+    ((0, 0), (4, 6), 'fold 25%, raise 6 75%')
+    """
+    keys = sorted(probs)
+    acc = 0.0
+    for key in keys:
+        acc += probs[key]
+        if u < acc:
+            return key
+    return keys[-1]  # rounding left u above the total
+
+
+def describe(probs: dict[tuple[int, int], float]) -> str:
+    """The mix in words, for a decision's reason: "fold 25%, raise 6 75%"."""
+    return ", ".join(
+        f"{KIND_NAMES[k]}{f' {t}' if t else ''} {100 * p:.0f}%"
+        for (k, t), p in sorted(probs.items())
+    )
