@@ -31,6 +31,9 @@ const OWN_CLASHES: [string, string][] = [[".turn-clock", ".seat__name"]];
 const ALL_SIZES = "2,3,4,5,6,7,8,9,10";
 const SAMPLED_SIZES = "2,7,10";
 const TABLE_SIZES = (process.env.LAYOUT_SEATS ?? (process.env.LAYOUT_FULL === "1" ? ALL_SIZES : SAMPLED_SIZES)).split(",").map(Number);
+// The two tests below are the longest of the run and share nothing (each signs in its own
+// player and opens its own tables): they may go to both workers, not one after the other.
+test.describe.configure({ mode: "parallel" });
 
 interface Box {
   owner: string;
