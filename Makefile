@@ -84,8 +84,11 @@ e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
 # tests mostly wait (for bots and the pauses between hands: about half a core), so they run
 # beside the checks that use one core each in turn (ruff, mypy, ESLint, tsc, Vitest); pytest
 # then has both cores to itself. Each part's output is shown whole once it ends.
+# TEST_JOBS=1 runs them one after the other (a machine busy with other work: the browser
+# tests' players time out when starved of CPU).
+TEST_JOBS ?= 2
 test: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/frontend-build $(STAMPS)/chromium
-	$(MAKE) --no-print-directory -j2 --output-sync=recurse e2e checks
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=recurse e2e checks
 	$(MAKE) --no-print-directory pytest
 
 # The one-core checks, one after the other.
