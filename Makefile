@@ -14,7 +14,7 @@ DATA   ?= .data
 PYTEST_ARGS ?= -n 2 --dist worksteal --durations=25
 
 .PHONY: run test test-unit test-integration test-e2e test-full bench lint typecheck pytest \
-	frontend-test e2e install frontend-build clean rest-types
+	frontend-test e2e install frontend-build clean rest-types checks
 
 $(STAMPS):
 	mkdir -p $(STAMPS)
@@ -80,8 +80,22 @@ e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
 	cd frontend && CHROMIUM_PATH=$$(command -v chromium) SHOWDOWN_BIN=$(CURDIR)/$(BIN)/showdown \
 		LAYOUT_FULL=$(LAYOUT_FULL) npx playwright test
 
-# Every tier: lint, types, Python (unit and integration), frontend, browser.
-test: lint typecheck pytest frontend-test e2e
+# Every tier: lint, types, Python (unit and integration), frontend, browser. The browser
+# tests mostly wait (for bots and the pauses between hands: about half a core), so they run
+# beside the checks that use one core each in turn (ruff, mypy, ESLint, tsc, Vitest); pytest
+# then has both cores to itself. Each part's output is shown whole once it ends.
+# TEST_JOBS=1 runs them one after the other (a machine busy with other work: the browser
+# tests' players time out when starved of CPU).
+TEST_JOBS ?= 2
+test: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/frontend-build $(STAMPS)/chromium
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=recurse e2e checks
+	$(MAKE) --no-print-directory pytest
+
+# The one-core checks, one after the other.
+checks:
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory typecheck
+	$(MAKE) --no-print-directory frontend-test
 
 # `make test` with the whole browser layout matrix.
 test-full:

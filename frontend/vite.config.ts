@@ -35,5 +35,10 @@ export default defineConfig({
     setupFiles: ["./src/test/setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
     css: false,
+    // Bounds, not syncs: a test waits for what the page shows and ends as soon as it shows;
+    // on a loaded 2-core machine (make test runs the browser tests beside Vitest) the
+    // default 5 s per test was seen to cut short tests that pass.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
   },
 });

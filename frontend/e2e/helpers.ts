@@ -10,9 +10,9 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 
 export async function shot(page: Page, name: string, fullPage = false): Promise<string> {
   const file = path.join(SCREENSHOTS, `${name}.png`);
-  // Let running CSS animations settle so the picture shows the resting state.
-  await page.waitForTimeout(700);
-  await page.screenshot({ path: file, fullPage });
+  // The resting state, without waiting for it: Playwright finishes the running CSS
+  // animations and transitions (and stops the endless ones) while it takes the picture.
+  await page.screenshot({ path: file, fullPage, animations: "disabled" });
   return file;
 }
 

@@ -31,6 +31,9 @@ const OWN_CLASHES: [string, string][] = [[".turn-clock", ".seat__name"]];
 const ALL_SIZES = "2,3,4,5,6,7,8,9,10";
 const SAMPLED_SIZES = "2,7,10";
 const TABLE_SIZES = (process.env.LAYOUT_SEATS ?? (process.env.LAYOUT_FULL === "1" ? ALL_SIZES : SAMPLED_SIZES)).split(",").map(Number);
+// The two tests below are the longest of the run and share nothing (each signs in its own
+// player and opens its own tables): they may go to both workers, not one after the other.
+test.describe.configure({ mode: "parallel" });
 
 interface Box {
   owner: string;
@@ -108,6 +111,50 @@ async function installMeasure(page: Page): Promise<void> {
 
 async function boxes(page: Page): Promise<Box[]> {
   return page.evaluate(() => (window as unknown as { __measure: () => Measured }).__measure().boxes);
+}
+
+interface ResultShown {
+  boxes: Box[];
+  /** The first board card: whether what is drawn at its centre is another element (which), and whether it is on screen. */
+  firstCard: { covered: boolean; inView: boolean; by: string };
+}
+
+/**
+ * Wait until the page shows the result sent: `lines` winner lines (data-winners and as
+ * many "+N" labels), your seat or none, the board's first card the sent one and at rest;
+ * then, in the same look, measure it (one round trip a result: the page is looked at
+ * each frame).
+ */
+async function resultShown(page: Page, lines: number, seated: boolean, where: string): Promise<ResultShown> {
+  const want = { lines, me: seated ? 1 : 0, card: BOARD[0]! };
+  const seen = page.waitForFunction((want) => {
+    const shown = {
+      winners: document.querySelector('[data-testid="hand-result"]')?.getAttribute("data-winners"),
+      won: document.querySelectorAll('[data-testid^="won-"]').length,
+      me: document.querySelectorAll('[data-me="true"]').length,
+    };
+    const card = document.querySelector('[data-testid="board"] [data-card]');
+    if (shown.winners !== String(want.lines) || shown.won !== want.lines || shown.me !== want.me || card?.getAttribute("data-card") !== want.card) return false;
+    // A board dealt anew slides its cards in: look where the first one comes to rest.
+    if (card.getAnimations({ subtree: true }).some((a) => a.playState === "running")) return false;
+    const boxes = (window as unknown as { __measure: () => Measured }).__measure().boxes;
+    const r = card.getBoundingClientRect();
+    const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    const inView = r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;
+    const seat = top?.closest(".seat")?.getAttribute("data-seat");
+    return { boxes, firstCard: { covered: !(top && card.contains(top)), inView, by: seat ? `seat ${seat}` : String(top?.className ?? "nothing") } };
+  }, want, { timeout: 15_000 });
+  try {
+    return (await (await seen).jsonValue()) as ResultShown;
+  } catch (error) {
+    const now = await page.evaluate(() => ({
+      winners: document.querySelector('[data-testid="hand-result"]')?.getAttribute("data-winners") ?? null,
+      won: document.querySelectorAll('[data-testid^="won-"]').length,
+      me: document.querySelectorAll('[data-me="true"]').length,
+      card: document.querySelector('[data-testid="board"] [data-card]')?.getAttribute("data-card") ?? null,
+    }));
+    throw new Error(`${where}: expected ${JSON.stringify(want)} on the page, it shows ${JSON.stringify(now)} (${(error as Error).message})`, { cause: error });
+  }
 }
 
 /** The measurements taken as chips flew since the last call. */
@@ -328,29 +375,17 @@ test.describe("winner lines", () => {
             let oneLine = Number.NaN;
             for (let lines = 1; lines <= winners.length; lines += 1) {
               route.send(JSON.stringify(resultState(state, seats, winners.slice(0, lines), (seq += 1), viewer)));
-              await expect(page.getByTestId("hand-result")).toHaveAttribute("data-winners", String(lines));
-              await expect(page.locator('[data-testid^="won-"]')).toHaveCount(lines);
-              await expect(page.locator('[data-me="true"]')).toHaveCount(viewer === null ? 0 : 1);
-              const all = await boxes(page);
+              const where = `${seats} seats, ${name}, ${as}, ${lines} winner lines (seats ${winners.slice(0, lines).join(", ")})`;
+              const { boxes: all, firstCard: onTop } = await resultShown(page, lines, viewer !== null, where);
               if (lines === 1) {
                 oneLine = boardTop(all);
                 continue;
               }
               if (seat === 1) await shot(page, `layout-${seats}-seats-${lines}-winners-${as}-${name}`);
-              const where = `${seats} seats, ${name}, ${as}, ${lines} winner lines (seats ${winners.slice(0, lines).join(", ")})`;
               for (const p of problems(all, size)) report.push(`${where}: ${p}`);
               const moved = Math.abs(boardTop(all) - oneLine);
               if (!(moved <= 2)) report.push(`${where}: the board moved ${moved.toFixed(1)} px from where one line leaves it`);
               // The first board card is what is drawn at its own centre: no seat is on top of it.
-              const first = page.getByTestId("board").locator("[data-card]").first();
-              await expect(first).toHaveAttribute("data-card", BOARD[0]!);
-              const onTop = await first.evaluate((card) => {
-                const r = card.getBoundingClientRect();
-                const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                const inView = r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;
-                const seat = top?.closest(".seat")?.getAttribute("data-seat");
-                return { covered: !(top && card.contains(top)), inView, by: seat ? `seat ${seat}` : String(top?.className ?? "nothing") };
-              });
               if (onTop.covered) report.push(`${where}: the first board card is hidden by ${onTop.by}`);
               if (!onTop.inView) report.push(`${where}: the first board card is off screen`);
             }

@@ -85,7 +85,7 @@ describe("the hand review in the replayer", () => {
     expect(post?.headers.Authorization).toBe("Bearer tok");
 
     stored = status({ status: "done", done: 2, review: REVIEW });
-    const summary = await screen.findByTestId("review-summary", {}, { timeout: 4000 });
+    const summary = await screen.findByTestId("review-summary");
     expect(summary).toHaveTextContent("2.50 bb given up over 2 decisions");
     expect(screen.getAllByTestId("review-jump")).toHaveLength(2);
 
