@@ -135,8 +135,10 @@ async function resultShown(page: Page, lines: number, seated: boolean, where: st
     };
     const card = document.querySelector('[data-testid="board"] [data-card]');
     if (shown.winners !== String(want.lines) || shown.won !== want.lines || shown.me !== want.me || card?.getAttribute("data-card") !== want.card) return false;
-    // A board dealt anew slides its cards in: look where the first one comes to rest.
-    if (card.getAnimations({ subtree: true }).some((a) => a.playState === "running")) return false;
+    // A board dealt anew slides its cards in, and seats glide to a new size's places:
+    // look once everything that moves has come to rest (looping animations aside).
+    const moving = (a: Animation) => a.playState === "running" && a.effect?.getComputedTiming().iterations !== Infinity;
+    if (document.getAnimations().some(moving)) return false;
     const boxes = (window as unknown as { __measure: () => Measured }).__measure().boxes;
     const r = card.getBoundingClientRect();
     const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
