@@ -90,8 +90,17 @@ test.describe.serial("a home game: host, invite, approval, ledger, exports", () 
     expect(link).not.toBe(first);
     await host.getByTestId("host-pause").click();
     await expect(host.getByTestId("host-pause")).toHaveText("Resume the game");
-    await host.getByTestId("host-approve-seats").click(); // checked once the server says so
-    await expect(host.getByTestId("host-approve-seats")).toBeChecked();
+    // Checked once the server says so: a setting applies between hands, so the host
+    // plays out a hand dealt meanwhile (the game pauses after it); bounded by decisions.
+    const approve = host.getByTestId("host-approve-seats");
+    await approve.click();
+    for (let decisions = 0; ; decisions += 1) {
+      expect(decisions, "decisions before the hand in progress ends").toBeLessThan(20);
+      const settled = async () => (await approve.isChecked()) || (await host.getByTestId("action-bar").isVisible());
+      await expect.poll(settled, { timeout: 60_000 }).toBe(true);
+      if (await approve.isChecked()) break;
+      await checkOrCall(host);
+    }
 
     await signIn(friend, "Finn");
     await friend.goto(link);
