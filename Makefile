@@ -80,13 +80,12 @@ e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
 	cd frontend && CHROMIUM_PATH=$$(command -v chromium) SHOWDOWN_BIN=$(CURDIR)/$(BIN)/showdown \
 		LAYOUT_FULL=$(LAYOUT_FULL) npx playwright test
 
-# Every tier: lint, types, Python (unit and integration), frontend, browser. The browser
-# tests mostly wait (for bots and the pauses between hands: about half a core), so they run
-# beside the checks that use one core each in turn (ruff, mypy, ESLint, tsc, Vitest); pytest
-# then has both cores to itself. Each part's output is shown whole once it ends.
-# TEST_JOBS=1 runs them one after the other (a machine busy with other work: the browser
-# tests' players time out when starved of CPU).
-TEST_JOBS ?= 2
+# Every tier: lint, types, Python (unit and integration), frontend, browser; pytest on both
+# cores. Each part's output is shown whole once it ends.
+# TEST_JOBS=2 runs the browser tests beside the checks: quicker on a quiet machine, but a
+# fresh clone's AI worker then compiles its kernels for minutes beside mypy and two
+# browsers; by default they run one after the other.
+TEST_JOBS ?= 1
 test: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/frontend-build $(STAMPS)/chromium
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=recurse e2e checks
 	$(MAKE) --no-print-directory pytest

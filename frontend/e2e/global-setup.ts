@@ -43,6 +43,28 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`showdown serve did not answer /healthz within ${timeoutMs} ms (${lastError})`);
 }
 
+/**
+ * Wait until the server's AI worker has connected: until then every bot's decision is
+ * the server's fallback (which folds weak hands, even for a "calling station"). In a
+ * fresh clone the worker compiles its kernels first, minutes on a busy machine.
+ */
+async function waitForWorker(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let workers = 0;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`showdown serve exited with ${child.exitCode} before its AI worker connected`);
+    try {
+      const response = await fetch(`${url}/api/stats`);
+      if (response.ok) workers = ((await response.json()) as { workers: number }).workers;
+      if (workers > 0) return;
+    } catch {
+      /* not answering yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the AI worker did not connect within ${timeoutMs} ms`);
+}
+
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.pid === undefined) return resolve();
@@ -153,6 +175,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForHealth(url, child, 120_000);
+    await waitForWorker(url, child, 600_000);
   } catch (error) {
     await stop(child);
     await stopStragglers(dataDir);
