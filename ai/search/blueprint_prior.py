@@ -18,7 +18,7 @@ With nothing seen the search plays against the blueprint; with many decisions, a
 the model.
 
 No-Limit heads-up (`nway_prior`): the same shares from the n-player blueprint
-(`ai.policy.nway`), the cost context of each node the kernel's own (`kernel.cost_of`:
+(`ai.policy.nway`), the cost context of each node the kernel's own (`cost_context.cost_of`:
 a bet up to the pot is cost 1, beyond it cost 2), and with them the blueprint's bet
 sizes per context as the kernel's size buckets (half pot, pot, all-in), moved towards
 the model's sizes by the same evidence weight.
@@ -39,6 +39,7 @@ from ai.policy.limit.abstraction import CardAbstraction
 from ai.policy.limit.game import CALL, DECISION, FOLD, RAISE
 from ai.policy.nway import tree as nway_tree
 from ai.policy.nway.lookup import NWayBlueprint, shipped
+from ai.search.cost_context import cost_of
 
 F64 = npt.NDArray[np.float64]
 STREETS, COSTS = 4, 3
@@ -144,8 +145,6 @@ def nway_prior(game: str) -> tuple[F64, F64]:
 
 
 def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
-    from ai.search.kernel import cost_of  # the kernel imports this module's users
-
     # The stored tree holds no chips; the same game built again (tested equal) does.
     chips = nway_tree.build_tree(bp.game)
     t = bp.tree

@@ -30,6 +30,7 @@ import numpy.typing as npt
 from ai.math._jit import jit
 from ai.math.fastrng import next_state, seed_state
 from ai.models.features import SIZE_FRACTIONS
+from ai.search.cost_context import cost_of
 from ai.search.opponents import OpponentTables
 from ai.sim.arrays import (
     BETS,
@@ -127,15 +128,6 @@ def reseed(rng: I64, seed: int) -> None:
 
 
 # -- the policies (tests/ai/search_policy.py, ai.search.abstraction) -----------------
-
-
-@jit
-def cost_of(call: int, pot: int, unit: int, limit: bool) -> int:
-    if call <= 0:
-        return 0
-    if limit:
-        return 1 if call <= unit else 2
-    return 1 if 2 * call <= pot else 2
 
 
 @jit

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from pymongo.errors import PyMongoError
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -99,7 +99,15 @@ async def _authenticate(
     return principal, last_seq, message.invite
 
 
-async def serve_table_socket(websocket: WebSocket, table_id: str, state: AppState) -> None:
+# A table this node does not hold, on a cluster's node: the socket (accepted, its origin
+# checked) relayed to the owner (`backend.cluster.gateway.relay_table_socket`, passed in by
+# the route: the gateway builds on this module).
+Relay = Callable[[WebSocket, str, AppState], Awaitable[None]]
+
+
+async def serve_table_socket(
+    websocket: WebSocket, table_id: str, state: AppState, relay: Relay | None = None
+) -> None:
     settings = state.settings
     own = client_info(websocket, settings.trusted_proxies)
     if not origin_allowed(websocket.headers, settings.allowed_origins, own):
@@ -110,11 +118,8 @@ async def serve_table_socket(websocket: WebSocket, table_id: str, state: AppStat
         return
     await websocket.accept()
     runtime = state.tables.get(table_id)
-    if runtime is None and state.cluster is not None:
-        # Another node's table (or none): relayed over the bus to its owner.
-        from backend.cluster.gateway import relay_table_socket
-
-        await relay_table_socket(websocket, table_id, state, state.cluster)
+    if runtime is None and relay is not None:
+        await relay(websocket, table_id, state)  # another node's table (or none)
         return
     if runtime is None:
         await _refuse(websocket, "unknown_table", f"no table {table_id!r}", CloseCode.UNKNOWN_TABLE)

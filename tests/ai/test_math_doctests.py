@@ -1,4 +1,4 @@
-"""The examples in ai.math's docstrings (and the blueprint lookup's) are part of the test suite."""
+"""The examples in the docstrings of ai.math and a few AI modules are part of the test suite."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ MODULES = [
     "ai.math.rollout_strength",
     "ai.math.tables",
     "ai.policy.nway.lookup",
+    "ai.search.cost_context",
 ]
 
 
