@@ -183,6 +183,12 @@ test.describe.serial("a home game: host, invite, approval, ledger, exports", () 
     expect(all.text).not.toContain("Dealt to Finn");
     await shot(host, "pokernight-desktop-my-hands");
     await friend.goto("/#/hands");
+    // A hand is filed behind the table's path (nobody at the table waits for it): the
+    // page is reloaded until the friend's hand is listed.
+    await expect(async () => {
+      await friend.reload();
+      await expect(friend.getByTestId("hand-item").first()).toBeVisible({ timeout: 3000 });
+    }).toPass({ timeout: 30_000 });
     await friend.getByTestId("hand-item").first().click();
     await expect(friend.getByTestId("replayer")).toBeVisible();
     const one = await downloaded(friend, () => friend.getByTestId("hand-export-ohh").click());
