@@ -74,6 +74,11 @@ class TableManager:
                 hand_no = counted.hand_no if counted is not None else None
                 runtime.post(StatsCounted(hand_no, (*named, *seated)))
 
+    def counted_elsewhere(self, tables: list[TableCounted]) -> None:
+        """Another node counted its tables' hands (backend.cluster.lobby): the HUDs of
+        their players seated here move too."""
+        self._stats_counted(tables)
+
     def get(self, table_id: str) -> TableRuntime | None:
         return self._runtimes.get(table_id)
 

@@ -60,6 +60,8 @@ async def readyz(state: State) -> JSONResponse:
         body["degraded"] = degraded
     if state.cluster is not None:  # a node: its id and the live nodes' table counts
         body["cluster"] = {"node": state.cluster.node_id, "nodes": state.cluster.alive()}
+        if state.cluster.ai is not None:  # workers other nodes announced (ai_relay)
+            body["cluster"]["workers_elsewhere"] = state.cluster.ai.elsewhere()
     return JSONResponse(body, status_code=200 if ready else 503)
 
 

@@ -1,0 +1,184 @@
+"""Events that cross tables and AI workers, over the bus, on two real nodes (docs/cluster.md §3).
+
+`showdown serve --nodes 2 --no-worker` (the embedded database, nats-server, two node
+processes), started once for the module:
+- a table node n1 owns is listed by n0's lobby with its seats, and a seat taken there
+  shows in n0's lobby; a statistics change counted on n1 reaches the player's other
+  table on n0;
+- a bot at a table owned by n1, which has no worker, gets its decisions from a worker
+  connected to n0 (relayed over the bus, not the fallback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+import pytest
+import pytest_asyncio
+from backend_testlib import TIMEOUT, WsClient, passive_action, signed_in
+from cluster_testlib import Cluster
+
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
+
+SECRET = "cluster-events-ai-secret"
+ENV = {
+    "SHOWDOWN_HAND_PAUSE_MS": "0",
+    "BOT_DELAY_MS": "0",
+    "ACTION_TIMEOUT": "60",
+    "LEASE_TTL": "2",
+    "LOG_FORMAT": "text",
+    "AI_SHARED_SECRET": SECRET,
+}
+Body = dict[str, Any]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Cluster]:
+    base = tmp_path_factory.mktemp("cluster-events")
+    running = await Cluster(base / "data", base / "serve.log", 2, **ENV).start()
+    yield running
+    await running.stop()
+
+
+async def listed(cluster: Cluster, node: str, token: str, ok: Callable[[Body], bool]) -> Body:
+    """The first lobby entry of `node` satisfying `ok` (lists travel every 0.25 s)."""
+    async with httpx.AsyncClient(base_url=cluster.urls[node]) as http, asyncio.timeout(TIMEOUT):
+        while True:
+            auth = {"Authorization": f"Bearer {token}"}
+            for entry in (await http.get("/api/tables", headers=auth)).json():
+                if ok(entry):
+                    return dict(entry)
+            await asyncio.sleep(0.05)  # polling the lobby as a browser does: no event to wait on
+
+
+async def create(cluster: Cluster, token: str, **body: Any) -> Body:
+    async with httpx.AsyncClient(base_url=cluster.urls["n0"]) as http:
+        auth = {"Authorization": f"Bearer {token}"}
+        response = await http.post("/api/tables", json=body, headers=auth)
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+
+async def sat(cluster: Cluster, node: str, table: Body, token: str, seat: int) -> WsClient:
+    client = await signed_in(cluster.ws(node, f"/ws/tables/{table['table_id']}"), token)
+    await client.wait_type("welcome")
+    await client.send({"type": "sit", "seat": seat, "buy_in": table["min_buy_in"]})
+    await client.wait_state(lambda s: s["view"]["viewer_seat"] == seat)
+    return client
+
+
+async def test_the_lobby_and_statistics_cross_nodes(cluster: Cluster) -> None:
+    async with httpx.AsyncClient(base_url=cluster.urls["n0"]) as http:
+        login = (await http.post("/api/auth/guest", json={"name": "Alice"})).json()
+    token, alice_id = login["token"], login["player_id"]
+    home = await create(cluster, token, seats=2, bots=0, small_blind=5, big_blind=10)
+    # Placement puts the second table on n1; n0's lobby lists it, with its bot's seat.
+    away = await create(cluster, token, seats=2, bots=1, small_blind=5, big_blind=10)
+    assert await cluster.tables_of("n1") >= {away["table_id"]}
+    entry = await listed(cluster, "n0", token, lambda t: t["table_id"] == away["table_id"])
+    assert (entry["seats"], entry["seats_taken"], entry["bots"]) == (2, 1, 1)
+    # And n1's lists n0's table: every node shows the whole cluster.
+    await listed(cluster, "n1", token, lambda t: t["table_id"] == home["table_id"])
+    # n0 answers the detail of n1's table (the table page opens from any node).
+    async with httpx.AsyncClient(base_url=cluster.urls["n0"]) as http:
+        detail = (await http.get(f"/api/tables/{away['table_id']}")).json()
+    assert (detail["table_id"], detail["seats_taken"]) == (away["table_id"], 1)
+
+    # Alice sits at n0's table, then at n1's (through n0: relayed): n0's lobby shows it.
+    at_home = await sat(cluster, "n0", home, token, 1)
+    at_away = await sat(cluster, "n0", away, token, 2)
+    await listed(
+        cluster,
+        "n0",
+        token,
+        lambda t: t["table_id"] == away["table_id"] and t["seats_taken"] == 2 and t["players"] == 1,
+    )
+
+    # A hand at n1's table ends (Alice folds or checks down); n1 counts it, and her HUD
+    # at n0's table hears of it (`hand_no` null: another table's hand).
+    while True:
+        state = await at_away.wait_state(lambda s: True)
+        view = state["view"]
+        if not view["hand_in_progress"] and view["hand_no"] >= 1:
+            break
+        if view["hand_in_progress"] and view["actor"] == 2:
+            await at_away.send({"type": "act", "action": passive_action(view["legal_actions"])})
+    stats = await at_home.wait_type("stats")
+    assert stats["hand_no"] is None
+    assert alice_id in stats["player_ids"]
+    await at_home.send({"type": "stand"})
+    await at_away.send({"type": "stand"})
+    await at_home.close()
+    await at_away.close()
+
+
+async def test_a_bot_on_a_node_without_workers_gets_a_workers_decision(cluster: Cluster) -> None:
+    worker = await WsClient.connect(cluster.ws("n0", "/ws/ai"))
+    await worker.send({"type": "hello", "secret": SECRET, "name": "n0-worker", "capacity": 4})
+    await worker.wait_type("welcome")
+    async with asyncio.timeout(TIMEOUT):  # n1 hears of n0's worker on the bus
+        while (await cluster.readyz("n1"))["cluster"].get("workers_elsewhere", 0) < 1:  # noqa: ASYNC110
+            await asyncio.sleep(0.05)  # polling the node's view: it has no event to wait on
+
+    async with httpx.AsyncClient(base_url=cluster.urls["n1"]) as http:
+        login = (await http.post("/api/auth/guest", json={"name": "Bob"})).json()
+    token = login["token"]
+    counts = {n: len(await cluster.tables_of(n)) for n in ("n0", "n1")}
+    # Tables go to the least loaded node: fill n0 up to n1's count, then one for n1.
+    for _ in range(counts["n1"] + 1 - counts["n0"]):
+        await create(cluster, token, seats=2, bots=0, small_blind=5, big_blind=10)
+    table = await create(cluster, token, seats=2, bots=1, small_blind=5, big_blind=10)
+    assert table["table_id"] in await cluster.tables_of("n1")
+    before = {"relayed": 0, **(await cluster.readyz("n1"))["ai"]}
+
+    bob = await sat(cluster, "n1", table, token, 2)
+    query: Body | None = None
+    while query is None:  # Bob plays passively until n1's bot is asked, at n0's worker
+        kind, message = await _query_or_turn(worker, bob, 2)
+        if kind == "turn":
+            await bob.send(
+                {"type": "act", "action": passive_action(message["view"]["legal_actions"])}
+            )
+            continue
+        action = passive_action(message["legal"])
+        await worker.send(
+            {"type": "decision", "request_id": message["request_id"], "action": action}
+        )
+        if message["table_id"] == table["table_id"]:
+            query = message
+    # n1 took the worker's answer as the bot's decision: relayed, not the fallback.
+    after = await _counters_when(cluster, "n1", lambda ai: ai["relayed"] > before["relayed"])
+    assert after["fallbacks"] == before["fallbacks"]
+    await bob.close()
+    await worker.close()
+
+
+async def _query_or_turn(worker: WsClient, player: WsClient, seat: int) -> tuple[str, Body]:
+    tasks = [
+        asyncio.create_task(worker.wait_type("query")),
+        asyncio.create_task(
+            player.wait_state(
+                lambda s: s["view"]["hand_in_progress"] and s["view"]["actor"] == seat
+            )
+        ),
+    ]
+    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    if tasks[0] in done:
+        return "query", tasks[0].result()
+    return "turn", tasks[1].result()
+
+
+async def _counters_when(cluster: Cluster, node: str, ok: Callable[[Body], bool]) -> Body:
+    """The node's AI counters once `ok` holds for them."""
+    async with asyncio.timeout(TIMEOUT):
+        while True:
+            ai = {"relayed": 0, **(await cluster.readyz(node))["ai"]}
+            if ok(ai):
+                return ai
+            await asyncio.sleep(0.05)  # polling the node's counters: no event to wait on
