@@ -2,12 +2,13 @@
 
 Starts `showdown serve --nodes 2 --no-worker` (embedded database, nats-server, two
 nodes) and one AI worker on n0's `/ws/ai` (this process, answering each query at
-once: check or call, so the figure is the path's, not a search's). Two tables of two
-bots play at the same time, one on each node: n0's bots ask the worker directly (the
-anchor); n1 has no worker, so its queries cross the bus to n0 (`ai.decide`) and the
-decisions come back. A spectator on each table's owner times each bot decision: from
-the state that gives a bot the turn to the state with its action. Both tables run
-under the same load, interleaved, so the difference is the relay's cost.
+once: check or call, so the figure is the path's, not a search's). Two tables of
+two bots (and a free seat) play at the same time, one on each node: n0's bots ask
+the worker directly (the anchor); n1 has no worker, so its queries cross the bus
+to n0 (`ai.decide`) and the decisions come back. A spectator on each table's owner
+times each bot decision: from the state that gives a bot the turn to the state
+with its action. Both tables run under the same load, interleaved, so the
+difference is the relay's cost.
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ async def _measure(decisions: int, port: int) -> int:
                 async with httpx.AsyncClient(base_url=urls["n0"], timeout=30) as n0:
                     login = (await n0.post("/api/auth/guest", json={"name": "Bench"})).json()
                     auth = {"Authorization": f"Bearer {login['token']}"}
-                    body = {"seats": 2, "bots": 2, "small_blind": 5, "big_blind": 10}
+                    body = {"seats": 3, "bots": 2, "small_blind": 5, "big_blind": 10}
                     local = (await n0.post("/api/tables", json=body, headers=auth)).json()
                     remote = (await n0.post("/api/tables", json=body, headers=auth)).json()
                 sockets = []
