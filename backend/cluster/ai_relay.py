@@ -6,7 +6,7 @@ a query (connected, not quarantined) joins the NATS queue group `ai` on `ai.deci
 a node with none leaves it. A node whose gateway has no such worker sends the bot's
 DecisionQuery there as a request: NATS hands it to one node of the group, whose
 gateway decides as for its own tables (its workers, their deadlines and quarantines,
-its fallback if they fail) within the query's time less RELAY_MARGIN for the hops,
+its fallback if they fail) within the query's time less a margin for the hops,
 and answers the decision. No answer in time (the node died, no node in the group)
 and the asking node's fallback policy decides, at the deadline as before.
 
@@ -45,8 +45,18 @@ QUEUE = "ai"  # the queue group: one node with workers takes each query
 CHECK_EVERY = 0.2  # seconds between checks of this node's workers (join or leave the group)
 WORKERS_HEARTBEAT = 1.0
 ALIVE_FOR = 3.0
-RELAY_MARGIN = 0.03  # seconds of the query's time left to the bus hops and the reply
+# Of the query's time, the share left to the bus hops and the reply (within bounds):
+# a loaded host delays each hop by tens of ms, and a reply after the asking node's
+# deadline is wasted (its fallback has decided).
+RELAY_SHARE = 0.1
+RELAY_MARGIN = (0.03, 0.25)  # seconds, at least and at most
 MIN_TIME = 0.05
+
+
+def margin(seconds: float) -> float:
+    """The time a relayed query leaves to the bus, of `seconds` in all."""
+    low, high = RELAY_MARGIN
+    return min(high, max(low, seconds * RELAY_SHARE))
 
 
 def encode(decision: Decision) -> bytes:
@@ -175,7 +185,7 @@ class AIRelay:
         except ValidationError as error:
             log.warning("bad relayed query", extra={"error": str(error)[:200]})
             return
-        time_limit = max(MIN_TIME, query.timeout_ms / 1000 - RELAY_MARGIN)
+        time_limit = max(MIN_TIME, query.timeout_ms / 1000 - margin(query.timeout_ms / 1000))
         decision = await self._gateway.decide(
             purpose=query.purpose,
             view=query.view,

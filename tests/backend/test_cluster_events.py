@@ -6,7 +6,9 @@ processes), started once for the module:
   shows in n0's lobby; a statistics change counted on n1 reaches the player's other
   table on n0;
 - a bot at a table owned by n1, which has no worker, gets its decisions from a worker
-  connected to n0 (relayed over the bus, not the fallback).
+  connected to n0 (relayed over the bus, not the fallback);
+- a silent worker on n0 is quarantined by n0 at the relayed query's deadline, the bot
+  gets n0's fallback decision, and n1 stops relaying (no worker left in the cluster).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ ENV = {
     "LEASE_TTL": "2",
     "LOG_FORMAT": "text",
     "AI_SHARED_SECRET": SECRET,
+    "AI_DEADLINE_MS": "1500",  # a silent worker costs this long
+    "TABLE_CREATE_BURST": "20",  # the tests create a dozen tables from one address
 }
 Body = dict[str, Any]
 
@@ -115,23 +119,39 @@ async def test_the_lobby_and_statistics_cross_nodes(cluster: Cluster) -> None:
     await at_away.close()
 
 
-async def test_a_bot_on_a_node_without_workers_gets_a_workers_decision(cluster: Cluster) -> None:
+async def worker_on_n0(cluster: Cluster, name: str) -> WsClient:
+    """A worker connected to n0, once n1 heard of it on the bus."""
     worker = await WsClient.connect(cluster.ws("n0", "/ws/ai"))
-    await worker.send({"type": "hello", "secret": SECRET, "name": "n0-worker", "capacity": 4})
+    await worker.send({"type": "hello", "secret": SECRET, "name": name, "capacity": 4})
     await worker.wait_type("welcome")
-    async with asyncio.timeout(TIMEOUT):  # n1 hears of n0's worker on the bus
-        while (await cluster.readyz("n1"))["cluster"].get("workers_elsewhere", 0) < 1:  # noqa: ASYNC110
+    await _elsewhere_when(cluster, lambda workers: workers >= 1)
+    return worker
+
+
+async def _elsewhere_when(cluster: Cluster, ok: Callable[[int], bool]) -> None:
+    async with asyncio.timeout(TIMEOUT):
+        while True:
+            if ok((await cluster.readyz("n1"))["cluster"].get("workers_elsewhere", 0)):
+                return
             await asyncio.sleep(0.05)  # polling the node's view: it has no event to wait on
 
+
+async def bot_table_on_n1(cluster: Cluster, name: str) -> tuple[str, Body]:
+    """A new player's token and a table of one bot that n1 owns."""
     async with httpx.AsyncClient(base_url=cluster.urls["n1"]) as http:
-        login = (await http.post("/api/auth/guest", json={"name": "Bob"})).json()
-    token = login["token"]
+        token = str((await http.post("/api/auth/guest", json={"name": name})).json()["token"])
     counts = {n: len(await cluster.tables_of(n)) for n in ("n0", "n1")}
     # Tables go to the least loaded node: fill n0 up to n1's count, then one for n1.
     for _ in range(counts["n1"] + 1 - counts["n0"]):
         await create(cluster, token, seats=2, bots=0, small_blind=5, big_blind=10)
     table = await create(cluster, token, seats=2, bots=1, small_blind=5, big_blind=10)
     assert table["table_id"] in await cluster.tables_of("n1")
+    return token, table
+
+
+async def test_a_bot_on_a_node_without_workers_gets_a_workers_decision(cluster: Cluster) -> None:
+    worker = await worker_on_n0(cluster, "n0-worker")
+    token, table = await bot_table_on_n1(cluster, "Bob")
     before = {"relayed": 0, **(await cluster.readyz("n1"))["ai"]}
 
     bob = await sat(cluster, "n1", table, token, 2)
@@ -182,3 +202,36 @@ async def _counters_when(cluster: Cluster, node: str, ok: Callable[[Body], bool]
             if ok(ai):
                 return ai
             await asyncio.sleep(0.05)  # polling the node's counters: no event to wait on
+
+
+async def test_a_silent_worker_is_quarantined_by_its_node_and_the_bot_gets_the_fallback(
+    cluster: Cluster,
+) -> None:
+    worker = await worker_on_n0(cluster, "silent")
+    token, table = await bot_table_on_n1(cluster, "Carol")
+    n0_before = {"quarantines": 0, "fallback_timeout": 0, **(await cluster.readyz("n0"))["ai"]}
+    carol = await sat(cluster, "n1", table, token, 2)
+    while True:  # Carol plays passively until n1's bot is asked; the worker never answers
+        kind, message = await _query_or_turn(worker, carol, 2)
+        if kind == "turn":
+            legal = message["view"]["legal_actions"]
+            await carol.send({"type": "act", "action": passive_action(legal)})
+        elif message["table_id"] == table["table_id"]:
+            break
+    # n0 gives the worker the query's time less the bus's margin, then quarantines it
+    # and answers its fallback's decision; the bot acts on it (n1's own fallback would
+    # decide too if that answer came after n1's deadline: either way, not the worker's).
+    n0 = await _counters_when(
+        cluster,
+        "n0",
+        lambda ai: (
+            ai.get("quarantines", 0) > n0_before["quarantines"]
+            and ai.get("fallback_timeout", 0) > n0_before["fallback_timeout"]
+        ),
+    )
+    assert n0["workers_quarantined"] == 1
+    await carol.wait_state(lambda s: s["view"]["actor"] == 2 or not s["view"]["hand_in_progress"])
+    # The quarantined worker is n0's last: n0 leaves the queue group, n1 stops relaying.
+    await _elsewhere_when(cluster, lambda workers: workers == 0)
+    await carol.close()
+    await worker.close()
