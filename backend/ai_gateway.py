@@ -326,8 +326,8 @@ class AIGateway:
         if not self._workers and self.remote is None:
             return
         text = HandEnded(record=observe_record(record, None)).model_dump_json()
-        if self.remote is not None:
-            self.remote.share_hand(text)
+        if self.remote is not None and self._pick(set()) is None:
+            self.remote.share_hand(text)  # the workers that decide for this node's bots
         self.hand_text(text)
 
     def hand_text(self, text: str) -> None:

@@ -14,8 +14,10 @@ and the asking node's fallback policy decides, at the deadline as before.
   every WORKERS_HEARTBEAT seconds; a node asks over the bus only while another
   node announced one in the last ALIVE_FOR seconds (else its fallback acts at once,
   with no round trip, as for one process without workers).
-- `ai.hands`: finished hands (HandEnded, as a spectator saw them) for the other
-  nodes' workers, so a worker learns from the hands of every table it plays at.
+- `ai.hands`: a node that relays (no worker of its own) publishes its finished hands
+  (HandEnded, as a spectator saw them) for the other nodes' workers, so a worker
+  learns from the hands of every table it plays at; a node with its own workers
+  keeps its hands to them (no traffic for hands no other worker plays).
 """
 
 from __future__ import annotations

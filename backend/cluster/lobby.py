@@ -2,12 +2,14 @@
 
 - `lobby.tables`: each node publishes the list of the tables it owns (their lobby
   summaries) when it changes, checked every LOBBY_EVERY seconds, and at least every
-  LOBBY_HEARTBEAT seconds. Every node keeps the last list heard from each node and
-  lists them beside its own; a node not heard from for ALIVE_FOR seconds (dead) is
-  listed no more, and a table this node owns is listed from its own runtime (just
-  taken over: the old owner's entry is stale). A private table carries the players
-  who may see it (host, seated, admitted by the invite), so another node filters it
-  as the owner would; the bus is inside the trust boundary.
+  LOBBY_HEARTBEAT seconds. A table's summary is made again only when its state's
+  seq moved (all of them every LOBBY_FRESH seconds, for a change that moves none).
+  Every node keeps the last list heard from each node and lists them beside its
+  own; a node not heard from for ALIVE_FOR seconds (dead) is listed no more, and a
+  table this node owns is listed from its own runtime (just taken over: the old
+  owner's entry is stale). A private table carries the players who may see it
+  (host, seated, admitted by the invite), so another node filters it as the owner
+  would; the bus is inside the trust boundary.
 - `stats.counted`: a node that counted hands (its own tables') publishes which
   tables' hands and which players; every other node tells its tables where those
   players sit, so a HUD at a table on node A moves when the player's hand at a
@@ -17,7 +19,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Any
@@ -32,9 +33,10 @@ from backend.schemas import TableSummary
 
 log = logging.getLogger(__name__)
 
-LOBBY_EVERY = 0.25  # seconds between checks of this node's list for a change
-LOBBY_HEARTBEAT = 1.0  # an unchanged list is published this often (a node's liveness)
-ALIVE_FOR = 3.0  # a node's list not refreshed for this long is dropped (the node died)
+LOBBY_EVERY = 0.5  # seconds between checks of this node's list for a change
+LOBBY_HEARTBEAT = 2.0  # an unchanged list is published this often (a node's liveness)
+LOBBY_FRESH = 10.0  # every summary is made again this often, changed or not
+ALIVE_FOR = 5.0  # a node's list not refreshed for this long is dropped (the node died)
 LOBBY_SUBJECT = "lobby.tables"
 STATS_SUBJECT = "stats.counted"
 
@@ -60,8 +62,9 @@ class ClusterLobby:
         self._stats = stats
         self._node_id = node_id
         self._heard: dict[str, tuple[list[dict[str, Any]], float]] = {}  # node -> (list, seen)
-        self._sent = ""
+        self._made: dict[str, tuple[int, dict[str, Any]]] = {}  # table -> (seq, entry)
         self._sent_at = 0.0
+        self._fresh_at = 0.0
         self._task: asyncio.Task[None] | None = None
         self._sends: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -81,20 +84,34 @@ class ClusterLobby:
 
     # -- the lobby ---------------------------------------------------------------------
 
-    def own_list(self) -> list[dict[str, Any]]:
-        return [
-            {**runtime.summary().model_dump(mode="json"), "viewers": viewers(runtime)}
-            for runtime in self._tables.all()
-            if listed(runtime)
-        ]
+    def own_list(self, fresh: bool = False) -> tuple[list[dict[str, Any]], bool]:
+        """This node's entries, and whether any changed since the last call: a table's
+        entry is made again when its state moved (its seq), or every one if `fresh`."""
+        made: dict[str, tuple[int, dict[str, Any]]] = {}
+        changed = False
+        for runtime in self._tables.all():
+            if not listed(runtime):
+                continue
+            last = self._made.get(runtime.table_id)
+            if fresh or last is None or last[0] != runtime.seq:
+                entry = {**runtime.summary().model_dump(mode="json"), "viewers": viewers(runtime)}
+                changed = changed or last is None or last[1] != entry
+                last = (runtime.seq, entry)
+            made[runtime.table_id] = last
+        changed = changed or made.keys() != self._made.keys()
+        self._made = made
+        return [entry for _, entry in made.values()], changed
 
     async def publish(self, force: bool = False) -> None:
-        entries = self.own_list()
-        text = json.dumps(entries, separators=(",", ":"), sort_keys=True)
         now = time.monotonic()
-        if not force and text == self._sent and now - self._sent_at < LOBBY_HEARTBEAT:
+        due = force or now - self._sent_at >= LOBBY_HEARTBEAT
+        fresh = now - self._fresh_at >= LOBBY_FRESH
+        if fresh:
+            self._fresh_at = now
+        entries, changed = self.own_list(fresh=fresh)
+        if not (due or changed):
             return
-        self._sent, self._sent_at = text, now
+        self._sent_at = now
         await self._bus.publish(LOBBY_SUBJECT, dumps({"node": self._node_id, "tables": entries}))
         self.published += 1
 
