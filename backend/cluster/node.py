@@ -32,6 +32,7 @@ from backend.ai_gateway import AIGateway
 from backend.cluster.ai_relay import AIRelay
 from backend.cluster.bus import Bus, NoOwner, dumps, loads
 from backend.cluster.fencing import StaleOwner, stamp
+from backend.cluster.filings import ClusterFilings
 from backend.cluster.keeper import LeaseKeeper
 from backend.cluster.leases import COLLECTION, Leases
 from backend.cluster.lobby import ClusterLobby
@@ -70,6 +71,7 @@ class ClusterNode:
         self.owner = OwnerSide(bus, tables, node_id, settings.send_queue_size)
         self.lobby = ClusterLobby(bus, tables, repos.hands.stats, node_id)
         self.ai: AIRelay | None = None
+        self.filings = ClusterFilings(bus, tables, node_id, lambda: len(self.alive()) - 1)
         self._loads: dict[str, tuple[int, float]] = {}  # node -> (tables, monotonic seen)
         self._watched: dict[str, list[Callable[[], None]]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -104,6 +106,7 @@ class ClusterNode:
         await bus.subscribe("cluster.load", node._heard)
         await bus.subscribe("cluster.free", node._freed)
         await node.lobby.start()
+        await node.filings.start()
         # SIGUSR1 drains the node (a deploy): its tables move between hands.
         asyncio.get_running_loop().add_signal_handler(
             signal.SIGUSR1, lambda: node.spawn(node.drain())
@@ -346,6 +349,7 @@ class ClusterNode:
             loop.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)
         await self.lobby.close()
+        await self.filings.close()
         if self.ai is not None:
             await self.ai.close()
         await self.owner.close()

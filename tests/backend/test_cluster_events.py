@@ -8,12 +8,15 @@ processes), started once for the module:
 - a bot at a table owned by n1, which has no worker, gets its decisions from a worker
   connected to n0 (relayed over the bus, not the fallback);
 - a silent worker on n0 is quarantined by n0 at the relayed query's deadline, the bot
-  gets n0's fallback decision, and n1 stops relaying (no worker left in the cluster).
+  gets n0's fallback decision, and n1 stops relaying (no worker left in the cluster);
+- a player's hand list read on n0 lists the hand she just finished at n1's table,
+  whose filing the database holds (n0 waits for n1's answer that it landed).
 """
 
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -22,6 +25,7 @@ import pytest
 import pytest_asyncio
 from backend_testlib import TIMEOUT, WsClient, passive_action, signed_in
 from cluster_testlib import Cluster
+from pymongo import AsyncMongoClient
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 
@@ -40,9 +44,13 @@ Body = dict[str, Any]
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Cluster]:
+async def cluster(
+    tmp_path_factory: pytest.TempPathFactory, mongo_url: str
+) -> AsyncIterator[Cluster]:
+    # The session's database (its test commands hold a write for the filing test).
     base = tmp_path_factory.mktemp("cluster-events")
-    running = await Cluster(base / "data", base / "serve.log", 2, **ENV).start()
+    database = {"MONGODB_URL": mongo_url, "MONGODB_DB": "c" + uuid.uuid4().hex[:12]}
+    running = await Cluster(base / "data", base / "serve.log", 2, **ENV, **database).start()
     yield running
     await running.stop()
 
@@ -136,22 +144,26 @@ async def _elsewhere_when(cluster: Cluster, ok: Callable[[int], bool]) -> None:
             await asyncio.sleep(0.05)  # polling the node's view: it has no event to wait on
 
 
-async def bot_table_on_n1(cluster: Cluster, name: str) -> tuple[str, Body]:
-    """A new player's token and a table of one bot that n1 owns."""
+async def guest_token(cluster: Cluster, name: str) -> str:
     async with httpx.AsyncClient(base_url=cluster.urls["n1"]) as http:
-        token = str((await http.post("/api/auth/guest", json={"name": name})).json()["token"])
+        return str((await http.post("/api/auth/guest", json={"name": name})).json()["token"])
+
+
+async def bot_table_on_n1(cluster: Cluster, token: str) -> Body:
+    """A table of one bot that n1 owns."""
     counts = {n: len(await cluster.tables_of(n)) for n in ("n0", "n1")}
     # Tables go to the least loaded node: fill n0 up to n1's count, then one for n1.
     for _ in range(counts["n1"] + 1 - counts["n0"]):
         await create(cluster, token, seats=2, bots=0, small_blind=5, big_blind=10)
     table = await create(cluster, token, seats=2, bots=1, small_blind=5, big_blind=10)
     assert table["table_id"] in await cluster.tables_of("n1")
-    return token, table
+    return table
 
 
 async def test_a_bot_on_a_node_without_workers_gets_a_workers_decision(cluster: Cluster) -> None:
     worker = await worker_on_n0(cluster, "n0-worker")
-    token, table = await bot_table_on_n1(cluster, "Bob")
+    token = await guest_token(cluster, "Bob")
+    table = await bot_table_on_n1(cluster, token)
     before = {"relayed": 0, **(await cluster.readyz("n1"))["ai"]}
 
     bob = await sat(cluster, "n1", table, token, 2)
@@ -208,7 +220,8 @@ async def test_a_silent_worker_is_quarantined_by_its_node_and_the_bot_gets_the_f
     cluster: Cluster,
 ) -> None:
     worker = await worker_on_n0(cluster, "silent")
-    token, table = await bot_table_on_n1(cluster, "Carol")
+    token = await guest_token(cluster, "Carol")
+    table = await bot_table_on_n1(cluster, token)
     n0_before = {"quarantines": 0, "fallback_timeout": 0, **(await cluster.readyz("n0"))["ai"]}
     carol = await sat(cluster, "n1", table, token, 2)
     while True:  # Carol plays passively until n1's bot is asked; the worker never answers
@@ -235,3 +248,41 @@ async def test_a_silent_worker_is_quarantined_by_its_node_and_the_bot_gets_the_f
     await _elsewhere_when(cluster, lambda workers: workers == 0)
     await carol.close()
     await worker.close()
+
+
+HOLD_MS = 1500  # a held filing: shorter than the wait of a hand list (FILING_WAIT)
+SLOW = 3 * TIMEOUT  # a bound, not a wait: this host runs 5 jobs on 2 cores
+
+
+async def test_a_hand_list_on_one_node_waits_for_a_filing_on_another(
+    cluster: Cluster, mongo_url: str
+) -> None:
+    async with httpx.AsyncClient(base_url=cluster.urls["n0"]) as http:
+        token = str((await http.post("/api/auth/guest", json={"name": "Dana"})).json()["token"])
+    table = await bot_table_on_n1(cluster, token)
+    dana = await sat(cluster, "n1", table, token, 2)
+    state = await dana.wait_state(
+        lambda s: s["view"]["hand_in_progress"] and s["view"]["actor"] == 2, within=SLOW
+    )
+    hand_no = state["view"]["hand_no"]
+    admin: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url)
+    await admin.admin.command(
+        "configureFailPoint",
+        "failCommand",
+        mode={"times": 1},  # the next insert: the hand's filing, once Dana folds
+        data={"failCommands": ["insert"], "blockConnection": True, "blockTimeMS": HOLD_MS},
+    )
+    try:
+        await dana.send({"type": "act", "action": "fold"})
+        await dana.wait_state(
+            lambda s: s["view"]["hand_no"] == hand_no and not s["view"]["hand_in_progress"],
+            within=SLOW,  # the database holds a write: the table may pause meanwhile
+        )
+        async with httpx.AsyncClient(base_url=cluster.urls["n0"], timeout=TIMEOUT) as http:
+            auth = {"Authorization": f"Bearer {token}"}
+            page = (await http.get("/api/hands", headers=auth)).json()
+        assert hand_no in [item["hand_no"] for item in page["items"]]  # listed at once
+    finally:
+        await admin.admin.command("configureFailPoint", "failCommand", mode="off")
+        await admin.close()
+        await dana.close()

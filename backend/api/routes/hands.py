@@ -6,7 +6,6 @@ hole cards only where the showdown revealed them (holdem.views.observe_record).
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
@@ -27,16 +26,13 @@ FILING_WAIT = 3.0  # seconds a hand list waits for the player's hands being file
 
 
 async def _filings_landed(state: AppState, player_id: str) -> None:
-    """Wait (a while at most) for the filings of the hands this player just finished at
-    this node's tables: a hand is filed behind the table's path, and a list read just
-    after its end must list it."""
-    pending = [
-        filed
-        for runtime in state.tables.all()
-        if (filed := runtime.persister.filing_for(player_id)) is not None
-    ]
-    if pending:
-        await asyncio.wait(pending, timeout=FILING_WAIT)
+    """Wait (a while at most) for the filings of the hands this player just finished:
+    a hand is filed behind the table's path, and a list read just after its end must
+    list it. On a cluster, at every node's tables."""
+    if state.cluster is not None:
+        await state.cluster.filings.landed(player_id)
+    else:
+        await state.tables.filings_landed(player_id, FILING_WAIT)
 
 
 @router.get("", summary="Your finished hands, newest first")
