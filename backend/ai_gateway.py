@@ -98,6 +98,10 @@ class RemoteWorkers(Protocol):
         """A finished hand (HandEnded) for the other nodes' workers."""
         ...
 
+    async def review(self, query: DecisionQuery) -> Advice:
+        """A review query answered by a node with workers; ReviewUnavailable if none."""
+        ...
+
 
 class ReviewUnavailable(Exception):
     """A review query could not be answered (queue full, workers failing, shutting down)."""
@@ -338,13 +342,22 @@ class AIGateway:
 
     # -- reviews: low priority ---------------------------------------------------
 
-    async def review(self, view: TableView, legal: LegalActions) -> Advice:
+    async def review(
+        self, view: TableView, legal: LegalActions, local_only: bool = False
+    ) -> Advice:
         """The advisor's values for a past decision (`view` as its seat saw it then).
 
         Waits in the review queue for an idle worker; raises ReviewUnavailable when the
         queue is full or REVIEW_TRIES workers could not answer. No fallback: a review
-        without the search's values is no review.
+        without the search's values is no review. On a cluster's node with no worker,
+        the review goes to a node that has one (unless `local_only`: relayed here).
         """
+        remote = self.remote
+        if not local_only and remote is not None and not self._workers and remote.available():
+            self.counters["reviews_relayed"] += 1
+            request_id = uuid.uuid4().hex
+            query = _query(request_id, QueryPurpose.REVIEW, view, legal, None, REVIEW_TIMEOUT, True)
+            return await remote.review(query)
         if len(self._reviews) >= REVIEW_QUEUE_MAX:
             raise ReviewUnavailable("too many reviews are waiting: try again later")
         job = _Review(view, legal, asyncio.get_running_loop().create_future())

@@ -10,6 +10,9 @@ its fallback if they fail) within the query's time less a margin for the hops,
 and answers the decision. No answer in time (the node died, no node in the group)
 and the asking node's fallback policy decides, at the deadline as before.
 
+- `ai.review` (the same queue group): a hand review's decision (`review()`) asked on
+  a node with no worker at all; the serving node's review queue takes it (reviews
+  never delay live queries there either).
 - `ai.workers`: each node's count of workers able to take a query, on change and
   every WORKERS_HEARTBEAT seconds; a node asks over the bus only while another
   node announced one in the last ALIVE_FOR seconds (else its fallback acts at once,
@@ -33,7 +36,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from pydantic import ValidationError
 
-from backend.ai_gateway import AIGateway, Decision
+from backend.ai_gateway import AIGateway, Decision, ReviewUnavailable
 from backend.cluster.bus import Bus, NoOwner, dumps, loads
 from holdem.actions import Action
 from protocol.messages import Advice, AdviceSource, DecisionQuery
@@ -41,6 +44,10 @@ from protocol.messages import Advice, AdviceSource, DecisionQuery
 log = logging.getLogger(__name__)
 
 DECIDE_SUBJECT = "ai.decide"
+REVIEW_SUBJECT = "ai.review"
+# A relayed review waits in the serving node's review queue for an idle worker, then
+# up to REVIEW_TRIES workers' REVIEW_TIMEOUT each: past this, nobody reviews it.
+REVIEW_WAIT = 120.0
 WORKERS_SUBJECT = "ai.workers"
 HANDS_SUBJECT = "ai.hands"
 QUEUE = "ai"  # the queue group: one node with workers takes each query
@@ -94,7 +101,7 @@ class AIRelay:
         self._gateway = gateway
         self._node_id = node_id
         self._heard: dict[str, tuple[int, float]] = {}  # node -> (workers, monotonic seen)
-        self._serving: Subscription | None = None
+        self._serving: list[Subscription] = []
         self._announced = -1
         self._announced_at = 0.0
         self._task: asyncio.Task[None] | None = None
@@ -139,6 +146,19 @@ class AIRelay:
             log.warning("bad relayed decision", extra={"error": str(error)[:200]})
         return None
 
+    async def review(self, query: DecisionQuery) -> Advice:
+        try:
+            reply = loads(
+                await self._bus.request(
+                    REVIEW_SUBJECT, query.model_dump_json().encode(), within=REVIEW_WAIT
+                )
+            )
+        except NoOwner as error:
+            raise ReviewUnavailable("no AI worker answered this review") from error
+        if "error" in reply:
+            raise ReviewUnavailable(str(reply["error"]))
+        return Advice.model_validate(reply["advice"])
+
     def share_hand(self, text: str) -> None:
         if self.available():
             self._spawn(self._bus.publish(HANDS_SUBJECT, self._tagged(text)))
@@ -159,8 +179,11 @@ class AIRelay:
     async def _check(self) -> None:
         """Join the queue group while a worker here can take a query; leave it if not."""
         able = self._gateway.can_take()
-        if able and self._serving is None:
-            self._serving = await self._bus.subscribe(DECIDE_SUBJECT, self._query, queue=QUEUE)
+        if able and not self._serving:
+            self._serving = [
+                await self._bus.subscribe(DECIDE_SUBJECT, self._query, queue=QUEUE),
+                await self._bus.subscribe(REVIEW_SUBJECT, self._review_asked, queue=QUEUE),
+            ]
         elif not able:
             await self._leave()
         workers = self._gateway.worker_count if able else 0
@@ -171,8 +194,8 @@ class AIRelay:
             self._announced, self._announced_at = workers, now
 
     async def _leave(self) -> None:
-        sub, self._serving = self._serving, None
-        if sub is not None:
+        subs, self._serving = self._serving, []
+        for sub in subs:
             with contextlib.suppress(Exception):
                 await sub.unsubscribe()
 
@@ -199,6 +222,23 @@ class AIRelay:
         )
         self.served += 1
         await msg.respond(encode(decision))
+
+    async def _review_asked(self, msg: Msg) -> None:
+        self._spawn(self._review_answer(msg))
+
+    async def _review_answer(self, msg: Msg) -> None:
+        try:
+            query = DecisionQuery.model_validate_json(msg.data)
+        except ValidationError as error:
+            log.warning("bad relayed review", extra={"error": str(error)[:200]})
+            return
+        try:
+            advice = await self._gateway.review(query.view, query.legal, local_only=True)
+        except ReviewUnavailable as error:
+            await msg.respond(dumps({"error": str(error)}))
+            return
+        self.served += 1
+        await msg.respond(dumps({"advice": advice.model_dump(mode="json")}))
 
     async def _workers_heard(self, msg: Msg) -> None:
         body = loads(msg.data)

@@ -10,14 +10,15 @@ processes), started once for the module:
 - a silent worker on n0 is quarantined by n0 at the relayed query's deadline, the bot
   gets n0's fallback decision, and n1 stops relaying (no worker left in the cluster);
 - a player's hand list read on n0 lists the hand she just finished at n1's table,
-  whose filing the database holds (n0 waits for n1's answer that it landed).
+  whose filing the database holds (n0 waits for n1's answer that it landed);
+- the review of a hand played at n1's table, asked on n1, is computed by n0's worker.
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -250,6 +251,30 @@ async def test_a_silent_worker_is_quarantined_by_its_node_and_the_bot_gets_the_f
     await worker.close()
 
 
+async def fold_a_hand(
+    player: WsClient, seat: int, before_fold: Callable[[], Awaitable[None]] | None = None
+) -> int:
+    """Check until facing a bet, then fold (a free check cannot be folded); the number of
+    the hand folded, once its end is shown."""
+    while True:
+        state = await player.wait_state(
+            lambda s: s["view"]["hand_in_progress"] and s["view"]["actor"] == seat, within=SLOW
+        )
+        legal = state["view"]["legal_actions"]
+        if legal["can_fold"]:
+            break
+        await player.send({"type": "act", "action": "check"})
+    hand_no = int(state["view"]["hand_no"])
+    if before_fold is not None:
+        await before_fold()
+    await player.send({"type": "act", "action": "fold"})
+    await player.wait_state(
+        lambda s: s["view"]["hand_no"] == hand_no and not s["view"]["hand_in_progress"],
+        within=SLOW,  # the database may hold a write: the table may pause meanwhile
+    )
+    return hand_no
+
+
 HOLD_MS = 1500  # a held filing: shorter than the wait of a hand list (FILING_WAIT)
 SLOW = 3 * TIMEOUT  # a bound, not a wait: this host runs 5 jobs on 2 cores
 
@@ -261,23 +286,18 @@ async def test_a_hand_list_on_one_node_waits_for_a_filing_on_another(
         token = str((await http.post("/api/auth/guest", json={"name": "Dana"})).json()["token"])
     table = await bot_table_on_n1(cluster, token)
     dana = await sat(cluster, "n1", table, token, 2)
-    state = await dana.wait_state(
-        lambda s: s["view"]["hand_in_progress"] and s["view"]["actor"] == 2, within=SLOW
-    )
-    hand_no = state["view"]["hand_no"]
     admin: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url)
-    await admin.admin.command(
-        "configureFailPoint",
-        "failCommand",
-        mode={"times": 1},  # the next insert: the hand's filing, once Dana folds
-        data={"failCommands": ["insert"], "blockConnection": True, "blockTimeMS": HOLD_MS},
-    )
-    try:
-        await dana.send({"type": "act", "action": "fold"})
-        await dana.wait_state(
-            lambda s: s["view"]["hand_no"] == hand_no and not s["view"]["hand_in_progress"],
-            within=SLOW,  # the database holds a write: the table may pause meanwhile
+
+    async def hold_the_filing() -> None:
+        await admin.admin.command(
+            "configureFailPoint",
+            "failCommand",
+            mode={"times": 1},  # the next insert: the hand's filing, once Dana folds
+            data={"failCommands": ["insert"], "blockConnection": True, "blockTimeMS": HOLD_MS},
         )
+
+    try:
+        hand_no = await fold_a_hand(dana, 2, hold_the_filing)
         async with httpx.AsyncClient(base_url=cluster.urls["n0"], timeout=TIMEOUT) as http:
             auth = {"Authorization": f"Bearer {token}"}
             page = (await http.get("/api/hands", headers=auth)).json()
@@ -286,3 +306,58 @@ async def test_a_hand_list_on_one_node_waits_for_a_filing_on_another(
         await admin.admin.command("configureFailPoint", "failCommand", mode="off")
         await admin.close()
         await dana.close()
+
+
+REVIEW_ADVICE = {
+    "action": "fold",
+    "values": [{"action": "fold", "value_bb": 0.0}, {"action": "call", "value_bb": -0.5}],
+}
+
+
+async def answer_all(worker: WsClient, purposes: list[str]) -> None:
+    """A worker that answers every query (reviews with values), noting their purposes."""
+    while True:
+        query = await worker.wait_for(lambda m: m.get("type") == "query", within=3600)
+        purposes.append(query["purpose"])
+        legal = query["legal"]
+        answer = {"type": "decision", "request_id": query["request_id"]}
+        if query["purpose"] == "review":
+            answer |= {"action": "fold", "advice": REVIEW_ADVICE}
+        else:
+            answer |= {"action": passive_action(legal)}
+        await worker.send(answer)
+
+
+async def test_a_hand_review_asked_on_a_node_without_workers_is_computed_elsewhere(
+    cluster: Cluster,
+) -> None:
+    worker = await worker_on_n0(cluster, "reviewer")
+    purposes: list[str] = []
+    answering = asyncio.create_task(answer_all(worker, purposes))
+    try:
+        token = await guest_token(cluster, "Erin")
+        table = await bot_table_on_n1(cluster, token)
+        erin = await sat(cluster, "n1", table, token, 2)
+        hand_no = await fold_a_hand(erin, 2)  # her decisions: to review
+        auth = {"Authorization": f"Bearer {token}"}
+        async with httpx.AsyncClient(base_url=cluster.urls["n1"], timeout=TIMEOUT) as http:
+            hands = (await http.get("/api/hands", headers=auth)).json()["items"]
+            hand_id = next(h["hand_id"] for h in hands if h["hand_no"] == hand_no)
+            path = f"/api/hands/{hand_id}/review"
+            started = await http.post(path, headers=auth)
+            assert started.status_code in (200, 202), started.text
+            async with asyncio.timeout(SLOW):
+                while True:
+                    review = (await http.get(path, headers=auth)).json()
+                    if review["status"] != "working":
+                        break
+                    await asyncio.sleep(0.1)  # polling as the page does: no event to wait on
+        assert review["status"] == "done", review
+        assert "review" in purposes  # n0's worker computed it
+        ai = (await cluster.readyz("n1"))["ai"]
+        assert ai.get("reviews_relayed", 0) >= 1
+        await erin.close()
+    finally:
+        answering.cancel()
+        await asyncio.gather(answering, return_exceptions=True)
+        await worker.close()

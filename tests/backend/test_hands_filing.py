@@ -17,9 +17,13 @@ async def test_my_hands_lists_a_hand_whose_filing_is_still_held(
     table = await create_table(server, token, seats=2, bots=1, small_blind=5, big_blind=10)
     client = await join(server, table["table_id"], token)
     await client.send({"type": "sit", "seat": 2, "buy_in": table["min_buy_in"]})
-    state = await client.wait_state(
-        lambda s: s["view"]["hand_in_progress"] and s["view"]["actor"] == 2
-    )
+    while True:  # check until facing a bet: a free check cannot be folded
+        state = await client.wait_state(
+            lambda s: s["view"]["hand_in_progress"] and s["view"]["actor"] == 2
+        )
+        if state["view"]["legal_actions"]["can_fold"]:
+            break
+        await client.send({"type": "act", "action": "check"})
     runtime = server.state.tables.get(table["table_id"])
     assert runtime is not None
     await runtime.persister.drain()  # the buy-in filed: the next insert is the hand's filing
