@@ -4,7 +4,8 @@
 processes), started once for the module:
 - a table node n1 owns is listed by n0's lobby with its seats, and a seat taken there
   shows in n0's lobby; a statistics change counted on n1 reaches the player's other
-  table on n0;
+  table on n0; a private table n1 owns is listed and shown by n0 to its host only
+  (and to an invite link);
 - a bot at a table owned by n1, which has no worker, gets its decisions from a worker
   connected to n0 (relayed over the bus, not the fallback);
 - a silent worker on n0 is quarantined by n0 at the relayed query's deadline, the bot
@@ -159,6 +160,34 @@ async def bot_table_on_n1(cluster: Cluster, token: str) -> Body:
     table = await create(cluster, token, seats=2, bots=1, small_blind=5, big_blind=10)
     assert table["table_id"] in await cluster.tables_of("n1")
     return table
+
+
+async def test_a_private_table_on_another_node_is_listed_only_to_its_players(
+    cluster: Cluster,
+) -> None:
+    host = await guest_token(cluster, "Hana")
+    stranger = await guest_token(cluster, "Sam")
+    counts = {n: len(await cluster.tables_of(n)) for n in ("n0", "n1")}
+    for _ in range(counts["n1"] + 1 - counts["n0"]):  # the private table goes to n1
+        await create(cluster, host, seats=2, bots=0, small_blind=5, big_blind=10)
+    table = await create(cluster, host, seats=2, bots=0, small_blind=5, big_blind=10, private=True)
+    assert table["table_id"] in await cluster.tables_of("n1")
+    mine = await listed(cluster, "n0", host, lambda t: t["table_id"] == table["table_id"])
+    assert mine["private"] is True
+    # The stranger's lobby on n0 is complete (n1's list heard since) and lacks it.
+    later = await create(cluster, host, seats=2, bots=0, small_blind=5, big_blind=10)
+    await listed(cluster, "n0", stranger, lambda t: t["table_id"] == later["table_id"])
+    async with httpx.AsyncClient(base_url=cluster.urls["n0"]) as http:
+        for token, seen in ((stranger, False), (host, True)):
+            auth = {"Authorization": f"Bearer {token}"}
+            lobby = (await http.get("/api/tables", headers=auth)).json()
+            assert (table["table_id"] in {t["table_id"] for t in lobby}) is seen
+            detail = await http.get(f"/api/tables/{table['table_id']}", headers=auth)
+            assert detail.status_code == (200 if seen else 404)
+        invite = detail.json()["invite"]  # the host's detail carries the link
+        auth = {"Authorization": f"Bearer {stranger}"}
+        path = f"/api/tables/{table['table_id']}?invite={invite}"
+        assert (await http.get(path, headers=auth)).status_code == 200  # the link admits
 
 
 async def test_a_bot_on_a_node_without_workers_gets_a_workers_decision(cluster: Cluster) -> None:
