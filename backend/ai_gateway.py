@@ -34,6 +34,7 @@ import time
 import uuid
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -79,6 +80,27 @@ REVIEW_TRIES = 3  # workers asked for one review query before it fails
 # A worker's decline of a review whose lane a live query needed (ai.worker.decider's
 # REVIEW_YIELDED): asked again once the worker is idle, not counted as a failed try.
 REVIEW_YIELDED = "yielded to a live query"
+
+
+class RemoteWorkers(Protocol):
+    """Workers connected to other nodes of a cluster (backend.cluster.ai_relay)."""
+
+    def available(self) -> bool:
+        """Some other node has a worker that can take a query now."""
+        ...
+
+    async def decide(self, query: DecisionQuery, time_limit: float) -> Decision | None:
+        """The decision a node with workers made (theirs or its fallback's); None if no
+        node answered within `time_limit`."""
+        ...
+
+    def share_hand(self, text: str) -> None:
+        """A finished hand (HandEnded) for the other nodes' workers."""
+        ...
+
+    async def review(self, query: DecisionQuery) -> Advice:
+        """A review query answered by a node with workers; ReviewUnavailable if none."""
+        ...
 
 
 class ReviewUnavailable(Exception):
@@ -174,6 +196,8 @@ class AIGateway:
         self._reviews: deque[_Review] = deque()
         self._review_tasks: set[asyncio.Task[None]] = set()
         self._review_timer: asyncio.TimerHandle | None = None
+        # On a cluster's node: a query no worker here can take goes to a node with one.
+        self.remote: RemoteWorkers | None = None
 
     @property
     def worker_count(self) -> int:
@@ -208,6 +232,8 @@ class AIGateway:
         """
         if self._pick(set()) is not None:
             return None
+        if self.remote is not None and self.remote.available():
+            return None  # a worker on another node: `decide` relays the query
         self.counters["queries"] += 1
         return self._fallback(view, legal, "no_worker", False)
 
@@ -220,10 +246,13 @@ class AIGateway:
         style: str | None,
         time_limit: float,
         tournament: TournamentSituation | None = None,
+        local_only: bool = False,
     ) -> Decision:
         """A legal decision for `legal.seat` within `time_limit` seconds, from a worker or not.
 
-        `tournament` (prizes and stacks) lets the AI value the decision in prize equity."""
+        `tournament` (prizes and stacks) lets the AI value the decision in prize equity.
+        With no worker here, a cluster's node relays the query to a node that has one
+        (unless `local_only`: the query was relayed here)."""
         request_id = uuid.uuid4().hex
         want_advice = purpose is not QueryPurpose.BOT
         with log_context(table_id=view.table_id, hand_no=view.hand_no, request_id=request_id):
@@ -232,6 +261,23 @@ class AIGateway:
             deadline = loop.time() + time_limit
             tried: set[str] = set()
             reason = "no_worker"
+            remote = self.remote
+            if (
+                not local_only
+                and remote is not None
+                and self._pick(tried) is None
+                and remote.available()
+            ):
+                query = _query(
+                    request_id, purpose, view, legal, style, time_limit, want_advice, tournament
+                )
+                relayed = await remote.decide(query, time_limit)
+                if relayed is not None:
+                    self.counters["relayed"] += 1
+                    return relayed
+                self.counters["relay_failed"] += 1
+                reason = "timeout"
+                deadline = loop.time()  # the time is spent: the fallback decides
             while True:
                 worker = self._pick(tried)
                 remaining = deadline - loop.time()
@@ -261,6 +307,10 @@ class AIGateway:
                     continue
                 return decision
 
+    def can_take(self) -> bool:
+        """A worker here could take a query now (connected, not quarantined)."""
+        return self._pick(set()) is not None
+
     def _pick(self, exclude: set[str]) -> _Worker | None:
         now = asyncio.get_running_loop().time()
         candidates = [
@@ -277,22 +327,37 @@ class AIGateway:
 
         Never waits: a worker whose send queue is full misses this hand (counted).
         """
-        if not self._workers:
+        if not self._workers and self.remote is None:
             return
         text = HandEnded(record=observe_record(record, None)).model_dump_json()
+        if self.remote is not None and self._pick(set()) is None:
+            self.remote.share_hand(text)  # the workers that decide for this node's bots
+        self.hand_text(text)
+
+    def hand_text(self, text: str) -> None:
+        """A finished hand's HandEnded message, to every worker here (never waits)."""
         for worker in self._workers.values():
             sent = worker.outbox.put(text)
             self.counters["hands_sent" if sent else "hands_dropped"] += 1
 
     # -- reviews: low priority ---------------------------------------------------
 
-    async def review(self, view: TableView, legal: LegalActions) -> Advice:
+    async def review(
+        self, view: TableView, legal: LegalActions, local_only: bool = False
+    ) -> Advice:
         """The advisor's values for a past decision (`view` as its seat saw it then).
 
         Waits in the review queue for an idle worker; raises ReviewUnavailable when the
         queue is full or REVIEW_TRIES workers could not answer. No fallback: a review
-        without the search's values is no review.
+        without the search's values is no review. On a cluster's node with no worker,
+        the review goes to a node that has one (unless `local_only`: relayed here).
         """
+        remote = self.remote
+        if not local_only and remote is not None and not self._workers and remote.available():
+            self.counters["reviews_relayed"] += 1
+            request_id = uuid.uuid4().hex
+            query = _query(request_id, QueryPurpose.REVIEW, view, legal, None, REVIEW_TIMEOUT, True)
+            return await remote.review(query)
         if len(self._reviews) >= REVIEW_QUEUE_MAX:
             raise ReviewUnavailable("too many reviews are waiting: try again later")
         job = _Review(view, legal, asyncio.get_running_loop().create_future())

@@ -85,7 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await finish_closed_tables(mongo.db)  # a closing a stop cut short
         node: ClusterNode | None = None
         if settings.nats_url:  # one of many nodes: tables are loaded as their leases allow
-            node = await ClusterNode.start(settings, mongo.db, repos, tables)
+            node = await ClusterNode.start(settings, mongo.db, repos, tables, gateway)
             app.state.showdown.cluster = node
         restored = await tables.load_all() if node is None else 0
         store = TournamentStore(mongo.db)

@@ -10,10 +10,14 @@ Subjects:
 - `gw.<conn>.m` / `gw.<conn>.x`: one gateway connection's messages / its close.
 - `node.<id>.ping`, `node.<id>.create`: a node's liveness and table placement.
 - `cluster.load`: every node's table count, once a second.
+- the events that cross tables (backend.cluster.lobby, .filings) and the AI relay
+  (backend.cluster.ai_relay) list their own subjects.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -71,6 +75,29 @@ class Bus:
         except (NoRespondersError, NatsTimeout) as error:
             raise NoOwner(subject) from error
         return reply.data
+
+    async def gather(self, subject: str, data: bytes, expect: int, within: float) -> list[bytes]:
+        """Publish a request every subscriber answers; their replies, up to `expect` of
+        them, as many as came within `within` seconds."""
+        replies: list[bytes] = []
+        enough = asyncio.Event()
+
+        async def reply(msg: Msg) -> None:
+            replies.append(msg.data)
+            if len(replies) >= expect:
+                enough.set()
+
+        inbox = self._nc.new_inbox()
+        sub = await self._nc.subscribe(inbox, cb=reply)
+        try:
+            await self._nc.publish(subject, data, reply=inbox)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(within):
+                    await enough.wait()
+        finally:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+        return replies[:expect]
 
     async def subscribe(self, subject: str, handler: Handler, queue: str = "") -> Subscription:
         async def guarded(msg: Msg) -> None:

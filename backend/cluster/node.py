@@ -28,10 +28,14 @@ from nats.aio.msg import Msg
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import PyMongoError
 
+from backend.ai_gateway import AIGateway
+from backend.cluster.ai_relay import AIRelay
 from backend.cluster.bus import Bus, NoOwner, dumps, loads
 from backend.cluster.fencing import StaleOwner, stamp
+from backend.cluster.filings import ClusterFilings
 from backend.cluster.keeper import LeaseKeeper
 from backend.cluster.leases import COLLECTION, Leases
+from backend.cluster.lobby import ClusterLobby
 from backend.cluster.remote import OwnerSide
 from backend.db.codec import Document
 from backend.db.repositories import Repositories
@@ -65,6 +69,9 @@ class ClusterNode:
         self.leases = Leases(db, node_id, ttl=settings.lease_ttl)
         self.keeper = LeaseKeeper(self.leases, self._lost)
         self.owner = OwnerSide(bus, tables, node_id, settings.send_queue_size)
+        self.lobby = ClusterLobby(bus, tables, repos.hands.stats, node_id)
+        self.ai: AIRelay | None = None
+        self.filings = ClusterFilings(bus, tables, node_id, lambda: len(self.alive()) - 1)
         self._loads: dict[str, tuple[int, float]] = {}  # node -> (tables, monotonic seen)
         self._watched: dict[str, list[Callable[[], None]]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -83,10 +90,14 @@ class ClusterNode:
         db: AsyncDatabase[Document],
         repos: Repositories,
         tables: TableManager,
+        gateway: AIGateway | None = None,
     ) -> ClusterNode:
         node_id = settings.node_id or "n" + secrets.token_hex(4)
         bus = await Bus.connect(settings.nats_url, node_id)
         node = cls(settings, db, repos, tables, bus, node_id)
+        if gateway is not None:  # the AI workers serve every node (backend.cluster.ai_relay)
+            node.ai = AIRelay(bus, gateway, node_id)
+            await node.ai.start()
         tables.claim = node.claim
         tables.stale = node.stale
         tables.closed = node.closed
@@ -94,6 +105,8 @@ class ClusterNode:
         await bus.subscribe(f"node.{node_id}.create", node._create)
         await bus.subscribe("cluster.load", node._heard)
         await bus.subscribe("cluster.free", node._freed)
+        await node.lobby.start()
+        await node.filings.start()
         # SIGUSR1 drains the node (a deploy): its tables move between hands.
         asyncio.get_running_loop().add_signal_handler(
             signal.SIGUSR1, lambda: node.spawn(node.drain())
@@ -280,6 +293,19 @@ class ClusterNode:
         detail = runtime.detail(created_by).model_dump(mode="json")
         await msg.respond(dumps({"detail": detail}))
 
+    async def detail_of(
+        self, table_id: str, viewer: str | None, invite: str | None
+    ) -> TableDetail | None:
+        """A table another node owns, as `viewer` may see it; None if hidden or unknown."""
+        body = {"op": "detail", "viewer": viewer, "invite": invite}
+        try:
+            reply = loads(await self.bus.request(f"table.{table_id}.cmd", dumps(body)))
+        except NoOwner:
+            return None
+        if not reply.get("ok"):
+            return None
+        return TableDetail.model_validate(reply["detail"])
+
     # -- liveness ---------------------------------------------------------------------
 
     async def _pong(self, msg: Msg) -> None:
@@ -322,6 +348,10 @@ class ClusterNode:
         for loop in self._loops:
             loop.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)
+        await self.lobby.close()
+        await self.filings.close()
+        if self.ai is not None:
+            await self.ai.close()
         await self.owner.close()
 
     async def release(self) -> None:

@@ -117,6 +117,18 @@ class OwnerSide:
         body = loads(msg.data)
         op, conn = str(body.get("op")), str(body.get("conn"))
         runtime = self._tables.get(table_id)
+        if op == "detail":  # GET /api/tables/<id> on another node (backend.cluster.lobby)
+            viewer, invite = body.get("viewer"), body.get("invite")
+            viewer = viewer if isinstance(viewer, str) else None
+            if runtime is None or not (
+                runtime.visible_to(viewer)
+                or runtime.invite_valid(invite if isinstance(invite, str) else None)
+            ):
+                await msg.respond(dumps({"ok": False}))
+            else:
+                detail = runtime.detail(viewer).model_dump(mode="json")
+                await msg.respond(dumps({"ok": True, "detail": detail}))
+            return
         if op == "join":
             if runtime is None:  # claimed, still loading (or being dropped)
                 await msg.respond(dumps({"ok": False, "retry": True}))

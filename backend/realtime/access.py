@@ -25,6 +25,11 @@ class Access(RuntimeCore):
     def private(self) -> bool:
         return self.options.private
 
+    @property
+    def members(self) -> frozenset[str]:
+        """Those the invite admitted (a cluster's lobby lists the table to them too)."""
+        return frozenset(self._members)
+
     def visible_to(self, player_id: str | None) -> bool:
         """A public table to everyone; a private one to its host, its seated players and
         those the invite admitted (until it was revoked)."""

@@ -74,6 +74,23 @@ class TableManager:
                 hand_no = counted.hand_no if counted is not None else None
                 runtime.post(StatsCounted(hand_no, (*named, *seated)))
 
+    def counted_elsewhere(self, tables: list[TableCounted]) -> None:
+        """Another node counted its tables' hands (backend.cluster.lobby): the HUDs of
+        their players seated here move too."""
+        self._stats_counted(tables)
+
+    async def filings_landed(self, player_id: str, wait: float) -> None:
+        """Until the filings of the player's last hands at these tables are stored (at
+        most `wait` seconds): a hand is filed behind the table's path, and a list of the
+        player's hands read just after its end must list it."""
+        pending = [
+            filed
+            for runtime in self._runtimes.values()
+            if (filed := runtime.persister.filing_for(player_id)) is not None
+        ]
+        if pending:
+            await asyncio.wait(pending, timeout=wait)
+
     def get(self, table_id: str) -> TableRuntime | None:
         return self._runtimes.get(table_id)
 

@@ -94,6 +94,9 @@ class Persister:
         self._behind_idle.set()
         self._filed = asyncio.Event()  # no filing is queued behind
         self._filed.set()
+        # Per player, the filing of the last hand they played here while it is not
+        # stored: a list of their hands read meanwhile waits for it.
+        self._filings: dict[str, asyncio.Future[None]] = {}
         # On a cluster's node: the table lease's fencing token, carried by the writes of
         # the table's state; a refused one means another node owns the table now.
         self.fence: int | None = None
@@ -152,14 +155,26 @@ class Persister:
         if record is None:
             return
 
+        filed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._filings = {p: f for p, f in self._filings.items() if not f.done()}
+        self._filings.update((seat.player_id, filed) for seat in record.seats)
+
         async def file() -> None:
             # Stacks and record are already stored together; filing can follow. The
             # pending copy stays until the next hand's record replaces it (filing it
             # again after a restart is harmless), and the next hand's live document
             # replaces this one: two writes per hand saved.
             await self._repos.hands.insert(record)
+            if not filed.done():
+                filed.set_result(None)
 
         self._push(_Op("file", file))
+
+    def filing_for(self, player_id: str) -> asyncio.Future[None] | None:
+        """The filing of the last hand `player_id` played here, if it is not stored yet
+        (filings are stored in order: that one done, every earlier one is)."""
+        filed = self._filings.get(player_id)
+        return filed if filed is not None and not filed.done() else None
 
     def file_show(self, hand_no: int, event: HandEvent) -> None:
         """Cards a winner showed after the hand ended: added to the filed hand, after it."""

@@ -21,6 +21,7 @@ TARGETS: dict[str, str] = {
     "allin": "showdown.benchmarks.allin:run",
 }
 CHECKS: dict[str, str] = {
+    "ai-relay": "showdown.benchmarks.ai_relay:run",  # starts `serve --nodes 2`: not in all
     "faults": "showdown.benchmarks.faults:run",
     "tournament": "showdown.benchmarks.tournament:run",  # runs to the end, not timed
     "relay": "showdown.benchmarks.relay:run",  # starts `serve --nodes 2`: not part of all

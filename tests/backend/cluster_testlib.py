@@ -92,8 +92,8 @@ class Cluster:
                 await asyncio.sleep(0.1)  # polling the node's view: it has no event to wait on
 
     async def tables_of(self, node: str) -> set[str]:
-        async with httpx.AsyncClient(base_url=self.urls[node]) as http:
-            return {t["table_id"] for t in (await http.get("/api/tables")).json()}
+        """The tables the node owns (its lobby lists the whole cluster's)."""
+        return set((await self.readyz(node))["cluster"]["owns"])
 
     def kill(self, node: str) -> None:
         os.kill(self.pids[node], signal.SIGKILL)

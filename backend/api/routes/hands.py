@@ -15,11 +15,24 @@ from backend.api.deps import Player, State
 from backend.api.strict_json import StrictJsonRoute
 from backend.db.codec import record_from_doc
 from backend.schemas import HandDetail, HandPage, HandSummary
+from backend.state import AppState
 from holdem.history import HandRecord
 from holdem.phh import to_phh
 from holdem.views import observe_record
 
 router = APIRouter(prefix="/api/hands", tags=["hands"], route_class=StrictJsonRoute)
+
+FILING_WAIT = 3.0  # seconds a hand list waits for the player's hands being filed
+
+
+async def _filings_landed(state: AppState, player_id: str) -> None:
+    """Wait (a while at most) for the filings of the hands this player just finished:
+    a hand is filed behind the table's path, and a list read just after its end must
+    list it. On a cluster, at every node's tables."""
+    if state.cluster is not None:
+        await state.cluster.filings.landed(player_id)
+    else:
+        await state.tables.filings_landed(player_id, FILING_WAIT)
 
 
 @router.get("", summary="Your finished hands, newest first")
@@ -30,6 +43,7 @@ async def my_hands(
     offset: Annotated[int, Query(ge=0)] = 0,
     table_id: Annotated[str | None, Query(max_length=64, description="only this table's")] = None,
 ) -> HandPage:
+    await _filings_landed(state, player.player_id)
     docs, total = await state.repos.hands.for_player(player.player_id, limit, offset, table_id)
     records = [record_from_doc(doc["record"]) for doc in docs]
     names = await state.repos.tables.names({r.table_id for r in records}) if records else {}

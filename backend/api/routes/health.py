@@ -60,6 +60,10 @@ async def readyz(state: State) -> JSONResponse:
         body["degraded"] = degraded
     if state.cluster is not None:  # a node: its id and the live nodes' table counts
         body["cluster"] = {"node": state.cluster.node_id, "nodes": state.cluster.alive()}
+        # The tables this node owns (its lobby lists every node's).
+        body["cluster"]["owns"] = sorted(r.table_id for r in state.tables.all())
+        if state.cluster.ai is not None:  # workers other nodes announced (ai_relay)
+            body["cluster"]["workers_elsewhere"] = state.cluster.ai.elsewhere()
     return JSONResponse(body, status_code=200 if ready else 503)
 
 

@@ -23,11 +23,14 @@ router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=StrictJson
 @router.get("", summary="List tables (private ones only to their players)")
 async def list_tables(state: State, player: MaybePlayer) -> list[TableSummary]:
     viewer = player.player_id if player is not None else None
-    return [
+    own = [
         runtime.summary()
         for runtime in state.tables.visible(viewer)
         if runtime.options.tournament_id is None  # a tournament's tables: on its page
     ]
+    if state.cluster is None:
+        return own
+    return own + state.cluster.lobby.others(viewer)  # the other nodes' tables, from the bus
 
 
 def _free_name(state: AppState, body: CreateTableRequest, player: Principal) -> str:
@@ -38,6 +41,8 @@ def _free_name(state: AppState, body: CreateTableRequest, player: Principal) -> 
     """
     # Only the names this player can see: a private table's must not leak by a 409.
     taken = {name_key(r.options.name) for r in state.tables.visible(player.player_id)}
+    if state.cluster is not None:  # and those the other nodes list
+        taken |= {name_key(t.name) for t in state.cluster.lobby.others(player.player_id)}
     if body.name:
         if name_key(body.name) in taken:
             raise HTTPException(
@@ -146,6 +151,10 @@ async def table_detail(
     as unknown as a table that does not exist (404)."""
     runtime = state.tables.get(table_id)
     viewer = player.player_id if player is not None else None
+    if runtime is None and state.cluster is not None:  # another node's: ask its owner
+        detail = await state.cluster.detail_of(table_id, viewer, invite)
+        if detail is not None:
+            return detail
     if runtime is None or not (runtime.visible_to(viewer) or runtime.invite_valid(invite)):
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no table {table_id!r}")
     return runtime.detail(viewer)

@@ -274,7 +274,15 @@ describe("useTableQueryRefresh", () => {
     rerender({ stats: { at: 1, hand_no: 3, player_ids: ["ada"] } });
     expect(stale(["player-stats", "ada", {}])).toBe(true);
     expect(stale(["player-stats", "alice", {}])).toBe(false);
-    expect(stale([...HANDS_KEY, "alice", "t1", 20, 0])).toBe(false); // the hand is still live
+  });
+
+  it("refreshes the hand lists when hands are counted (they are filed by then)", () => {
+    const { wrapper, stale } = setup();
+    const initialProps = { stats: null as StatsCounted | null };
+    const { rerender } = renderHook(({ stats }) => useTableQueryRefresh(stats, true, 4), { wrapper, initialProps });
+    expect(stale([...HANDS_KEY, "alice", "t1", 20, 0])).toBe(false);
+    rerender({ stats: { at: 1, hand_no: 3, player_ids: ["alice"] } });
+    expect(stale([...HANDS_KEY, "alice", "t1", 20, 0])).toBe(true);
   });
 
   it("refreshes the hand lists when a hand ends", () => {

@@ -14,6 +14,9 @@ export function useTableQueryRefresh(statsCounted: StatsCounted | null, handLive
     void queries.invalidateQueries({
       predicate: (query) => query.queryKey[0] === "player-stats" && changed.has(String(query.queryKey[1])),
     });
+    // A hand is counted once it is filed, and it is filed behind the table's path (after its
+    // end was shown): the lists fetched at the hand's end may have missed it.
+    void queries.invalidateQueries({ queryKey: HANDS_KEY });
   }, [statsCounted, queries]);
   // A hand that ends is a new hand in every hand list.
   useEffect(() => {
