@@ -98,6 +98,9 @@ class Figures:
     tables_per_core: float
     cpu_ms_per_hand: float
     loop_lag_p99_ms: float  # the worst node's
+    writes_per_hand: float  # the nodes' batch writers: writes, round trips, journal syncs
+    round_trips_per_hand: float
+    journal_syncs_per_hand: float
     client_cpu_share: float
 
 
@@ -214,6 +217,7 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
         await asyncio.sleep(WARM_UP)  # warm-up: the sockets settle, hands under way
         async with httpx.AsyncClient(timeout=60) as http:
             before = await _hands(http, room)
+            _, writer_before = await _stats(http, room)
             gc.collect()
             gc.disable()  # the client's pauses would count as the server's latency
             tally.measuring = players.measuring = True
@@ -227,7 +231,7 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
             tally.measuring = players.measuring = False
             gc.enable()
             after = await _hands(http, room)
-            lag = await _loop_lag(http, room)
+            lag, writer_after = await _stats(http, room)
     finally:
         stop.set()
         for task in tasks:
@@ -240,6 +244,11 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
     lat, trips = tally.latencies, players.round_trips
     cpu = {**meter.used, "total": meter.total}
     cores = meter.total / elapsed
+
+    def per_hand(counter: str) -> float:
+        done = writer_after[counter] - writer_before[counter]
+        return round(done / hands, 2) if hands else math.nan
+
     return Figures(
         name=name,
         nodes=room.nodes,
@@ -266,6 +275,9 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
         tables_per_core=round(load.tables / cores, 1) if cores else math.nan,
         cpu_ms_per_hand=round(1000 * meter.total / hands, 2) if hands else math.nan,
         loop_lag_p99_ms=lag,
+        writes_per_hand=per_hand("writes"),
+        round_trips_per_hand=per_hand("batches"),
+        journal_syncs_per_hand=per_hand("commits"),
         client_cpu_share=round(client_used / elapsed, 3),
     )
 
@@ -300,16 +312,25 @@ async def _hands(http: Any, room: Room) -> dict[str, int]:
     return hands
 
 
-async def _loop_lag(http: Any, room: Room) -> float:
-    worst = 0.0
+async def _stats(http: Any, room: Room) -> tuple[float, dict[str, int]]:
+    """The worst node's loop lag p99, and the database writer's counters summed over nodes."""
+    worst, counters = 0.0, dict.fromkeys(("writes", "batches", "commits"), 0)
     for url in room.urls.values():
         stats = (await http.get(f"{url}/api/stats")).json()
         worst = max(worst, float(stats["loop_lag"]["p99_ms"]))
-    return round(worst, 2)
+        for name in counters:
+            counters[name] += int(stats["database"].get(name, 0))
+    return round(worst, 2), counters
 
 
 def verdict(figures: list[Figures]) -> list[dict[str, Any]]:
-    """Each cluster's tables per core against one node's, and its p99 against one node's."""
+    """Each cluster's tables per core against one node's, and its p99 against one node's.
+
+    Two shares: tables / cores used as measured, and the same at an equal deal rate
+    per table (one node's CPU per hand over the cluster's). The second decides: a
+    server starved by the host deals slower, uses less CPU and so looks as if it
+    served more tables per core on the first.
+    """
     one = next((f for f in figures if f.nodes == 1), None)
     if one is None:
         return []
@@ -318,15 +339,17 @@ def verdict(figures: list[Figures]) -> list[dict[str, Any]]:
         if f.nodes < 2:
             continue
         share = f.tables_per_core / one.tables_per_core
+        paced = one.cpu_ms_per_hand / f.cpu_ms_per_hand
         same_p99 = f.p99_ms <= max(one.p99_ms * 1.1, 50.0)
         found.append(
             {
                 "nodes": f.nodes,
                 "tables_per_core_share": round(share, 3),
+                "paced_share": round(paced, 3),
                 "p99_ms": f.p99_ms,
                 "one_node_p99_ms": one.p99_ms,
                 "same_p99": same_p99,
-                "met": share >= GOAL and same_p99,
+                "met": paced >= GOAL and same_p99,
             }
         )
     return found
@@ -361,14 +384,16 @@ def report(figures: list[Figures], verdicts: list[dict[str, Any]]) -> str:
         lines.append(
             f"  {f.name}: tables per node {f.tables_per_node}, {f.states_missed} states missed, "
             f"{f.silent_spectators} silent spectators, worst loop lag p99 {f.loop_lag_p99_ms} ms, "
-            f"client CPU {100 * f.client_cpu_share:.0f}% of a core"
+            f"client CPU {100 * f.client_cpu_share:.0f}% of a core; per hand {f.writes_per_hand} "
+            f"writes, {f.round_trips_per_hand} round trips, {f.journal_syncs_per_hand} syncs"
         )
     for v in verdicts:
         met = "met" if v["met"] else "NOT met"
         lines.append(
             f"  goal ({v['nodes']} nodes, >= {GOAL:.0%} of one node's tables per core at the "
-            f"same p99): {v['tables_per_core_share']:.0%} at p99 {v['p99_ms']:.0f} ms "
-            f"(one node {v['one_node_p99_ms']:.0f} ms): {met}"
+            f"same p99): {v['paced_share']:.0%} at an equal deal rate "
+            f"({v['tables_per_core_share']:.0%} as measured), p99 {v['p99_ms']:.0f} ms "
+            f"against one node's {v['one_node_p99_ms']:.0f} ms: {met}"
         )
     return "\n".join(lines)
 

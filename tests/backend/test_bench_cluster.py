@@ -35,6 +35,7 @@ def test_bench_cluster_measures_one_process_and_two_nodes(
         assert figures["cpu_seconds"]["server"] > 0 and figures["cpu_seconds"]["database"] > 0
         assert figures["cores_used"] > 0 and math.isfinite(figures["tables_per_core"])
         assert sum(figures["tables_per_node"].values()) == 2
+        assert figures["writes_per_hand"] >= figures["round_trips_per_hand"] > 0
     assert anchor["relayed_sockets"] == 0 and anchor["cpu_seconds"]["bus"] == 0
     assert anchor["processes"] == {"server": 1, "bus": 0, "database": 1}
     # The launcher and its two nodes, nats-server, the database: all counted.
