@@ -410,7 +410,8 @@ def parse_nodes(text: str | None) -> list[int]:
 
 
 async def bench(load: Load, counts: list[int], anchor: bool = True) -> list[Figures]:
-    configs = ([(0, "serve (anchor)")] if anchor else []) + [(n, f"{n} nodes") for n in counts]
+    names = [(n, f"{n} node" + "s" * (n > 1)) for n in counts]
+    configs = ([(0, "serve (anchor)")] if anchor else []) + names
     figures: list[Figures] = []
     with tempfile.TemporaryDirectory(prefix="showdown-cluster-bench-") as tmp:
         for nodes, name in configs:
