@@ -53,7 +53,7 @@ def add_parser(subparsers: Subparsers) -> None:
         help="cluster: node counts to measure (default 1,2,4); faults: run on N nodes and "
         "kill and drain nodes (default: one process, no bus)",
     )
-    cluster.add_argument("--json", action="store_true", help="cluster, faults: print JSON")
+    cluster.add_argument("--json", action="store_true", help="cluster, faults --nodes: print JSON")
     cluster.add_argument(
         "--no-anchor", action="store_true", help="cluster: skip the one-process serve run"
     )
