@@ -1,4 +1,4 @@
-"""`showdown bench engine|server|ai|stats|advice|allin|all|faults|relay`: figures on this machine.
+"""`showdown bench engine|server|ai|stats|advice|allin|all|faults|relay|cluster`: figures here.
 
 `faults` is not a speed figure and not part of `all`: it crashes the database,
 the server and the AI workers in a loop under load and checks nothing was lost.
@@ -25,6 +25,7 @@ CHECKS: dict[str, str] = {
     "faults": "showdown.benchmarks.faults:run",
     "tournament": "showdown.benchmarks.tournament:run",  # runs to the end, not timed
     "relay": "showdown.benchmarks.relay:run",  # starts `serve --nodes 2`: not part of all
+    "cluster": "showdown.benchmarks.cluster:run",  # serve, then serve --nodes 1, 2, 4
 }
 
 
@@ -46,6 +47,20 @@ def add_parser(subparsers: Subparsers) -> None:
     server.add_argument("--clients", type=int, default=500, help="connected spectator clients")
     server.add_argument("--bot-delay-ms", type=int, default=50, help="bot thinking delay")
     server.add_argument("--hand-pause-ms", type=int, default=200, help="pause between hands")
+    cluster = parser.add_argument_group("cluster (the server's load on nodes; faults: node kills)")
+    cluster.add_argument(
+        "--nodes",
+        default=None,
+        help="cluster: node counts to measure (default 1,2,4); faults: run on N nodes and "
+        "kill and drain nodes (default: one process, no bus)",
+    )
+    cluster.add_argument("--json", action="store_true", help="cluster, faults --nodes: print JSON")
+    cluster.add_argument(
+        "--no-anchor", action="store_true", help="cluster: skip the one-process serve run"
+    )
+    cluster.add_argument(
+        "--no-players", action="store_true", help="cluster: spectators only, no socket players"
+    )
     faults = parser.add_argument_group("faults (--seconds: how long to inject them)")
     faults.add_argument("--fault-tables", type=int, default=4, help="tables of bots")
     faults.add_argument("--workers", type=int, default=1, help="AI worker processes")

@@ -142,7 +142,8 @@ def test_backend_waits_for_a_healthy_mongo(services: dict[str, dict[str, Any]]) 
 
 def test_backend_gets_the_mongodb_url(services: dict[str, dict[str, Any]]) -> None:
     url = environment(services["backend"]).get("MONGODB_URL", "")
-    assert re.fullmatch(r"mongodb://mongo:27017/\w+", url), url
+    # The replica set's members (tests/deploy/test_compose_cluster.py checks them).
+    assert re.fullmatch(r"mongodb://mongo:27017(,[\w-]+:27017)*/\w+(\?replicaSet=\w+)?", url), url
 
 
 @pytest.mark.parametrize("name", ["SECRET_KEY", "AI_SHARED_SECRET"])
