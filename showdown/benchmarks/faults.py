@@ -385,8 +385,4 @@ async def _faults(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "nodes", None):  # a cluster: node kills and drains (node_faults.py)
-        from showdown.benchmarks import node_faults
-
-        return node_faults.run(args)
     return asyncio.run(_faults(args))

@@ -90,7 +90,10 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     names = list(TARGETS) if args.target == "all" else [args.target]
     for name in names:
-        module_name, function = {**TARGETS, **CHECKS}[name].split(":")
+        target = {**TARGETS, **CHECKS}[name]
+        if name == "faults" and args.nodes:  # a cluster: node kills and drains
+            target = "showdown.benchmarks.node_faults:run"
+        module_name, function = target.split(":")
         code: int = getattr(importlib.import_module(module_name), function)(args)
         if code:
             return code
