@@ -43,6 +43,7 @@ from ai.policy.limit.game import CALL, DECISION, FOLD, RAISE
 from ai.policy.nway import tree as nway_tree
 from ai.policy.nway.lookup import NWayBlueprint, seat_offset, shipped, tree_player
 from ai.search.cost_context import cost_of
+from ai.search.nway_tables_fast import fast_tables
 
 F64 = npt.NDArray[np.float64]
 STREETS, COSTS = 4, 3
@@ -217,12 +218,19 @@ def multiway_nolimit_prior(obs: Observation) -> tuple[F64, F64] | None:
     smaller table plays the tree's blinds and its seats nearest the button). None
     while no 6-max artefact is shipped."""
     try:
-        shares, sizes = nway_prior("nolimit-6max")
+        shares, sizes = sixmax_prior()
         offset = seat_offset(shares.shape[0], obs.n)
     except NotCovered:
         return None
     seats = [tree_player(i, offset) for i in range(obs.n)]
     return shares[seats], sizes[seats]
+
+
+@functools.cache
+def sixmax_prior() -> tuple[F64, F64]:
+    """`nway_prior("nolimit-6max")`, compiled (`nway_tables_fast`): its tree is large."""
+    bp = shipped("nolimit-6max")
+    return fast_tables(bp, abstraction_weights(bp.artefact.abstraction), size_bucket_of)
 
 
 def evidence_weight(decisions: int, k: float) -> float:

@@ -29,7 +29,14 @@ from ai.policy.nway.tree import (
     start_state,
     step_abstract,
 )
-from ai.search.blueprint_prior import nway_prior, prior_for
+from ai.search.blueprint_prior import (
+    abstraction_weights,
+    nway_tables,
+    prior_for,
+    sixmax_prior,
+    size_bucket_of,
+)
+from ai.search.nway_tables_fast import fast_tables
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
 
@@ -174,8 +181,16 @@ def test_the_bot_alone_stays_on_its_tree_and_repeats_under_a_seed(seats: int) ->
     assert shipped("nolimit-6max").version.startswith("nolimit-6max-")
 
 
+def test_the_compiled_prior_tables_are_the_python_ones() -> None:
+    bp = shipped("nolimit-hu")
+    weights = abstraction_weights(bp.artefact.abstraction)
+    fast = fast_tables(bp, weights, size_bucket_of)
+    slow = nway_tables(bp)
+    assert np.allclose(fast[0], slow[0]) and np.allclose(fast[1], slow[1])
+
+
 def test_the_search_prior_at_multiway_no_limit_is_the_6max_blueprint_by_seat() -> None:
-    shares, sizes = nway_prior("nolimit-6max")
+    shares, sizes = sixmax_prior()
     assert shares.shape[:3] == (6, 4, 3) and np.allclose(shares.sum(axis=-1), 1.0)
     assert np.allclose(sizes.sum(axis=-1), 1.0)
     config = TableConfig(variant=Variant.NO_LIMIT, seats=4, small_blind=1, big_blind=2)
