@@ -22,6 +22,9 @@ No-Limit heads-up (`nway_prior`): the same shares from the n-player blueprint
 a bet up to the pot is cost 1, beyond it cost 2), and with them the blueprint's bet
 sizes per context as the kernel's size buckets (half pot, pot, all-in), moved towards
 the model's sizes by the same evidence weight.
+
+No-Limit with three to six players (`multiway_nolimit_prior`): the same from the 6-max
+blueprint, its seats mapped onto a smaller table's as its lookup maps them.
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ from ai.policy.blueprint import Blueprint, NotCovered, default_blueprint
 from ai.policy.limit.abstraction import CardAbstraction
 from ai.policy.limit.game import CALL, DECISION, FOLD, RAISE
 from ai.policy.nway import tree as nway_tree
-from ai.policy.nway.lookup import NWayBlueprint, shipped
+from ai.policy.nway.lookup import NWayBlueprint, seat_offset, shipped, tree_player
 from ai.search.cost_context import cost_of
+from ai.search.nway_tables_fast import fast_tables
 
 F64 = npt.NDArray[np.float64]
 STREETS, COSTS = 4, 3
@@ -146,8 +150,9 @@ def nway_prior(game: str) -> tuple[F64, F64]:
 
 def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
     # The stored tree holds no chips; the same game built again (tested equal) does.
-    chips = nway_tree.build_tree(bp.game)
+    # The 6-max artefact stores the pot and call per node (tested equal): no rebuild.
     t = bp.tree
+    chips = t if t.pot.size else nway_tree.build_tree(bp.game)
     if chips.n_nodes != t.n_nodes:
         raise ValueError(f"{bp.version}: the stored tree differs from the game's")
     art = bp.artefact
@@ -195,6 +200,8 @@ def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
 def prior_for(obs: Observation) -> tuple[F64, F64 | None] | None:
     """The blueprint's (shares, sizes or None) for this table, or None where no blueprint
     stands behind the search: heads-up Limit (sizes are Limit's) and No-Limit heads-up."""
+    if not obs.limit and 3 <= obs.n <= 6:
+        return multiway_nolimit_prior(obs)
     if obs.n != 2:
         return None
     if obs.limit:
@@ -203,6 +210,27 @@ def prior_for(obs: Observation) -> tuple[F64, F64 | None] | None:
         return nway_prior("nolimit-hu")
     except NotCovered:
         return None
+
+
+def multiway_nolimit_prior(obs: Observation) -> tuple[F64, F64] | None:
+    """No-Limit with three to six players: the 6-max blueprint's (shares, sizes), the
+    tree's seats mapped onto the table's as the lookup maps them (`seat_offset`: a
+    smaller table plays the tree's blinds and its seats nearest the button). None
+    while no 6-max artefact is shipped."""
+    try:
+        shares, sizes = sixmax_prior()
+        offset = seat_offset(shares.shape[0], obs.n)
+    except NotCovered:
+        return None
+    seats = [tree_player(i, offset) for i in range(obs.n)]
+    return shares[seats], sizes[seats]
+
+
+@functools.cache
+def sixmax_prior() -> tuple[F64, F64]:
+    """`nway_prior("nolimit-6max")`, compiled (`nway_tables_fast`): its tree is large."""
+    bp = shipped("nolimit-6max")
+    return fast_tables(bp, abstraction_weights(bp.artefact.abstraction), size_bucket_of)
 
 
 def evidence_weight(decisions: int, k: float) -> float:

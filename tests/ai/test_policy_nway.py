@@ -224,10 +224,10 @@ def test_probabilities_are_over_legal_actions_and_sum_to_one() -> None:
 
 
 def test_uncovered_tables_say_so() -> None:
-    config = TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=1, big_blind=2)
-    state = SimState.new_hand(config, dict.fromkeys(range(1, 7), 200), 1, seed=1)
+    config = TableConfig(variant=Variant.NO_LIMIT, seats=7, small_blind=1, big_blind=2)
+    state = SimState.new_hand(config, dict.fromkeys(range(1, 8), 200), 1, seed=1)
     obs = observe(state, [])
-    with pytest.raises(NotCovered, match="6-handed No-Limit"):
+    with pytest.raises(NotCovered, match="7-handed No-Limit"):
         blueprint_for(obs)
     bot = BlueprintBot(seed=1, settings=EXPLAIN)
     assert "rational fallback" in bot.decide(obs).reason

@@ -9,6 +9,9 @@
 - the tree's lookup arrays (`kind`, `player`, `round`, `n_actions`, `child`, `action`,
   `frac`): building the three-handed Limit tree through the rules core takes seconds,
   loading it does not; a test checks the stored tree against a fresh build.
+- `pot` and `to_call` per node (artefacts from the 6-max one on; optional): the chips
+  the search's prior reads (`ai.search.blueprint_prior.nway_tables`), so it need not
+  build the 133,076-node 6-max tree again (seconds) at the first multiway decision.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from ai.policy.tree import FloatArray, IntArray
 
 ARTEFACT_FORMAT = 1
 TREE_FIELDS = ("kind", "player", "round", "n_actions", "child", "action", "frac")
+CHIP_FIELDS = ("pot", "to_call")  # optional: older artefacts lack them
 
 
 def quantise(tree: NWayTree, lay: Layout, weights: FloatArray) -> NDArray[np.uint8]:
@@ -81,6 +85,8 @@ def write(
         "child": tree.child.astype(np.int32),
         "action": tree.action.astype(np.int8),
         "frac": tree.frac.astype(np.float32),
+        "pot": tree.pot.astype(np.int32),
+        "to_call": tree.to_call.astype(np.int32),
     }
     arrays["metadata"] = np.array(json.dumps(metadata))
     arrays["strategy"] = strategy
@@ -93,7 +99,7 @@ def write(
 class Artefact:
     metadata: dict[str, Any]
     game: NWayGame
-    tree: NWayTree  # the lookup arrays only: chips (`put`, `pot`...) are left empty
+    tree: NWayTree  # the lookup arrays (and `pot`, `to_call` where stored); `put`... empty
     lay: Layout
     strategy: FloatArray  # probabilities (0 rows: never visited)
     abstraction: HoldemAbstraction
@@ -116,10 +122,11 @@ def load(path: Path) -> Artefact:
         frac = data["frac"].astype(np.float64)
         strategy = data["strategy"].astype(np.float64) / 255.0
         cuts = data["cuts"].astype(np.float64)
+        chips = {f: data[f].astype(np.int64) for f in CHIP_FIELDS if f in data.files}
     empty = np.zeros(0, dtype=np.int64)
     tree = NWayTree(
-        game=game, frac=frac, to=empty, put=empty, alive=empty, pot=empty, to_call=empty,
-        **arrays,
+        game=game, frac=frac, to=empty, put=empty, alive=empty,
+        pot=chips.get("pot", empty), to_call=chips.get("to_call", empty), **arrays,
     )  # fmt: skip
     hs = tuple(int(b) for b in metadata["hs_buckets"])
     abstraction = HoldemAbstraction((hs[0], hs[1], hs[2]), cuts=cuts)

@@ -1,7 +1,10 @@
 """The n-player blueprints at a table: `blueprint_for(observation)` and the lookup.
 
 `blueprint_for` picks the artefact for the table (No-Limit heads-up, three-handed
-Limit) or raises `NotCovered` (heads-up Limit has its own, `ai.policy.blueprint`).
+Limit, No-Limit with three to six players) or raises `NotCovered` (heads-up Limit has
+its own, `ai.policy.blueprint`). A table with fewer players than the tree plays the
+tree's last seats (`seat_offset`): the blinds are the blinds, the others the seats
+nearest the button, as if the first seats of the tree had folded.
 `NWayBlueprint.action_probabilities(obs)` walks the hand's actions down the tree:
 fold, check/call and Limit's raise map one to one; a No-Limit bet or raise maps onto
 the tree's sizes by its pot fraction (`translate`, pseudo-harmonic), an all-in onto
@@ -29,7 +32,11 @@ from ai.policy.nway.tree import A_CALL, A_FOLD, A_RAISE, ALL_IN, DECISION
 from ai.policy.tree import FloatArray
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
 
-ARTEFACTS = {"nolimit-hu": "blueprint-nolimit-hu.npz", "limit-3max": "blueprint-limit-3max.npz"}
+ARTEFACTS = {
+    "nolimit-hu": "blueprint-nolimit-hu.npz",
+    "limit-3max": "blueprint-limit-3max.npz",
+    "nolimit-6max": "blueprint-nolimit-6max.npz",
+}
 
 
 def game_for(obs: Observation) -> str:
@@ -37,8 +44,26 @@ def game_for(obs: Observation) -> str:
         return "nolimit-hu"
     if obs.limit and obs.n == 3:
         return "limit-3max"
+    if not obs.limit and 3 <= obs.n <= 6:
+        return "nolimit-6max"
     kind = "Limit" if obs.limit else "No-Limit"
     raise NotCovered(f"no blueprint for {obs.n}-handed {kind} yet")
+
+
+def seat_offset(tree_players: int, table_players: int) -> int:
+    """How many of the tree's first non-blind seats a smaller table leaves out: table
+    player i >= 2 is tree player i + offset (the blinds are 0 and 1 in both).
+
+    >>> seat_offset(6, 6), seat_offset(6, 4), seat_offset(6, 3), seat_offset(2, 2)
+    (0, 2, 3, 0)
+    """
+    if table_players > tree_players or (table_players < 3 and tree_players != table_players):
+        raise NotCovered(f"a {tree_players}-player tree does not seat {table_players}")
+    return tree_players - table_players
+
+
+def tree_player(table_player: int, offset: int) -> int:
+    return table_player if table_player < 2 else table_player + offset
 
 
 @dataclass(frozen=True)
@@ -68,13 +93,20 @@ class NWayBlueprint:
         collected = [0] * n
         street = 0
         node, exact = 0, True
+        offset = seat_offset(self.game.n, n)
+        for skipped in range(2, 2 + offset):  # the seats this table does not have fold
+            if t.kind[node] != DECISION or t.player[node] != skipped:
+                raise NotCovered("the hand left the blueprint's tree")
+            acts = [int(a) for a in t.action[node, : t.n_actions[node]]]
+            node = int(t.child[node, acts.index(A_FOLD)])
         for rec in history:
             if rec.street != street:
                 collected = [c + b for c, b in zip(collected, bets, strict=True)]
                 bets = [0] * n
                 street = rec.street
             p = rec.player
-            if t.kind[node] != DECISION or t.player[node] != p or t.round[node] != street:
+            tp = tree_player(p, offset)
+            if t.kind[node] != DECISION or t.player[node] != tp or t.round[node] != street:
                 raise NotCovered("the hand left the blueprint's tree")
             acts = [int(a) for a in t.action[node, : t.n_actions[node]]]
             if rec.kind == FOLD:
@@ -93,7 +125,8 @@ class NWayBlueprint:
             if rec.kind != FOLD and rec.kind != CHECK:
                 bets[p] = rec.to
             node = int(t.child[node, want])
-        if t.kind[node] != DECISION or t.player[node] != obs.index or t.round[node] != obs.street:
+        me = tree_player(obs.index, offset)
+        if t.kind[node] != DECISION or t.player[node] != me or t.round[node] != obs.street:
             raise NotCovered("the hand left the blueprint's tree")
         return Walked(node, exact)
 

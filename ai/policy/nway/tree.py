@@ -73,7 +73,7 @@ def raise_options(game: NWayGame, state: SimState) -> list[tuple[float, int]]:
         return []
     if game.limit:
         return [(0.0, legal.min_to)] if state.raises < game.limit_raises[state.street] else []
-    sizes = game.sizes_for(state.street, state.raises)
+    sizes = game.sizes_for(state.street, state.raises, state.n_in_hand)
     if sizes is None:
         return []
     call = legal.call_amount
