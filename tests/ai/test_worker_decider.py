@@ -228,3 +228,21 @@ def test_a_finished_hand_teaches_the_table_s_bots_from_its_shown_cards_only() ->
         assert bot.reliability.counts.get(player, 0) - reads.get(player, 0) == raised[player] > 0
     for player in mucked:
         assert bot.reliability.counts.get(player, 0) == reads.get(player, 0)
+
+
+@pytest.mark.slow
+def test_warm_up_loads_the_priors_before_the_first_query() -> None:
+    # The search's priors (a few seconds each) are loaded by the worker's warm-up, so the
+    # first decision at a heads-up or three-handed table does not pay for them.
+    from ai.search.blueprint_prior import blueprint_shares, nway_prior
+    from ai.worker.decider import load_priors
+
+    blueprint_shares.cache_clear()
+    nway_prior.cache_clear()
+    load_priors()
+    assert blueprint_shares.cache_info().currsize == 1
+    assert nway_prior.cache_info().currsize == 2  # nolimit-hu and limit-3max
+    started = time.perf_counter()
+    nway_prior("limit-3max")
+    blueprint_shares()
+    assert time.perf_counter() - started < 0.05  # cached: nothing left to load
