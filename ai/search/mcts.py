@@ -21,7 +21,7 @@ import numpy as np
 from ai.game.observation import Observation
 from ai.math.rollout_strength import showdown_equity
 from ai.models.ranges import RangeTracker
-from ai.search import kernel
+from ai.search import kernel, rollout_blueprint
 from ai.search.deals import RangeTables, deal_from_ranges, range_tables, street_strengths
 from ai.search.opponents import OpponentTables
 from ai.search.tree import Node, Tree
@@ -81,6 +81,11 @@ class SearchConfig:
     # the new street (this many equal classes of the percentile), or, with 0, as the
     # cards themselves (47 turn cards: a turn node is rarely visited twice).
     chance_buckets: int = 5
+    # Our later decisions (below the root while the rule plays there, and in the
+    # rollouts) by the table's blueprint while the simulated hand stays on its tree
+    # (`ai.search.rollout_blueprint`), not by the fast rule: an action's value is then
+    # what a sound policy makes of the hand after it. False: the rule (before #33).
+    blueprint_rollouts: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +133,10 @@ class Search:
         tables: OpponentTables,
         config: SearchConfig | None = None,
         seed: int = 0,
+        blueprint: tuple[rollout_blueprint.Pack, int] | None = None,
     ) -> None:
+        """`blueprint`: the packed blueprint and our decision's node on it that play our
+        later decisions (default: the table's, `rollout_blueprint.for_observation`)."""
         if obs.sim is None:
             raise ValueError("the search needs the simulator state behind the observation")
         self.obs = obs
@@ -164,6 +172,12 @@ class Search:
         self._stream = np.zeros(1, dtype=np.int64)
         kernel.reseed(self._stream, self._seed_base)
         config = self.config
+        found = None
+        if config.blueprint_rollouts and config.rollout == MODEL:
+            found = blueprint or rollout_blueprint.for_observation(obs)
+        self._bp = found[0] if found is not None else None
+        self._bp_arrays = found[0].arrays if found is not None else rollout_blueprint.empty_arrays()
+        self._bp_buckets = np.zeros((0, 4), dtype=np.int64)
         self._settings = np.array(
             [
                 self.me,
@@ -171,6 +185,7 @@ class Search:
                 config.warmup,
                 config.rollout == RANDOM,
                 config.chance_buckets,
+                found[1] if found is not None else -1,
             ],
             dtype=np.int64,
         )
@@ -208,6 +223,13 @@ class Search:
             self.obs.n_opponents,
             self.ranges.potential,
         )
+        if self._bp is not None:
+            self._bp_buckets = rollout_blueprint.deal_buckets(
+                self._bp.abstraction, self.obs.hole, self.obs.board, runouts,
+                self._rng.getrandbits(31),
+            )  # fmt: skip
+        else:
+            self._bp_buckets = np.zeros((len(runouts), 4), dtype=np.int64)
         if not len(self._holes):
             self.equity = showdown_equity(holes, runouts, self.me, self.obs.opponents)
         self._holes = holes
@@ -234,7 +256,7 @@ class Search:
         kernel.run_schedule(
             *tree.arrays, root.id, self._state, self._rules, self._holes, self._runouts,
             self._strengths, self._tab, schedule, self._settings, self._params, self._stream,
-            self._ev, self._sums,
+            self._ev, self._sums, self._bp_arrays, self._bp_buckets,
         )  # fmt: skip
         self._sum += float(self._sums[0])
         self._sum2 += float(self._sums[1])

@@ -70,8 +70,13 @@ ADVISOR = MctsConfig(
 # name -> (config, what it ablates)
 ABLATIONS: dict[str, tuple[MctsConfig, str]] = {
     "noblueprint": (
-        MctsConfig(preflop_blueprint=False, blueprint_prior=False),
-        "no blueprint: Loki's preflop rules, opponents from the model alone (before #33)",
+        MctsConfig(
+            preflop_blueprint=False,
+            blueprint_prior=False,
+            search=SearchConfig(blueprint_rollouts=False),
+        ),
+        "no blueprint: Loki's preflop rules, opponents from the model alone, our later "
+        "decisions by the fast rule (before #33)",
     ),
     "generic": (MctsConfig(generic_only=True), "no per-player model: the population's"),
     "frequency": (MctsConfig(frequency_only=True), "frequency tables only, no network"),

@@ -309,11 +309,14 @@ def load_priors() -> None:
     seconds each, cached per process) before the first query rather than inside it."""
     from ai.policy.blueprint import NotCovered
     from ai.search.blueprint_prior import blueprint_shares, nway_prior
+    from ai.search.rollout_blueprint import pack
 
     blueprint_shares()
+    pack("limit-hu")
     for game in ("nolimit-hu", "limit-3max"):
         try:
             nway_prior(game)
+            pack(game)  # our later play in the search's simulations
         except NotCovered:  # an artefact not shipped: the search falls back to the model
             log.warning("no %s blueprint to warm up", game)
 

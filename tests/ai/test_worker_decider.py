@@ -235,13 +235,16 @@ def test_warm_up_loads_the_priors_before_the_first_query() -> None:
     # The search's priors (a few seconds each) are loaded by the worker's warm-up, so the
     # first decision at a heads-up or three-handed table does not pay for them.
     from ai.search.blueprint_prior import blueprint_shares, nway_prior
+    from ai.search.rollout_blueprint import pack
     from ai.worker.decider import load_priors
 
     blueprint_shares.cache_clear()
     nway_prior.cache_clear()
+    pack.cache_clear()
     load_priors()
     assert blueprint_shares.cache_info().currsize == 1
     assert nway_prior.cache_info().currsize == 2  # nolimit-hu and limit-3max
+    assert pack.cache_info().currsize == 3  # and heads-up Limit's
     started = time.perf_counter()
     nway_prior("limit-3max")
     blueprint_shares()
