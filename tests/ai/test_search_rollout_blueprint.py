@@ -88,3 +88,22 @@ def test_at_no_limit_too() -> None:
     assert values["check"] == (0.0, 0.0)
     real = search_values("blueprint", "nolimit", "real")
     assert all(v[0] > 0 for label, v in real.items() if label.startswith("bet"))
+
+
+def test_our_buckets_per_deal_are_the_blueprints() -> None:
+    # The current street's bucket is the lookup's own; later streets' are estimated from
+    # random holdings, within a bucket of the exact one on most deals.
+    from ai.policy.blueprint import default_blueprint
+    from ai.search.rollout_blueprint import deal_buckets
+
+    abstraction = default_blueprint().abstraction
+    hole, board = (12, 25), (0, 17, 33)
+    rng = np.random.default_rng(3)
+    rest = np.array([c for c in range(52) if c not in (*hole, *board)])
+    runouts = np.array([[*board, *rng.choice(rest, 2, replace=False)] for _ in range(40)])
+    buckets = deal_buckets(abstraction, hole, board, runouts, seed=7)
+    assert (buckets[:, 1] == abstraction.bucket(hole, board)).all()
+    exact = np.array([abstraction.bucket(hole, tuple(r)) for r in runouts.tolist()])
+    assert np.mean(np.abs(buckets[:, 3] - exact) <= 1) >= 0.9
+    assert (buckets[:, 3] < abstraction.buckets[3]).all()
+    assert (buckets[:, 2] < abstraction.buckets[2]).all()
