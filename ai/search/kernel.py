@@ -303,7 +303,8 @@ def play_out(
     ours: I64,
 ) -> None:
     """policy.play_out: opponents from their tables, us by the blueprint while the hand
-    is on its tree (cur[0], our bucket per street `ours`), else by our_choice, to the end."""
+    is on its tree (cur[0], our bucket per street `ours`) with probability the opponents'
+    trust, else by our_choice, to the end."""
     pack, bits, plain, flush = ev
     bpi, bpf, bps = bp
     limit = rules[IS_LIMIT] != 0
@@ -316,7 +317,9 @@ def play_out(
         cost = 0
         slot = -1
         node = cur[0]
-        if i == me and bp_at(bpi, node, st, me):
+        # The blueprint as far as the opponents' bets follow their cards (`trust_of`):
+        # against card-blind betting the rule's exploitation, not the equilibrium's folds.
+        if i == me and bp_at(bpi, node, st, me) and uniform(rng) < trust_of(st, tab, me):
             slot = bp_choice(bpi, bps, node, ours[street], uniform(rng))
             choice = bpi[node, B_ACT + slot]  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2 as below
         elif i == me:
@@ -758,7 +761,7 @@ def run_schedule(
         while True:
             if a < 0:
                 if nodes[node, NODE_TOTAL] < warmup and node != root:
-                    if bp_at(bpi, cur[0], st, me):
+                    if bp_at(bpi, cur[0], st, me) and uniform(rng) < trust_of(st, tab, me):
                         a = bp_edge(nodes, edges, bpi, bpf, bps, cur[0], node, st, rules,
                                     me, ours[st[STREET]], uniform(rng), limit)  # fmt: skip
                     else:

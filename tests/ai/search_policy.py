@@ -200,7 +200,12 @@ def play_out(
         pot = sum(state.contrib) + sum(state.bets)
         s = strength[i][street]
         slot = -1
-        if i == me and bp is not None and blueprint_at(bp, node, state, me):
+        if (
+            i == me
+            and bp is not None
+            and blueprint_at(bp, node, state, me)
+            and rand() < trust_of(state, tables, me)
+        ):
             slot = blueprint_choice(bp, node, ours[street], rand())
             choice = int(bp.ints[node, B_ACT + slot])  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2
         elif i == me:

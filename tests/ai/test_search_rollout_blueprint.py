@@ -19,13 +19,16 @@ from ai.sim.rules import CALL, CHECK
 QUADS = dict(holes={1: "AhAd"}, actions=[(CALL, 0), (CHECK, 0)], board="AsAcKd")
 
 
-def maniacs(n: int) -> OpponentTables:
-    """Every opponent bets and raises whatever it holds (card-blind), all in at No-Limit."""
+def maniacs(n: int, trust: float = 1.0) -> OpponentTables:
+    """Every opponent bets and raises whatever it holds, all in at No-Limit; `trust` 1:
+    its bets taken as following its cards (every holding above the raise threshold), 0:
+    card-blind."""
     shares = np.zeros((n, 4, 3, 3))
     shares[..., 2] = 1.0
     sizes = np.zeros((n, 4, 3, 6))
     sizes[..., 5] = 1.0
-    return OpponentTables.of(shares, sizes, kappa=[0.0] * n)
+    tables = OpponentTables.of(shares, sizes, kappa=[trust] * n)
+    return replace(tables, raise_above=(np.full((n, 4, 3), -1.0)).tolist())
 
 
 def folding(bp: Pack) -> Pack:
@@ -46,7 +49,9 @@ def next_base(bp: Pack, node: int) -> int:
     return int(later.min()) if len(later) else len(bp.strategy)
 
 
-def search_values(config_name: str, game: str, bp: str) -> dict[str, tuple[float, float]]:
+def search_values(
+    config_name: str, game: str, bp: str, trust: float = 1.0
+) -> dict[str, tuple[float, float]]:
     obs = spot(LIMIT2 if game == "limit" else NL2, QUADS["holes"], QUADS["actions"],
                board=QUADS["board"])  # fmt: skip
     assert obs.index == 0 and obs.street == 1 and obs.legal.can_check
@@ -58,7 +63,7 @@ def search_values(config_name: str, game: str, bp: str) -> dict[str, tuple[float
     ranges.update(obs, model)
     config = SearchConfig(blueprint_rollouts=config_name == "blueprint", batch=64)
     blueprint = (folding(packed), node) if bp == "folding" else (packed, node)
-    result = Search(obs, ranges, maniacs(obs.n), config, seed=5, blueprint=blueprint).run(
+    result = Search(obs, ranges, maniacs(obs.n, trust), config, seed=5, blueprint=blueprint).run(
         iterations=200
     )
     return {a.label: (a.value_bb, a.stderr_bb) for a in result.actions}
@@ -75,7 +80,10 @@ def test_our_later_decisions_are_the_blueprints() -> None:
     # The fast rule (before #33), and the real blueprint, raise four aces back instead.
     rule = search_values("rule", "limit", "folding")
     real = search_values("blueprint", "limit", "real")
-    for other in (rule, real):
+    # Against card-blind betting (trust 0) our later play is the rule's, not the
+    # blueprint's: its equilibrium folds are not owed to a bet that says nothing.
+    blind = search_values("blueprint", "limit", "folding", trust=0.0)
+    for other in (rule, real, blind):
         assert all(v[0] > 1.0 for label, v in other.items() if label.startswith("bet"))
 
 
