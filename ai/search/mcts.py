@@ -83,9 +83,12 @@ class SearchConfig:
     chance_buckets: int = 5
     # Our later decisions (below the root while the rule plays there, and in the
     # rollouts) by the table's blueprint while the simulated hand stays on its tree
-    # (`ai.search.rollout_blueprint`), not by the fast rule: an action's value is then
-    # what a sound policy makes of the hand after it. False: the rule (before #33).
-    blueprint_rollouts: bool = True
+    # (`ai.search.rollout_blueprint`), as far as the opponents' bets follow their cards:
+    # an action's value is then what a sound policy makes of the hand after it. On in
+    # the advisor; off in play, where it lost on the training set (heads-up Limit
+    # against always-raise -78.6 [-115.3, -41.9] bb/100, level against loki, poki and
+    # calling-station: docs/experiments/2026-11-27-rollouts-on-the-blueprint.md).
+    blueprint_rollouts: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,19 +64,20 @@ class MctsConfig:
 
 DEFAULT = MctsConfig()
 ADVISOR = MctsConfig(
-    limit_iterations=3000, search_preflop=True, keep_tree=False, nolimit_prior=False
+    limit_iterations=3000,
+    search_preflop=True,
+    keep_tree=False,
+    nolimit_prior=False,
+    # Our later decisions in the simulations by the blueprint: values of a sound
+    # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts).
+    search=SearchConfig(blueprint_rollouts=True),
 )
 
 # name -> (config, what it ablates)
 ABLATIONS: dict[str, tuple[MctsConfig, str]] = {
     "noblueprint": (
-        MctsConfig(
-            preflop_blueprint=False,
-            blueprint_prior=False,
-            search=SearchConfig(blueprint_rollouts=False),
-        ),
-        "no blueprint: Loki's preflop rules, opponents from the model alone, our later "
-        "decisions by the fast rule (before #33)",
+        MctsConfig(preflop_blueprint=False, blueprint_prior=False),
+        "no blueprint: Loki's preflop rules, opponents from the model alone (before #33)",
     ),
     "generic": (MctsConfig(generic_only=True), "no per-player model: the population's"),
     "frequency": (MctsConfig(frequency_only=True), "frequency tables only, no network"),
