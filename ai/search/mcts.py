@@ -181,6 +181,10 @@ class Search:
         self._bp = found[0] if found is not None else None
         self._bp_arrays = found[0].arrays if found is not None else rollout_blueprint.empty_arrays()
         self._bp_buckets = np.zeros((0, 4), dtype=np.int64)
+        # Our bucket on this street: the same for every deal, computed once.
+        self._bp_current = (
+            found[0].abstraction.bucket(obs.hole, obs.board) if found is not None else 0
+        )
         self._settings = np.array(
             [
                 self.me,
@@ -229,7 +233,7 @@ class Search:
         if self._bp is not None:
             self._bp_buckets = rollout_blueprint.deal_buckets(
                 self._bp.abstraction, self.obs.hole, self.obs.board, runouts,
-                self._rng.getrandbits(31),
+                self._rng.getrandbits(31), self._bp_current,
             )  # fmt: skip
         else:
             self._bp_buckets = np.zeros((len(runouts), 4), dtype=np.int64)

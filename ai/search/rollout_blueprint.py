@@ -217,12 +217,14 @@ def deal_buckets(
     board: tuple[int, ...],
     runouts: I64,
     seed: int,
+    current: int | None = None,
 ) -> I64:
     """buckets[deal, street] of our cards on each deal's board: the current street's
-    exact (the board is known), later streets' from `BUCKET_SAMPLES` random holdings."""
+    exact (the board is known; `current` if already computed), later streets' from
+    `BUCKET_SAMPLES` random holdings."""
     out = np.zeros((runouts.shape[0], 4), dtype=np.int64)
     street = {0: 0, 3: 1, 4: 2, 5: 3}[len(board)]
-    out[:, street] = abstraction.bucket(hole, board)
+    out[:, street] = abstraction.bucket(hole, board) if current is None else current
     if street < 3:
         plain, flush = _tables()
         _sampled_buckets(
