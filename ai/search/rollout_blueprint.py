@@ -51,6 +51,9 @@ SLOTS = 6  # action slots per node (ai.policy.nway.tree.MAX_ACTIONS)
 B_PLAYER, B_ROUND, B_NACT, B_BASE, B_CHILD, B_ACT, B_FIELDS = 0, 1, 2, 3, 4, 10, 16
 ALL_IN = nway_tree.ALL_IN
 BUCKET_SAMPLES = 64  # random holdings per later street's strength estimate
+# The n-player games whose tree players are the table's indices (a blueprint that maps a
+# smaller table onto its seats, as No-Limit 6-max would, is not followed here yet).
+NWAY_GAMES = ("nolimit-hu", "limit-3max")
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,8 @@ def for_observation(obs: Observation) -> tuple[Pack, int] | None:
             bp = default_blueprint()
             return pack("limit-hu"), bp.locate(obs).node
         game = game_for(obs)
+        if game not in NWAY_GAMES or obs.n != shipped(game).game.n:
+            return None
         return pack(game), shipped(game).walk(obs).node
     except NotCovered:
         return None
