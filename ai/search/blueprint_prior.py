@@ -199,9 +199,16 @@ def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
 
 def prior_for(obs: Observation) -> tuple[F64, F64 | None] | None:
     """The blueprint's (shares, sizes or None) for this table, or None where no blueprint
-    stands behind the search: heads-up Limit (sizes are Limit's) and No-Limit heads-up."""
+    stands behind the search: heads-up Limit (sizes are Limit's), No-Limit heads-up,
+    three-handed Limit (the n-player `limit-3max`) and No-Limit of three to six
+    (`nolimit-6max`)."""
     if not obs.limit and 3 <= obs.n <= 6:
         return multiway_nolimit_prior(obs)
+    if obs.limit and obs.n == 3:
+        try:
+            return nway_prior("limit-3max")[0], None
+        except NotCovered:
+            return None
     if obs.n != 2:
         return None
     if obs.limit:

@@ -89,8 +89,13 @@ MAX_ACTIONS = 7  # fold, check/call and five raise sizes
 MAX_KEY = 64  # a line between two of our decisions is at most ~2 (n - 1) actions + 3 cards
 MAX_DEPTH = 256
 CARD_CLASSES = 1000  # keys of strength classes start here (cards are 0..51)
-# Integer settings (`settings` array).
-S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS = 0, 1, 2, 3, 4
+# Integer settings (`settings` array). S_BP_ROOT: our decision's node on the blueprint's
+# tree (`ai.search.rollout_blueprint`), -1: no blueprint plays our later decisions.
+S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS, S_BP_ROOT = 0, 1, 2, 3, 4, 5
+# The packed blueprint (ai.search.rollout_blueprint.Pack; tests/ai/test_kernel_constants.py).
+B_PLAYER, B_ROUND, B_NACT, B_BASE, B_CHILD, B_ACT = 0, 1, 2, 3, 4, 10
+A_FOLD, A_CALL, A_RAISE = 0, 1, 2  # ai.policy.nway.tree's action codes
+BP_ALL_IN = -1.0  # ai.policy.nway.tree.ALL_IN
 # Float settings (`params` array).
 P_EXPLORATION, P_SCALE = 0, 1
 
@@ -242,11 +247,15 @@ def advance(
     key: I64,
     length: int,
     ev: tuple[I64, I64, I32, I32],
+    bp: tuple[I64, F64, F64],
+    cur: I64,
 ) -> int:
     """Opponents act from the tables until it is our turn or the hand ends; their
     actions are appended to `key` (street * 64 + 16 + size bucket for a bet or raise,
-    + 8 for check/call, + 0 for a fold). Returns the key's new length."""
+    + 8 for check/call, + 0 for a fold), and followed on the blueprint's tree (cur[0]).
+    Returns the key's new length."""
     pack, bits, plain, flush = ev
+    bpi, bpf, _ = bp
     limit = rules[IS_LIMIT] != 0
     while not st[OVER] and st[QUEUE] != me:
         i = st[QUEUE]
@@ -270,6 +279,7 @@ def advance(
                     bucket = opponent_bucket(tab, i, street, cost, uniform(rng))
                     to = bucket_amount(pot, st[BETS + i], call, low, high, bucket)
                 code = street * 64 + 16 + bucket
+        cur[0] = bp_follow(bpi, bpf, cur[0], st, rules, i, kind, to)
         step(st, rules, kind, to, holes, runout, pack, bits, plain, flush)
         if length < MAX_KEY:
             key[length] = code
@@ -288,9 +298,15 @@ def play_out(
     me: int,
     rng: I64,
     ev: tuple[I64, I64, I32, I32],
+    bp: tuple[I64, F64, F64],
+    cur: I64,
+    ours: I64,
 ) -> None:
-    """policy.play_out: opponents from their tables, us by our_choice, to the end."""
+    """policy.play_out: opponents from their tables, us by the blueprint while the hand
+    is on its tree (cur[0], our bucket per street `ours`) with probability the opponents'
+    trust, else by our_choice, to the end."""
     pack, bits, plain, flush = ev
+    bpi, bpf, bps = bp
     limit = rules[IS_LIMIT] != 0
     while not st[OVER]:
         i = st[QUEUE]
@@ -299,7 +315,14 @@ def play_out(
         pot = pot_of(st)
         s = strength[i, street]
         cost = 0
-        if i == me:
+        slot = -1
+        node = cur[0]
+        # The blueprint as far as the opponents' bets follow their cards (`trust_of`):
+        # against card-blind betting the rule's exploitation, not the equilibrium's folds.
+        if i == me and bp_at(bpi, node, st, me) and uniform(rng) < trust_of(st, tab, me):
+            slot = bp_choice(bpi, bps, node, ours[street], uniform(rng))
+            choice = bpi[node, B_ACT + slot]  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2 as below
+        elif i == me:
             choice = rollout_choice(st, tab, me, s, call, pot)
         else:
             cost = cost_of(call, pot, rules[MIN_INC + street], limit)
@@ -311,13 +334,16 @@ def play_out(
             ok, low, high = raise_bounds(st, rules, i, call)
             if ok:
                 kind = BET
-                if limit:
+                if slot >= 0:
+                    to = bp_raise_to(bpf, node, slot, pot, st[BETS + i], call, low, high, limit)
+                elif limit:
                     to = low
                 elif i == me:
                     to = raise_to(pot, st[BETS + i], call, low, high, 1.0)
                 else:
                     bucket = opponent_bucket(tab, i, street, cost, uniform(rng))
                     to = bucket_amount(pot, st[BETS + i], call, low, high, bucket)
+        cur[0] = bp_follow(bpi, bpf, node, st, rules, i, kind, to)
         step(st, rules, kind, to, holes, runout, pack, bits, plain, flush)
 
 
@@ -343,6 +369,115 @@ def random_play_out(
         if kind >= BET:
             to = low if limit else raise_to(pot_of(st), st[BETS + i], call, low, high, 1.0)
         step(st, rules, kind, to, holes, runout, pack, bits, plain, flush)
+
+
+# -- the blueprint as our later play (ai.search.rollout_blueprint) -------------------
+
+
+@jit
+def bp_at(bpi: I64, node: int, st: I64, i: int) -> bool:
+    """Whether blueprint node `node` is player i's decision on the current street."""
+    return (
+        node >= 0
+        and bpi[node, B_NACT] > 0
+        and bpi[node, B_PLAYER] == i
+        and bpi[node, B_ROUND] == st[STREET]
+    )
+
+
+@jit
+def _bp_slot(bpi: I64, node: int, act: int) -> int:
+    for s in range(bpi[node, B_NACT]):
+        if bpi[node, B_ACT + s] == act:
+            return s
+    return -1
+
+
+@jit
+def pseudo_harmonic(x: float, a: float, b: float) -> float:
+    """ai.policy.nway.translate.pseudo_harmonic."""
+    if b <= a:
+        return 1.0
+    x = min(max(x, a), b)
+    return (b - x) * (1.0 + a) / ((b - a) * (1.0 + x))
+
+
+@jit
+def bp_follow(bpi: I64, bpf: F64, node: int, st: I64, rules: I64, i: int, kind: int,
+              to: int) -> int:  # fmt: skip
+    """The blueprint node after player i's (kind, to) at `st` (before it is stepped), as
+    `NWayBlueprint.walk` maps a real action; -1 once the hand has left the tree."""
+    if not bp_at(bpi, node, st, i):
+        return -1
+    if kind == FOLD:
+        s = _bp_slot(bpi, node, A_FOLD)
+        if s < 0:
+            s = _bp_slot(bpi, node, A_CALL)
+    elif kind < BET:
+        s = _bp_slot(bpi, node, A_CALL)
+    elif rules[IS_LIMIT] != 0:
+        s = _bp_slot(bpi, node, A_RAISE)
+    else:
+        call = to_call(st, i)
+        facing = st[BETS + i] + call
+        cap = st[BETS + i] + st[STACKS + i]
+        pot = max(pot_of(st) + call, 1)
+        x = (to - facing) / pot
+        last = -1
+        for m in range(bpi[node, B_NACT]):
+            if bpi[node, B_ACT + m] == A_RAISE:
+                last = m
+        if last < 0:
+            return -1
+        if to >= cap and bpf[node, last] == BP_ALL_IN:
+            return int(bpi[node, B_CHILD + last])
+        # translate.translate: the pseudo-harmonic mapping, the likelier side.
+        s = -1
+        prev = -1
+        prev_size = 0.0
+        for m in range(bpi[node, B_NACT]):
+            if bpi[node, B_ACT + m] != A_RAISE:
+                continue
+            f = bpf[node, m]
+            size = (cap - facing) / pot if f == BP_ALL_IN else f
+            if prev < 0:
+                s = m
+                if x <= size:
+                    break
+            elif x <= size:
+                s = prev if pseudo_harmonic(x, prev_size, size) >= 0.5 else m
+                break
+            else:
+                s = m
+            prev, prev_size = m, size
+    if s < 0:
+        return -1
+    return int(bpi[node, B_CHILD + s])
+
+
+@jit
+def bp_choice(bpi: I64, bps: F64, node: int, bucket: int, u: float) -> int:
+    """The action slot the blueprint's strategy at (node, bucket) picks for draw u."""
+    k = bpi[node, B_NACT]
+    o = bpi[node, B_BASE] + bucket * k
+    acc = 0.0
+    for s in range(k):
+        acc += bps[o + s]
+        if u < acc:
+            return s
+    return int(k - 1)
+
+
+@jit
+def bp_raise_to(bpf: F64, node: int, slot: int, pot: int, committed: int, call: int,
+                low: int, high: int, limit: bool) -> int:  # fmt: skip
+    """A blueprint raise's amount: Limit's fixed one, the pot fraction, or all-in."""
+    if limit:
+        return low
+    f = bpf[node, slot]
+    if f == BP_ALL_IN:
+        return high
+    return raise_to(pot, committed, call, low, high, f)
 
 
 # -- the tree -------------------------------------------------------------------------
@@ -536,6 +671,35 @@ def _add_child(edges: I64, children: I64, keys: I64, counts: I64, e: int, node: 
 
 
 @jit
+def bp_edge(nodes: I64, edges: I64, bpi: I64, bpf: F64, bps: F64, bpn: int, node: int,
+            st: I64, rules: I64, me: int, bucket: int, u: float, limit: bool) -> int:  # fmt: skip
+    """Our action at a tree node below the root by the blueprint: its fold, check/call,
+    or the node's raise nearest to the blueprint's size (passive where none is legal)."""
+    slot = bp_choice(bpi, bps, bpn, bucket, u)
+    act = bpi[bpn, B_ACT + slot]
+    if act == A_FOLD:
+        return int(nodes[node, NODE_RULE])
+    passive = int(nodes[node, NODE_RULE + 1])
+    if act == A_CALL:
+        return passive
+    if limit:
+        return int(nodes[node, NODE_RULE + 2])
+    call = to_call(st, me)
+    ok, low, high = raise_bounds(st, rules, me, call)
+    if not ok:
+        return passive
+    wanted = bp_raise_to(bpf, bpn, slot, pot_of(st), st[BETS + me], call, low, high, limit)
+    first = nodes[node, NODE_FIRST]
+    best = passive
+    gap = -1
+    for a in range(nodes[node, NODE_K]):
+        e = first + a
+        if edges[e, E_KIND] >= BET and (gap < 0 or abs(edges[e, E_TO] - wanted) < gap):
+            best, gap = a, abs(edges[e, E_TO] - wanted)
+    return best
+
+
+@jit
 def run_schedule(
     nodes: I64,
     edges: I64,
@@ -556,9 +720,14 @@ def run_schedule(
     rng: I64,
     ev: tuple[I64, I64, I32, I32],
     out: F64,
+    bp: tuple[I64, F64, F64],
+    bp_buckets: I64,
 ) -> None:
     """Run the iterations of `schedule` (rows: deal, forced root action or -1, seed or -1);
-    out[0], out[1] accumulate the values and their squares (for the scale)."""
+    out[0], out[1] accumulate the values and their squares (for the scale). Our later
+    decisions below the root (while the rule plays there) and in the rollouts are the
+    blueprint's (`bp`, from node settings[S_BP_ROOT], our buckets per deal and street
+    `bp_buckets`) while the hand is on its tree."""
     me = settings[S_ME]
     puct = settings[S_PUCT] != 0
     warmup = settings[S_WARMUP]
@@ -566,6 +735,10 @@ def run_schedule(
     buckets = settings[S_BUCKETS]
     exploration = params[P_EXPLORATION]
     scale = params[P_SCALE]
+    bp_root = settings[S_BP_ROOT]
+    bpi, bpf, bps = bp
+    limit = rules[IS_LIMIT] != 0
+    cur = np.empty(1, dtype=np.int64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
     key = np.empty(MAX_KEY + 8, dtype=np.int64)
     path_nodes = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -580,15 +753,21 @@ def run_schedule(
         hole = holes[d]
         runout = runouts[d]
         strength = strengths[d]
+        ours = bp_buckets[d]
+        cur[0] = bp_root
         node = root
         depth = 0
         value = 0.0
         while True:
             if a < 0:
                 if nodes[node, NODE_TOTAL] < warmup and node != root:
-                    s = strength[me, st[STREET]]
-                    rule = rollout_choice(st, tab, me, s, to_call(st, me), pot_of(st))
-                    a = nodes[node, NODE_RULE + rule]
+                    if bp_at(bpi, cur[0], st, me) and uniform(rng) < trust_of(st, tab, me):
+                        a = bp_edge(nodes, edges, bpi, bpf, bps, cur[0], node, st, rules,
+                                    me, ours[st[STREET]], uniform(rng), limit)  # fmt: skip
+                    else:
+                        s = strength[me, st[STREET]]
+                        rule = rollout_choice(st, tab, me, s, to_call(st, me), pot_of(st))
+                        a = nodes[node, NODE_RULE + rule]
                 else:
                     a = select(nodes, edges, edge_f, node, exploration, scale, puct)
             e = nodes[node, NODE_FIRST] + a
@@ -600,8 +779,10 @@ def run_schedule(
                 value = st[STACKS + me] - st[START + me]  # our bet this street is lost
                 break
             seen = st[BOARD_LEN]
+            cur[0] = bp_follow(bpi, bpf, cur[0], st, rules, me, kind, edges[e, E_TO])
             step(st, rules, kind, edges[e, E_TO], hole, runout, pack, bits, plain, flush)
-            length = advance(st, rules, hole, runout, strength, tab, me, rng, key, 0, ev)
+            length = advance(st, rules, hole, runout, strength, tab, me, rng, key, 0, ev, bp,
+                             cur)  # fmt: skip
             if st[OVER]:
                 value = st[STACKS + me] + st[BETS + me] - st[START + me]
                 break
@@ -633,7 +814,7 @@ def run_schedule(
                 if random_rollout:
                     random_play_out(st, rules, hole, runout, rng, ev)
                 else:
-                    play_out(st, rules, hole, runout, strength, tab, me, rng, ev)
+                    play_out(st, rules, hole, runout, strength, tab, me, rng, ev, bp, cur, ours)
                 value = st[STACKS + me] + st[BETS + me] - st[START + me]
                 break
             node = child

@@ -21,7 +21,7 @@ import numpy as np
 from ai.game.observation import Observation
 from ai.math.rollout_strength import showdown_equity
 from ai.models.ranges import RangeTracker
-from ai.search import kernel
+from ai.search import kernel, rollout_blueprint
 from ai.search.deals import RangeTables, deal_from_ranges, range_tables, street_strengths
 from ai.search.opponents import OpponentTables
 from ai.search.tree import Node, Tree
@@ -81,6 +81,14 @@ class SearchConfig:
     # the new street (this many equal classes of the percentile), or, with 0, as the
     # cards themselves (47 turn cards: a turn node is rarely visited twice).
     chance_buckets: int = 5
+    # Our later decisions (below the root while the rule plays there, and in the
+    # rollouts) by the table's blueprint while the simulated hand stays on its tree
+    # (`ai.search.rollout_blueprint`), as far as the opponents' bets follow their cards:
+    # an action's value is then what a sound policy makes of the hand after it. On in
+    # the advisor; off in play, where it lost on the training set (heads-up Limit
+    # against always-raise -78.6 [-115.3, -41.9] bb/100, level against loki, poki and
+    # calling-station: docs/experiments/2026-11-27-rollouts-on-the-blueprint.md).
+    blueprint_rollouts: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +136,10 @@ class Search:
         tables: OpponentTables,
         config: SearchConfig | None = None,
         seed: int = 0,
+        blueprint: tuple[rollout_blueprint.Pack, int] | None = None,
     ) -> None:
+        """`blueprint`: the packed blueprint and our decision's node on it that play our
+        later decisions (default: the table's, `rollout_blueprint.for_observation`)."""
         if obs.sim is None:
             raise ValueError("the search needs the simulator state behind the observation")
         self.obs = obs
@@ -164,6 +175,16 @@ class Search:
         self._stream = np.zeros(1, dtype=np.int64)
         kernel.reseed(self._stream, self._seed_base)
         config = self.config
+        found = None
+        if config.blueprint_rollouts and config.rollout == MODEL:
+            found = blueprint or rollout_blueprint.for_observation(obs)
+        self._bp = found[0] if found is not None else None
+        self._bp_arrays = found[0].arrays if found is not None else rollout_blueprint.empty_arrays()
+        self._bp_buckets = np.zeros((0, 4), dtype=np.int64)
+        # Our bucket on this street: the same for every deal, computed once.
+        self._bp_current = (
+            found[0].abstraction.bucket(obs.hole, obs.board) if found is not None else 0
+        )
         self._settings = np.array(
             [
                 self.me,
@@ -171,6 +192,7 @@ class Search:
                 config.warmup,
                 config.rollout == RANDOM,
                 config.chance_buckets,
+                found[1] if found is not None else -1,
             ],
             dtype=np.int64,
         )
@@ -208,6 +230,13 @@ class Search:
             self.obs.n_opponents,
             self.ranges.potential,
         )
+        if self._bp is not None:
+            self._bp_buckets = rollout_blueprint.deal_buckets(
+                self._bp.abstraction, self.obs.hole, self.obs.board, runouts,
+                self._rng.getrandbits(31), self._bp_current,
+            )  # fmt: skip
+        else:
+            self._bp_buckets = np.zeros((len(runouts), 4), dtype=np.int64)
         if not len(self._holes):
             self.equity = showdown_equity(holes, runouts, self.me, self.obs.opponents)
         self._holes = holes
@@ -234,7 +263,7 @@ class Search:
         kernel.run_schedule(
             *tree.arrays, root.id, self._state, self._rules, self._holes, self._runouts,
             self._strengths, self._tab, schedule, self._settings, self._params, self._stream,
-            self._ev, self._sums,
+            self._ev, self._sums, self._bp_arrays, self._bp_buckets,
         )  # fmt: skip
         self._sum += float(self._sums[0])
         self._sum2 += float(self._sums[1])

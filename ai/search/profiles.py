@@ -64,7 +64,13 @@ class MctsConfig:
 
 DEFAULT = MctsConfig()
 ADVISOR = MctsConfig(
-    limit_iterations=3000, search_preflop=True, keep_tree=False, nolimit_prior=False
+    limit_iterations=3000,
+    search_preflop=True,
+    keep_tree=False,
+    nolimit_prior=False,
+    # Our later decisions in the simulations by the blueprint: values of a sound
+    # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts).
+    search=SearchConfig(blueprint_rollouts=True),
 )
 
 # name -> (config, what it ablates)

@@ -304,8 +304,31 @@ def hand_ended_json(message_json: str) -> int:
     return _DECIDER.hand_ended(HandEnded.model_validate_json(message_json))
 
 
+def load_priors() -> None:
+    """The blueprints the search stands on, loaded and reduced to their tables (a few
+    seconds each, cached per process) before the first query rather than inside it."""
+    from ai.policy.blueprint import NotCovered
+    from ai.search.blueprint_prior import blueprint_shares, nway_prior, sixmax_prior
+    from ai.search.rollout_blueprint import pack
+
+    blueprint_shares()
+    pack("limit-hu")
+    for game in ("nolimit-hu", "limit-3max"):
+        try:
+            nway_prior(game)
+            pack(game)  # our later play in the search's simulations
+        except NotCovered:  # an artefact not shipped: the search falls back to the model
+            log.warning("no %s blueprint to warm up", game)
+    try:
+        sixmax_prior()  # No-Limit tables of three to six (its seats mapped per table)
+    except NotCovered:
+        log.warning("no nolimit-6max blueprint to warm up")
+
+
 def warm_up() -> None:
-    """One quick decision per code path (preflop table, Monte Carlo, ranges, rollouts)."""
+    """One quick decision per code path (preflop table, Monte Carlo, ranges, rollouts),
+    and the blueprints' priors (`load_priors`)."""
+    load_priors()
     from ai.game.observation import ActionRecord
     from ai.game.observe import apply, observe
     from ai.sim.state import SimState

@@ -1,5 +1,7 @@
 """How simulated players act: opponents by the opponent model's tables and their sampled
-holding's strength, ourselves by a fast fixed rule; or everyone at random (an ablation).
+holding's strength, ourselves by the blueprint while the hand is on its tree
+(`ai.search.rollout_blueprint`), else by a fast fixed rule; or everyone at random (an
+ablation).
 
 The search runs the compiled copies of these (`ai.search.kernel`, on
 `ai.sim.arrays`); this module is their readable reference on SimState, kept with the
@@ -11,8 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ai.policy.nway.translate import translate
+from ai.policy.nway.tree import A_CALL, A_FOLD, A_RAISE, ALL_IN
 from ai.search.abstraction import bucket_amount, raise_to
 from ai.search.opponents import OpponentTables
+from ai.search.rollout_blueprint import B_ACT, B_BASE, B_CHILD, B_NACT, B_PLAYER, B_ROUND, Pack
 from ai.sim.rules import BET, CALL, CHECK, FOLD
 from ai.sim.state import SimState
 
@@ -119,14 +124,69 @@ def opponent_bucket(tables: OpponentTables, i: int, street: int, cost: int, u: f
     return bucket
 
 
+def blueprint_at(bp: Pack, node: int, state: SimState, i: int) -> bool:
+    """Whether blueprint node `node` is player i's decision on this street."""
+    row = bp.ints[node] if node >= 0 else None
+    return (
+        row is not None and row[B_NACT] > 0 and row[B_PLAYER] == i and row[B_ROUND] == state.street
+    )
+
+
+def blueprint_follow(bp: Pack, node: int, state: SimState, i: int, kind: int, to: int) -> int:
+    """The blueprint node after player i's (kind, to), before it is stepped; -1 off the
+    tree. A No-Limit raise maps onto the tree's sizes as `NWayBlueprint.walk` maps one."""
+    if not blueprint_at(bp, node, state, i):
+        return -1
+    row = bp.ints[node]
+    acts = [int(row[B_ACT + s]) for s in range(row[B_NACT])]
+    if kind == FOLD:
+        slot = acts.index(A_FOLD) if A_FOLD in acts else acts.index(A_CALL)
+    elif kind < BET:
+        slot = acts.index(A_CALL)
+    elif A_RAISE not in acts:
+        return -1
+    elif bp.limit:
+        slot = acts.index(A_RAISE)
+    else:
+        call = min(state.stacks[i], state.max_bet - state.bets[i])
+        facing = state.bets[i] + call
+        cap = state.bets[i] + state.stacks[i]
+        pot = max(sum(state.contrib) + sum(state.bets) + call, 1)
+        raises = [s for s, a in enumerate(acts) if a == A_RAISE]
+        fracs = [float(bp.fracs[node, s]) for s in raises]
+        if to >= cap and fracs[-1] == ALL_IN:
+            slot = raises[-1]
+        else:
+            sizes = [f if f != ALL_IN else (cap - facing) / pot for f in fracs]
+            slot = raises[translate((to - facing) / pot, sizes)]
+    return int(row[B_CHILD + slot])
+
+
+def blueprint_choice(bp: Pack, node: int, bucket: int, u: float) -> int:
+    """The action slot the blueprint's strategy at (node, bucket) picks for draw u."""
+    k = int(bp.ints[node, B_NACT])
+    o = int(bp.ints[node, B_BASE]) + bucket * k
+    acc = 0.0
+    for s in range(k):
+        acc += float(bp.strategy[o + s])
+        if u < acc:
+            return s
+    return k - 1
+
+
 def play_out(
     state: SimState,
     strength: Sequence[Sequence[float]],
     tables: OpponentTables,
     rand: Random,
     me: int,
+    bp: Pack | None = None,
+    node: int = -1,
+    ours: Sequence[int] = (0, 0, 0, 0),
 ) -> None:
-    """Play to the end: opponents from their model's tables, us by `our_choice`."""
+    """Play to the end: opponents from their model's tables, us by the blueprint `bp`
+    while the hand is on its tree (from `node`; our bucket per street `ours`), else by
+    `our_choice`."""
     rules = state.rules
     units = rules.min_increment
     limit = rules.is_limit
@@ -139,7 +199,16 @@ def play_out(
             call = stack
         pot = sum(state.contrib) + sum(state.bets)
         s = strength[i][street]
-        if i == me:
+        slot = -1
+        if (
+            i == me
+            and bp is not None
+            and blueprint_at(bp, node, state, me)
+            and rand() < trust_of(state, tables, me)
+        ):
+            slot = blueprint_choice(bp, node, ours[street], rand())
+            choice = int(bp.ints[node, B_ACT + slot])  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2
+        elif i == me:
             choice = rollout_choice(state, tables, me, s, call, pot)
         else:
             cost = cost_of(call, pot, units[street], limit)
@@ -151,18 +220,23 @@ def play_out(
             if legal.raise_kind is not None:
                 if limit:
                     to = legal.min_to
+                elif bp is not None and slot >= 0:
+                    frac = float(bp.fracs[node, slot])
+                    to = legal.max_to if frac == ALL_IN else raise_to(pot, legal, frac)
                 elif i == me:
                     to = raise_to(pot, legal, 1.0)
                 else:
                     bucket = opponent_bucket(tables, i, street, cost, rand())
                     to = bucket_amount(pot, legal, bucket)
+                if bp is not None:
+                    node = blueprint_follow(bp, node, state, i, legal.raise_kind, to)
                 state.step(legal.raise_kind, to)
                 continue
             choice = 1
-        if choice == 1 or call == 0:
-            state.step(CHECK if call == 0 else CALL)
-        else:
-            state.step(FOLD)
+        kind = CHECK if call == 0 else (CALL if choice == 1 else FOLD)
+        if bp is not None:
+            node = blueprint_follow(bp, node, state, i, kind, 0)
+        state.step(kind)
 
 
 def random_play_out(state: SimState, rand: Random) -> None:
@@ -182,6 +256,9 @@ def random_play_out(state: SimState, rand: Random) -> None:
 
 __all__ = [
     "SIGMA",
+    "blueprint_at",
+    "blueprint_choice",
+    "blueprint_follow",
     "continue_scale",
     "cost_of",
     "opponent_choice",

@@ -34,6 +34,24 @@ def test_the_search_kernels_constants() -> None:
     assert tuple(kernel.FRACTIONS) == features.SIZE_FRACTIONS
     assert tuple(kernel.OUR_FRACTIONS) == abstraction.OUR_FRACTIONS
     assert 2 + len(abstraction.OUR_FRACTIONS) + 2 == kernel.MAX_ACTIONS  # min raise, all-in
+    # The packed blueprint's fields and action codes (ai.search.rollout_blueprint).
+    from ai.policy.limit import game as limit_game
+    from ai.policy.nway import tree as nway_tree
+    from ai.search import rollout_blueprint as rb
+
+    assert (kernel.B_PLAYER, kernel.B_ROUND, kernel.B_NACT, kernel.B_BASE) == (
+        rb.B_PLAYER,
+        rb.B_ROUND,
+        rb.B_NACT,
+        rb.B_BASE,
+    )
+    assert (kernel.B_CHILD, kernel.B_ACT) == (rb.B_CHILD, rb.B_ACT)
+    assert rb.B_ACT == rb.B_CHILD + rb.SLOTS == rb.B_FIELDS - rb.SLOTS
+    assert rb.SLOTS == nway_tree.MAX_ACTIONS
+    codes = (kernel.A_FOLD, kernel.A_CALL, kernel.A_RAISE)
+    assert codes == (nway_tree.A_FOLD, nway_tree.A_CALL, nway_tree.A_RAISE)
+    assert codes == (limit_game.FOLD, limit_game.CALL, limit_game.RAISE)
+    assert kernel.BP_ALL_IN == nway_tree.ALL_IN
 
 
 def test_the_simulators_and_evaluators_constants() -> None:

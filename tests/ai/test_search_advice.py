@@ -23,6 +23,8 @@ def test_advice_comes_from_the_search_and_its_reason_follows_the_numbers(
     assert ADVISOR_STYLE == "mcts-advisor"
     # The iteration budget, not the machine's load, ends these searches.
     monkeypatch.setattr(decider_module, "ADVICE_SECONDS", 60.0)
+    # The blueprints are loaded as a worker's warm-up loads them, not inside a budget.
+    decider_module.load_priors()
     for variant in (Variant.LIMIT, Variant.NO_LIMIT):
         decider = Decider()
         table = seated_table(variant, 3, seed=5)

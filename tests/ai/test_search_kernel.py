@@ -9,10 +9,12 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import numpy.typing as npt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from search_policy import (
     Random,
+    blueprint_follow,
     continue_scale,
     cost_of,
     opponent_bucket,
@@ -25,6 +27,7 @@ from test_sim_arrays import EV, random_hand
 from ai.search import kernel as K
 from ai.search.abstraction import bucket_amount, our_actions, raise_to
 from ai.search.opponents import OpponentTables
+from ai.search.rollout_blueprint import Pack, empty_arrays, pack
 from ai.search.tree import Node, Tree
 from ai.sim import arrays as A
 from ai.sim.rules import BET, CALL, CHECK, FOLD
@@ -47,13 +50,43 @@ def random_tables(rng: np.random.Generator, n: int) -> OpponentTables:
 
 
 def advanced(state: SimState, rng: random.Random, actions: int) -> SimState:
+    return advanced_on(state, rng, actions, None)[0]
+
+
+def blueprint_of(state: SimState) -> Pack | None:
+    """The blueprint of this table size and game, as `rollout_blueprint.for_observation`."""
+    limit = state.rules.is_limit
+    game = {(2, True): "limit-hu", (2, False): "nolimit-hu", (3, True): "limit-3max"}
+    name = game.get((state.n, limit))
+    return pack(name) if name is not None else None
+
+
+def advanced_on(
+    state: SimState, rng: random.Random, actions: int, bp: Pack | None
+) -> tuple[SimState, int]:
+    """Random actions from a new hand, followed on the blueprint's tree (-1: off it)."""
+    node = 0 if bp is not None else -1
     for _ in range(actions):
         legal = state.legal_actions()
         if legal is None:
             break
         kind = rng.choice(legal.kinds)
-        state.step(kind, rng.randint(legal.min_to, legal.max_to) if kind >= BET else 0)
-    return state
+        to = rng.randint(legal.min_to, legal.max_to) if kind >= BET else 0
+        if bp is not None:
+            node = blueprint_follow(bp, node, state, legal.player, kind, to)
+        state.step(kind, to)
+    return state, node
+
+
+def bp_args(bp: Pack | None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64],
+                                      npt.NDArray[np.float64]]:  # fmt: skip
+    return bp.arrays if bp is not None else empty_arrays()
+
+
+def our_buckets(bp: Pack | None, generator: np.random.Generator) -> npt.NDArray[np.int64]:
+    if bp is None:
+        return np.zeros(4, dtype=np.int64)
+    return np.array([generator.integers(b) for b in bp.abstraction.buckets], dtype=np.int64)
 
 
 @SETTINGS
@@ -62,25 +95,32 @@ def advanced(state: SimState, rng: random.Random, actions: int) -> SimState:
     players=st.integers(2, 8),
     limit=st.booleans(),
     actions=st.integers(0, 6),
-    rollout=st.sampled_from(("model", "random")),
+    rollout=st.sampled_from(("model", "random", "blueprint")),
 )
 def test_the_compiled_rollouts_play_as_the_python_ones(
     seed: int, players: int, limit: bool, actions: int, rollout: str
 ) -> None:
-    state = advanced(random_hand(seed, players, limit, 0), random.Random(seed), actions)
+    """With "blueprint", our own decisions are the table's blueprint's while the hand is
+    on its tree (heads-up Limit and No-Limit, three-handed Limit), from a random line."""
+    hand = random_hand(seed, min(players, 3) if rollout == "blueprint" else players, limit, 0)
+    bp = blueprint_of(hand) if rollout == "blueprint" else None
+    state, node = advanced_on(hand, random.Random(seed), actions, bp)
     generator = np.random.default_rng(seed)
     tables = random_tables(generator, state.n)
     strength = generator.random((state.n, 4))
     me = int(generator.integers(state.n))
+    ours = our_buckets(bp, generator)
     st_ = A.state_array(state)
     rules = A.rules_array(state.rules)
     holes, runout = A.cards_arrays(state)
     stream = np.zeros(1, dtype=np.int64)
     K.reseed(stream, seed)
+    cur = np.array([node], dtype=np.int64)
     if rollout == "random":
         K.random_play_out(st_, rules, holes, runout, stream, EV)
     else:
-        K.play_out(st_, rules, holes, runout, strength, K.table_array(tables), me, stream, EV)
+        K.play_out(st_, rules, holes, runout, strength, K.table_array(tables), me, stream, EV,
+                   bp_args(bp), cur, ours)  # fmt: skip
     # The same stream, drawn from Python.
     python_stream = np.zeros(1, dtype=np.int64)
     K.reseed(python_stream, seed)
@@ -91,7 +131,7 @@ def test_the_compiled_rollouts_play_as_the_python_ones(
     if rollout == "random":
         random_play_out(state, rand)
     else:
-        play_out(state, strength.tolist(), tables, rand, me)
+        play_out(state, strength.tolist(), tables, rand, me, bp, node, ours.tolist())
     assert state.over and st_[A.OVER] == 1
     assert [A.payoff(st_, i) for i in range(state.n)] == state.payoffs()
     assert stream[0] == python_stream[0]  # as many draws, in the same order
@@ -133,10 +173,17 @@ def test_a_compiled_node_offers_our_abstract_actions(
 
 
 def python_advance(
-    state: SimState, strength: list[list[float]], tables: OpponentTables, rand: Random, me: int
-) -> list[int]:
+    state: SimState,
+    strength: list[list[float]],
+    tables: OpponentTables,
+    rand: Random,
+    me: int,
+    bp: Pack | None,
+    node: int,
+) -> tuple[list[int], int]:
     """The tree walk's opponents, as the search played them in Python before the kernel:
-    from the tables until our turn or the end; the line's key as the tree stores it."""
+    from the tables until our turn or the end; the line's key as the tree stores it, and
+    the blueprint node reached."""
     key: list[int] = []
     limit = state.rules.is_limit
     while not state.over and state.queue[0] != me:
@@ -152,15 +199,17 @@ def python_advance(
         if choice == 2 and legal.raise_kind is not None:
             bucket = 0 if limit else opponent_bucket(tables, i, street, cost, rand())
             to = legal.min_to if limit else bucket_amount(pot, legal, bucket)
+            if bp is not None:
+                node = blueprint_follow(bp, node, state, i, legal.raise_kind, to)
             state.step(legal.raise_kind, to)
             key.append(street * 64 + 16 + bucket)
-        elif choice >= 1 or call == 0:
-            state.step(CHECK if call == 0 else CALL)
-            key.append(street * 64 + 8)
         else:
-            state.step(FOLD)
-            key.append(street * 64)
-    return key
+            kind = CHECK if call == 0 else (CALL if choice >= 1 else FOLD)
+            if bp is not None:
+                node = blueprint_follow(bp, node, state, i, kind, 0)
+            state.step(kind)
+            key.append(street * 64 + (8 if kind != FOLD else 0))
+    return key, (node if bp is not None else -1)
 
 
 @SETTINGS
@@ -173,7 +222,9 @@ def python_advance(
 def test_the_compiled_tree_walk_plays_the_opponents_as_python(
     seed: int, players: int, limit: bool, actions: int
 ) -> None:
-    state = advanced(random_hand(seed, players, limit, 0), random.Random(seed), actions)
+    hand = random_hand(seed, players, limit, 0)
+    bp = blueprint_of(hand)
+    state, node = advanced_on(hand, random.Random(seed), actions, bp)
     generator = np.random.default_rng(seed)
     tables = random_tables(generator, state.n)
     strength = generator.random((state.n, 4))
@@ -183,13 +234,16 @@ def test_the_compiled_tree_walk_plays_the_opponents_as_python(
     stream = np.zeros(1, dtype=np.int64)
     K.reseed(stream, seed)
     key = np.zeros(K.MAX_KEY + 8, dtype=np.int64)
+    cur = np.array([node], dtype=np.int64)
     length = K.advance(st_, A.rules_array(state.rules), holes, runout, strength,
-                       K.table_array(tables), me, stream, key, 0, EV)  # fmt: skip
+                       K.table_array(tables), me, stream, key, 0, EV, bp_args(bp),
+                       cur)  # fmt: skip
     python_stream = np.zeros(1, dtype=np.int64)
     K.reseed(python_stream, seed)
-    expected = python_advance(
-        state, strength.tolist(), tables, lambda: K.uniform(python_stream), me
+    expected, followed = python_advance(
+        state, strength.tolist(), tables, lambda: K.uniform(python_stream), me, bp, node
     )
     assert key[:length].tolist() == expected
+    assert cur[0] == followed  # the blueprint's tree followed as Python follows it
     assert np.array_equal(st_[: A.QUEUE], A.state_array(state)[: A.QUEUE])
     assert [A.payoff(st_, i) for i in range(state.n)] == state.payoffs()
