@@ -90,18 +90,19 @@ e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium $(STA
 
 # Every tier: lint, types, Python (unit and integration), frontend, browser. Each part's
 # output is shown whole once it ends.
-# First everything is installed at once (the venv beside npm's packages and the build),
-# then the kernels compiled once. Then the browser tests run beside the checks and pytest:
-# they mostly wait (bots, pauses between hands), and the checks and pytest run at a lower
-# priority (nice), so the e2e server's AI worker still answers within its deadline while
-# pytest takes every cycle it leaves. TEST_JOBS=1 runs them one after the other.
+# First everything is installed at once (the venv beside npm's packages and the build).
+# Then the browser tests run beside the checks and pytest: the AI's kernels are compiled
+# once (one core) while the checks start on the other, then the e2e server starts. The
+# browser tests mostly wait (bots, pauses between hands); the checks and pytest run at a
+# lower priority (nice), so the e2e server's AI worker still answers within its deadline
+# while pytest takes every cycle it leaves. TEST_JOBS=1 runs them one after the other.
 TEST_JOBS ?= 2
 TEST_NICE ?= 10
 test:
 	$(MAKE) --no-print-directory -j3 --output-sync=target test-deps
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=recurse e2e checks-then-pytest
 
-test-deps: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/frontend-build $(STAMPS)/chromium $(STAMPS)/kernels
+test-deps: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/frontend-build $(STAMPS)/chromium
 
 checks-then-pytest:
 	nice -n $(TEST_NICE) $(MAKE) --no-print-directory checks
