@@ -14,7 +14,7 @@ DATA   ?= .data
 PYTEST_ARGS ?= -n 2 --dist worksteal --durations=25
 
 .PHONY: run test test-unit test-integration test-e2e test-full bench lint typecheck pytest \
-	frontend-test e2e install frontend-build clean rest-types checks
+	frontend-test e2e install frontend-build clean rest-types checks test-deps checks-then-pytest
 
 $(STAMPS):
 	mkdir -p $(STAMPS)
@@ -41,6 +41,14 @@ $(STAMPS)/chromium: | $(STAMPS)
 	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver fonts-dejavu-core)
 	touch $@
 
+# The AI's numba kernels compiled once into numba's disk cache (next to their sources),
+# before the processes that use them start: a fresh clone's e2e server runs two worker
+# processes and pytest two workers, and each would compile the same kernels at once (about
+# 30 s of CPU each); they load them instead. Redone when the AI's code changes.
+$(STAMPS)/kernels: $(STAMPS)/python $(shell find ai -name '*.py' 2>/dev/null)
+	$(BIN)/python -m ai.worker.kernels
+	touch $@
+
 install: $(STAMPS)/python $(STAMPS)/frontend-build
 
 run: install
@@ -56,7 +64,7 @@ typecheck: $(STAMPS)/python
 	$(BIN)/mypy
 
 # Every Python test, both tiers (conftest.py gives each test its tier).
-pytest: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
+pytest: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium $(STAMPS)/kernels
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # Pure code in one process: the quick loop while working (under a minute).
@@ -64,7 +72,7 @@ test-unit: $(STAMPS)/python
 	$(BIN)/pytest -m unit $(PYTEST_ARGS)
 
 # The embedded database, real servers and sockets, subprocesses, and the slow tests.
-test-integration: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
+test-integration: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium $(STAMPS)/kernels
 	$(BIN)/pytest -m integration $(PYTEST_ARGS)
 
 # Frontend: strict type-check (app and e2e code), then Vitest once (components, protocol client).
@@ -76,19 +84,29 @@ frontend-test: $(STAMPS)/npm
 # stops afterwards. Screenshots land in frontend/test-results/screenshots. The layout
 # matrix (every seat count at both sizes) is sampled; LAYOUT_FULL=1 measures all of it.
 LAYOUT_FULL ?= 0
-e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium
+e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium $(STAMPS)/kernels
 	cd frontend && CHROMIUM_PATH=$$(command -v chromium) SHOWDOWN_BIN=$(CURDIR)/$(BIN)/showdown \
 		LAYOUT_FULL=$(LAYOUT_FULL) npx playwright test
 
-# Every tier: lint, types, Python (unit and integration), frontend, browser; pytest on both
-# cores. Each part's output is shown whole once it ends.
-# TEST_JOBS=2 runs the browser tests beside the checks: quicker on a quiet machine, but a
-# fresh clone's AI worker then compiles its kernels for minutes beside mypy and two
-# browsers; by default they run one after the other.
-TEST_JOBS ?= 1
-test: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/frontend-build $(STAMPS)/chromium
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=recurse e2e checks
-	$(MAKE) --no-print-directory pytest
+# Every tier: lint, types, Python (unit and integration), frontend, browser. Each part's
+# output is shown whole once it ends.
+# First everything is installed at once (the venv beside npm's packages and the build).
+# Then the browser tests run beside the checks and pytest: the AI's kernels are compiled
+# once (one core) while the checks start on the other, then the e2e server starts. The
+# browser tests mostly wait (bots, pauses between hands); the checks and pytest run at a
+# lower priority (nice), so the e2e server's AI worker still answers within its deadline
+# while pytest takes every cycle it leaves. TEST_JOBS=1 runs them one after the other.
+TEST_JOBS ?= 2
+TEST_NICE ?= 10
+test:
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-deps
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=recurse e2e checks-then-pytest
+
+test-deps: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/frontend-build $(STAMPS)/chromium
+
+checks-then-pytest:
+	nice -n $(TEST_NICE) $(MAKE) --no-print-directory checks
+	nice -n $(TEST_NICE) $(MAKE) --no-print-directory pytest
 
 # The one-core checks, one after the other.
 checks:

@@ -143,7 +143,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Under xdist, compile the search kernels once, before the workers start.
+    """Under xdist, compile the AI's kernels once, before the workers start.
 
     The kernels are `cache=True` (ai/math/_jit.py): numba keeps their machine code on disk
     next to the sources, and a process that finds it loads it in a second. From a fresh
@@ -153,5 +153,5 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return  # an xdist worker, or a run without workers
-    warm = "from ai.search.warm import warm; warm()"
-    subprocess.run([sys.executable, "-c", warm], cwd=ROOT, check=True)  # noqa: S603
+    warm = [sys.executable, "-m", "ai.worker.kernels"]
+    subprocess.run(warm, cwd=ROOT, check=True)  # noqa: S603

@@ -25,6 +25,10 @@ export default defineConfig({
     browserName: "chromium",
     headless: true,
     viewport: { width: 1440, height: 900 },
+    // The app stops its looping animations (the actor's pulse, spinners) for users who
+    // ask for less motion: the pages then draw no frames while they wait for bots, which
+    // leaves the CPU to the server, its AI worker and pytest beside (make test).
+    reducedMotion: "reduce",
     actionTimeout: 15_000,
     navigationTimeout: 30_000,
     trace: "retain-on-failure",
