@@ -71,20 +71,30 @@ def chip_best(advice: Advice) -> tuple[ActionKind, int | None]:
     return best.action, best.amount
 
 
-def test_on_the_bubble_a_raise_best_in_chips_gives_way_to_the_call(
+def test_on_the_bubble_the_raise_best_in_chips_gives_way_to_a_smaller_risk(
     answers: dict[str, DecisionAnswer],
 ) -> None:
-    """The search's chip choice is the re-raise; its prize equity is below the call's
-    (a bigger pot risks more of the stack that is worth more than its chips), so the
-    bot calls."""
+    """The search's best action in chips is a bigger raise than the one its prize equity
+    ranks first (a bigger pot risks more of a stack that is worth more than its chips), and
+    the bot plays the prize equity's choice. The all-in, near the top in chips, is worth
+    less than folding in prize equity."""
     cash, bubble = answers["cash"], answers["bubble"]
     assert cash.action is ActionKind.RAISE  # in chips: re-raise
     advice = bubble.advice
     assert advice is not None
-    assert chip_best(advice)[0] is ActionKind.RAISE
+    chips = chip_best(advice)
+    assert chips[0] is ActionKind.RAISE
     prize = {(v.action, v.amount): v.prize_equity for v in advice.values}
     best = max(prize, key=lambda k: prize[k] or 0.0)
-    assert best == (ActionKind.CALL, None)
+    assert best != chips and (prize[chips] or 0.0) < (prize[best] or 0.0)
+    assert best[0] in (ActionKind.CALL, ActionKind.RAISE)
+    assert best[1] is None or chips[1] is None or best[1] < chips[1]  # the smaller risk
+    all_in = max(
+        (v for v in advice.values if v.action is ActionKind.RAISE), key=lambda v: v.amount or 0
+    )
+    assert all_in.value_bb > 0.0 and (all_in.prize_equity or 0.0) < (
+        prize[(ActionKind.FOLD, None)] or 0.0
+    )
     assert (bubble.action, bubble.amount) == best
     assert (advice.action, advice.amount) == best  # the advice says what the bot does
     print(advice.reason)
@@ -116,8 +126,13 @@ def test_far_from_the_money_the_decision_is_the_cash_tables(
     ]
     assert all(v.prize_equity is None for v in far.advice.values)
     assert far.advice.prize_equity is not None  # our stack's, as before
-    # ... while near the money the same spot is played for the money.
-    assert (bubble.action, bubble.amount) != (cash.action, cash.amount)
+    # ... while near the money the same spot is played for the money: its choice is the
+    # prize equity's, not the chips' best.
+    assert bubble.advice is not None
+    assert all(v.prize_equity is not None for v in bubble.advice.values)
+    prize = {(v.action, v.amount): v.prize_equity or 0.0 for v in bubble.advice.values}
+    assert (bubble.action, bubble.amount) == max(prize, key=lambda k: prize[k])
+    assert (bubble.action, bubble.amount) != chip_best(bubble.advice)
 
 
 @pytest.mark.parametrize("folds", [0.0, 0.4])
