@@ -36,14 +36,13 @@ import numpy.typing as npt
 
 from ai.game.observation import Observation
 from ai.models.features import N_SIZES, SIZE_FRACTIONS
-from ai.models.model import PRIOR_SIZES
 from ai.policy.blueprint import Blueprint, NotCovered, default_blueprint
 from ai.policy.limit.abstraction import CardAbstraction
 from ai.policy.limit.game import CALL, DECISION, FOLD, RAISE
 from ai.policy.nway import tree as nway_tree
 from ai.policy.nway.lookup import NWayBlueprint, seat_offset, shipped, tree_player
 from ai.search.cost_context import cost_of
-from ai.search.nway_tables_fast import fast_tables
+from ai.search.nway_tables_fast import fast_tables, normalised
 
 F64 = npt.NDArray[np.float64]
 STREETS, COSTS = 4, 3
@@ -186,15 +185,7 @@ def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
             if act == nway_tree.A_RAISE:
                 sizes[p, r, cost, size_bucket_of(float(t.frac[node, a]))] += reach[node] * share
             reach[int(t.child[node, a])] += reach[node] * share
-    # A context never reached (No-Limit cost 2 is facing an all-in): cost 1's shares.
-    seen2 = acts[:, :, 2].sum(axis=-1, keepdims=True) > 0
-    acts[:, :, 2] = np.where(seen2, acts[:, :, 2], acts[:, :, 1])
-    total = acts.sum(axis=-1, keepdims=True)
-    shares = np.where(total > 0, acts / np.where(total > 0, total, 1.0), 0.0)
-    shares[..., 1] += np.where(total[..., 0] > 0, 0.0, 1.0)  # never reached: check/call
-    raised = sizes.sum(axis=-1, keepdims=True)
-    sizes = np.where(raised > 0, sizes / np.where(raised > 0, raised, 1.0), PRIOR_SIZES)
-    return shares, sizes
+    return normalised(acts, sizes)
 
 
 def prior_for(obs: Observation) -> tuple[F64, F64 | None] | None:

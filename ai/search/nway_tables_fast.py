@@ -112,6 +112,11 @@ def fast_tables(
         art.lay.base, np.asarray(art.lay.buckets, dtype=np.int64), art.strategy, padded,
         acts, sizes,
     )  # fmt: skip
+    return normalised(acts, sizes)
+
+
+def normalised(acts: F64, sizes: F64) -> tuple[F64, F64]:
+    """Reach-weighted action and size counts as shares (what `nway_tables` returns)."""
     # A context never reached (No-Limit cost 2 is facing an all-in): cost 1's shares.
     seen2 = acts[:, :, 2].sum(axis=-1, keepdims=True) > 0
     acts[:, :, 2] = np.where(seen2, acts[:, :, 2], acts[:, :, 1])
