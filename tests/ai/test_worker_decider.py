@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections import Counter
 
@@ -145,9 +146,12 @@ async def test_an_answer_that_would_miss_its_deadline_becomes_a_decline() -> Non
     query = query_for(table, "rational", QueryPurpose.BOT, 0).model_copy(update={"timeout_ms": 200})
     client = WorkerClient("ws://127.0.0.1:9/ws/ai", "s", concurrency=1, threads=True)
 
+    # The answer cannot come before the decline: the work waits until the test releases it.
+    release = threading.Event()
+
     def slow(table_id: str, query_json: str, budget: float) -> Callable[[], str]:
         def run() -> str:
-            time.sleep(1.0)
+            release.wait(timeout=30)
             return "{}"
 
         return run
@@ -159,12 +163,12 @@ async def test_an_answer_that_would_miss_its_deadline_becomes_a_decline() -> Non
         async def send(self, text: str) -> None:
             sent.append(text)
 
-    started = time.monotonic()
     socket: Any = Socket()
     await client._answer(socket, query, query.model_dump_json())
-    assert time.monotonic() - started < 0.5
+    assert not release.is_set()  # declined while the search still ran, not after it
     assert json.loads(sent[0]) == {"type": "decline", "request_id": "r0", "reason": "timeout"}
     assert client.declined == 1
+    release.set()
     client.lanes.shutdown()
     await asyncio.sleep(0)
 
