@@ -205,9 +205,9 @@ def test_an_all_in_call_beyond_push_fold_is_valued_in_prize_equity() -> None:
     assert icm_call(observation_from_view(view), query, bot_says) is None
 
 
-def test_a_big_field_uses_the_sampled_icm_within_the_advice_budget() -> None:
-    """28 players left, 15 paid: near the money, beyond exact ICM (sampled); a push/fold
-    answer still comes fast."""
+def test_a_big_field_is_advised_in_prize_equity_from_the_sampled_icm() -> None:
+    """28 players left, 15 paid: near the money, beyond exact ICM (sampled); the advice is a
+    push/fold answer in prize equity (its speed: `python -m ai.tournament.bench`)."""
     decider = Decider()
     others = [1000 + (37 * i) % 4000 for i in range(26)]
     situation = TournamentSituation(
@@ -216,9 +216,7 @@ def test_a_big_field_uses_the_sampled_icm_within_the_advice_budget() -> None:
     table = deal({1: 800, 2: 800}, 2, ("Ks", "Th"))
     ask(decider, table, situation, advice=True)  # compiles and caches what it can
     table = deal({1: 800, 2: 800}, 2, ("Qs", "9h"))
-    started = time.perf_counter()
     answer = ask(decider, table, situation, advice=True)
-    assert time.perf_counter() - started < 3.0
     assert answer.advice is not None and answer.advice.prize_equity is not None
     assert "prize equity" in answer.advice.reason
     assert answer.action in (ActionKind.RAISE, ActionKind.FOLD)
