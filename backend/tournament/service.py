@@ -214,9 +214,19 @@ class TournamentService:
         director = self._directors.pop(tournament_id, None)
         self._fence.pop(tournament_id, None)
         self._dirty.discard(tournament_id)
-        if director is not None:
-            self._replicas[tournament_id] = director
+        if director is not None:  # its memory may hold what was refused: the store's
+            self._spawn(self.refresh(tournament_id))
             log.warning("tournament director dropped", extra={"tournament_id": tournament_id})
+
+    async def refresh(self, tournament_id: str) -> None:
+        """The replica of a tournament directed elsewhere, as stored."""
+        state = await self._store.one(tournament_id)
+        if state is not None:
+            self.replicate(state)
+
+    async def saved(self) -> None:
+        """Once the writes in flight are done (stored or refused)."""
+        await asyncio.gather(*self._saves.values(), return_exceptions=True)
 
     def holds(self, tournament_id: str) -> bool:
         return tournament_id in self._directors
