@@ -48,6 +48,10 @@ TICK_SECONDS = 1.0
 IDLE_CHECK = 0.05  # seconds between looks at a table whose hand must end first
 
 
+class NotDirector(TournamentError):
+    """The write was refused: another node directs the tournament now (nothing changed)."""
+
+
 class Link(Protocol):
     """A cluster's reach for the directors (backend.cluster.tournaments)."""
 
@@ -144,12 +148,14 @@ class TournamentService:
         return orders
 
     def _reconcile_table(
-        self, director: Director, table_id: str, seats: dict[str, int]
+        self, director: Director, table_id: str, seats: dict[str, int], button: int | None
     ) -> list[Order]:
         """One table's seats (`seats`: player -> stack, between hands) against the
         director's, on a cluster: what `_reconcile` does for each table after a restart,
         plus the orders the table may have missed while it had no owner (its stakes, the
-        pause or the resume; a table the director broke meanwhile closed)."""
+        pause or the resume; a table the director broke meanwhile closed), and the end of
+        a hand whose report was lost with the director's node (a bust stored by the table:
+        out now, or a table of one player with chips would wait for ever)."""
         state = director.state
         orders: list[Order] = []
         stacks: dict[str, int] = {}
@@ -159,10 +165,9 @@ class TournamentService:
                 orders.append(Order(OrderKind.REMOVE, table_id, player_id=player_id))
             else:
                 stacks[player_id] = stack
-        orders += director.resync(table_id, stacks)
         table = state.tables.get(table_id)
         if table is None:
-            return [*orders, Order(OrderKind.CLOSE, table_id)]
+            return [*orders, *director.resync(table_id, stacks), Order(OrderKind.CLOSE, table_id)]
         for number, player_id in table.seats.items():
             entrant = state.entrants[player_id]
             if player_id not in stacks:
@@ -177,6 +182,13 @@ class TournamentService:
                         is_bot=entrant.is_bot,
                     )
                 )
+        if 0 in stacks.values():
+            now = self.clock.now()
+            orders += director.hand_finished(table_id, now, button, stacks, stacks)
+            if table_id not in state.tables:
+                return orders  # broken by it: its CLOSE is among the orders
+        else:
+            orders += director.resync(table_id, stacks)
         level = state.table_level.get(table_id)
         if level is not None:
             orders.append(
@@ -249,7 +261,9 @@ class TournamentService:
         runtime.tournament = self
         self._of_table[runtime.table_id] = tournament_id
         seats = {seat.player_id: seat.stack for seat in runtime.table.snapshot().seats}
-        asyncio.get_running_loop().call_soon(self._seats, tournament_id, runtime.table_id, seats)
+        button = runtime.table.button
+        loop = asyncio.get_running_loop()
+        loop.call_soon(self._seats, tournament_id, runtime.table_id, seats, button)
 
     async def seats_when_idle(self, table_id: str) -> None:
         """A director asks for the table's seats: sent once no hand is in progress."""
@@ -262,14 +276,21 @@ class TournamentService:
             if self._tables.get(table_id) is not runtime:
                 return  # moved to another node meanwhile: it reports from there
         seats = {seat.player_id: seat.stack for seat in runtime.table.snapshot().seats}
-        self._seats(tournament_id, table_id, seats)
+        self._seats(tournament_id, table_id, seats, runtime.table.button)
 
-    def _seats(self, tournament_id: str, table_id: str, seats: dict[str, int]) -> None:
+    def _seats(
+        self, tournament_id: str, table_id: str, seats: dict[str, int], button: int | None
+    ) -> None:
         director = self._directors.get(tournament_id)
         if director is not None:
-            self._dispatch(tournament_id, self._reconcile_table(director, table_id, seats))
+            was = director.state.status
+            orders = self._reconcile_table(director, table_id, seats, button)
+            self._dispatch(tournament_id, orders)
+            if was is Status.RUNNING:
+                self._if_finished(director)
         elif self.link is not None:
-            self.link.report(tournament_id, {"kind": "seats", "table": table_id, "seats": seats})
+            body = {"kind": "seats", "table": table_id, "seats": seats, "button": button}
+            self.link.report(tournament_id, body)
 
     def reported(self, tournament_id: str, body: dict[str, Any]) -> None:
         """A table on another node reported to the director run here (in order)."""
@@ -278,17 +299,19 @@ class TournamentService:
         if director is None:
             return
         kind = body.get("kind")
+        button = body.get("button")
+        button = button if isinstance(button, int) else None
         if kind == "seats":
-            self._seats(tournament_id, table_id, {str(k): int(v) for k, v in body["seats"].items()})
+            seats = {str(k): int(v) for k, v in body["seats"].items()}
+            self._seats(tournament_id, table_id, seats, button)
         elif kind == "started":
             director.hand_started(table_id)
             self._save(tournament_id)
         elif kind == "finished":
-            button = body.get("button")
             self._finished(
                 director,
                 table_id,
-                button if isinstance(button, int) else None,
+                button,
                 {str(k): int(v) for k, v in body["stacks"].items()},
                 {str(k): int(v) for k, v in body["starting"].items()},
             )
@@ -399,9 +422,11 @@ class TournamentService:
         tid = director.state.tournament_id
         try:
             await self._store.save(director.state, self._fence.get(tid))
-        except StaleOwner:
+        except StaleOwner as error:
             self.drop(tid)
-            raise
+            raise NotDirector(
+                "the tournament's director moved to another node: try again"
+            ) from error
         if self.link is not None:
             self.link.publish(director.state)
 
@@ -614,7 +639,7 @@ class TournamentService:
                 if director is None:
                     break  # dropped: another node directs it now
                 await self._store_now(director)
-        except StaleOwner:
+        except NotDirector:
             log.warning("tournament write refused: not its director", extra={"id": tournament_id})
         except Exception:
             log.exception("could not store the tournament", extra={"id": tournament_id})

@@ -23,7 +23,7 @@ from backend.db.repositories import Repositories
 from backend.realtime.manager import TableManager
 from backend.settings import Settings
 from backend.tournament.director import Director, Order, OrderKind, Spec, State
-from backend.tournament.service import TournamentService
+from backend.tournament.service import NotDirector, TournamentService
 from backend.tournament.store import TournamentStore
 from backend.tournament.structures import Level, Structure
 
@@ -111,7 +111,7 @@ async def test_a_director_whose_write_is_refused_stops_directing(
         assert taken is not None
         await stamp(db, "tournaments", "T2", taken.token)
         assert await keeper.renew_all() == ["T2"] and lost == ["T2"]
-        with pytest.raises(StaleOwner):  # its next write is refused: it stops at once
+        with pytest.raises(NotDirector):  # its next write is refused: it stops at once
             await service.register("T2", "p2", "P2")
         assert not service.holds("T2")
         stored = await store.one("T2")
@@ -136,3 +136,36 @@ def test_an_order_crosses_the_bus_unchanged() -> None:
         Order(OrderKind.RESUME, "T1-1"),
     ):
         assert order_from(order_doc(order)) == order
+
+
+async def test_a_tables_seats_reconcile_its_director_after_a_takeover(
+    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+) -> None:
+    """A table reports its stored seats to a director just taken over: the bust of a hand
+    whose report was lost with the old node is counted, stacks come from the table."""
+    store = TournamentStore(db)
+    repos = Repositories.of(db)
+    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
+    service = TournamentService(store, tables)
+    try:
+        state = _state("T3", players=4)
+        director = Director(state)
+        director.start(service.now())
+        await store.save(director.state)
+        assert await service.take("T3", 1)
+        taken = service.get("T3")
+        assert taken is not None
+        table_id = next(iter(taken.state.tables))
+        here = sorted(taken.state.tables[table_id].seats.values())
+        assert len(here) == 2
+        seats = {here[0]: 2000, here[1]: 0, "stranger": 500}  # here[1] busted, unheard
+        service.reported("T3", {"kind": "seats", "table": table_id, "seats": seats, "button": 1})
+        entrants = taken.state.entrants
+        assert entrants[here[0]].chips == 2000
+        assert entrants[here[1]].chips == 0 and entrants[here[1]].place == 4
+        assert "stranger" not in entrants
+        assert len(taken.players_left) == 3
+    finally:
+        await service.close()
+        await tables.close()
+        await repos.writer.close()
