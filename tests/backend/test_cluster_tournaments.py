@@ -1,15 +1,18 @@
 """A tournament on two real nodes and the bus (`showdown serve --nodes 2`).
 
 Created on n0: its director (the tournament's lease) and its tables run there, and n1
-holds no second director. n0 is SIGKILLed mid-tournament; once the leases run out n1
-takes the director over from the stored state and the tables too (their hands in
-progress voided and refunded), reconciles them, and the tournament runs to its end
+holds no second director. n0 is drained: its tables move to n1 between hands while
+its director stays, so the director's orders and the tables' reports cross the bus.
+Then n0 is SIGKILLed mid-tournament; once its lease runs out n1 takes the director
+over from the stored state, reconciles the tables, and the tournament runs to its end
 with every chip: the stacks always sum to the chips dealt, the prizes to the pool.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +30,7 @@ FAST = {
     "LEASE_TTL": "2",
     "LOG_FORMAT": "text",
 }
-PLAYERS, CHIPS, BUY_IN = 6, 3000, 10
+PLAYERS, CHIPS, BUY_IN = 6, 5000, 10
 
 
 @pytest.fixture
@@ -70,7 +73,7 @@ async def test_a_tournament_survives_its_directors_node(cluster: Cluster) -> Non
             "starting_chips": CHIPS,
             "structure": "turbo",
             "levels_by": "hands",
-            "level_hands": 3,
+            "level_hands": 4,
             "prizes": "top2",
             "buy_in": BUY_IN,
         }
@@ -86,17 +89,27 @@ async def test_a_tournament_survives_its_directors_node(cluster: Cluster) -> Non
     assert await cluster.tables_of("n1") == set()
 
     # n1 shows the tournament from the director's published state (a replica).
+    page = f"/api/tournaments/{tid}"
     async with httpx.AsyncClient(base_url=cluster.urls["n1"]) as http:
-        during = await wait_for(
-            http,
-            f"/api/tournaments/{tid}",
-            lambda d: d["status"] == "running" and d["hands"] >= 2,
-            30,
-        )
-        assert chips_in_play(during) == PLAYERS * CHIPS
+        await wait_for(http, page, lambda d: d["status"] == "running" and d["hands"] >= 1, 30)
         # A player's request on n1 is carried out by the director on n0.
         refused = await http.post(f"/api/tournaments/{tid}/register", headers=auth)
         assert refused.status_code == 409 and "late registration is closed" in refused.text
+
+        # Drained, n0 hands its tables to n1 between hands and keeps directing.
+        os.kill(cluster.pids["n0"], signal.SIGUSR1)
+        async with asyncio.timeout(30):
+            while await cluster.tables_of("n0"):  # noqa: ASYNC110
+                await asyncio.sleep(0.1)  # polling the node's view: it has no event to wait on
+        assert await cluster.tables_of("n1") and (await cluster.tables_of("n1")) <= tables
+        assert (await cluster.readyz("n0"))["cluster"]["directs"] == [tid]
+        moved = (await http.get(page)).json()
+        # Hands at n1's tables told to n0's director (and its orders back) over the bus.
+        during = await wait_for(
+            http, page, lambda d: d["status"] != "running" or d["hands"] >= moved["hands"] + 3, 60
+        )
+        assert during["status"] == "running", "the tournament ended before the kill"
+        assert (await cluster.readyz("n0"))["cluster"]["directs"] == [tid]
 
         cluster.kill("n0")
         # n1 takes the director over (its lease ran out) and the tables.
