@@ -113,6 +113,8 @@ class ClusterTournaments:
     async def start(self) -> None:
         self._service.link = self
         self._tables.tournament_loaded = self._service.table_loaded
+        for runtime in self._tables.all():  # loaded by a takeover round before this
+            self._service.adopt(runtime)
         self._subs = [
             await self._bus.subscribe("tournament.*.report", self._reported),
             await self._bus.subscribe("tournament.*.state", self._replicated),

@@ -265,6 +265,14 @@ class TournamentService:
         loop = asyncio.get_running_loop()
         loop.call_soon(self._seats, tournament_id, runtime.table_id, seats, button)
 
+    def adopt(self, runtime: TableRuntime) -> None:
+        """A tournament's table loaded (and started) before the service was linked."""
+        tournament_id = runtime.options.tournament_id
+        if tournament_id is not None and runtime.tournament is None:
+            runtime.tournament = self
+            self._of_table[runtime.table_id] = tournament_id
+            self._spawn(self.seats_when_idle(runtime.table_id))
+
     async def seats_when_idle(self, table_id: str) -> None:
         """A director asks for the table's seats: sent once no hand is in progress."""
         runtime = self._tables.get(table_id)
