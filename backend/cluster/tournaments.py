@@ -150,7 +150,13 @@ class ClusterTournaments:
         self._service.drop(tournament_id)
         sub = self._requests.pop(tournament_id, None)
         if sub is not None:
-            asyncio.get_running_loop().create_task(sub.unsubscribe())
+            task = asyncio.get_running_loop().create_task(self._unsubscribe(sub))
+            self._asks.add(task)
+            task.add_done_callback(self._asks.discard)
+
+    async def _unsubscribe(self, sub: Subscription) -> None:
+        with contextlib.suppress(Exception):
+            await sub.unsubscribe()
 
     async def _takeovers(self) -> None:
         while True:
