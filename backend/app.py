@@ -91,6 +91,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = TournamentStore(mongo.db)
         await store.ensure_indexes()
         app.state.showdown.tournaments = TournamentService(store, tables)
+        if node is not None:  # one director per tournament, its tables on any node
+            await node.direct_tournaments(app.state.showdown.tournaments, store)
         await app.state.showdown.tournaments.load_all()
         app.state.showdown.tournaments.start_clock()
         idle = IdleCloser(mongo.db, tables, settings.table_idle_close)

@@ -66,8 +66,9 @@ class Leases:
         node_id: str,
         ttl: float = 10.0,
         clock: Clock = utc_now,
+        collection: str = COLLECTION,  # a tournament director's leases: their own
     ) -> None:
-        self._col = db[COLLECTION]
+        self._col = db[collection]
         self.node_id = node_id
         self.ttl = timedelta(seconds=ttl)
         self._clock = clock

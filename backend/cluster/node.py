@@ -37,11 +37,14 @@ from backend.cluster.keeper import LeaseKeeper
 from backend.cluster.leases import COLLECTION, Leases
 from backend.cluster.lobby import ClusterLobby
 from backend.cluster.remote import OwnerSide
+from backend.cluster.tournaments import ClusterTournaments
 from backend.db.codec import Document
 from backend.db.repositories import Repositories
 from backend.realtime.manager import TableManager
 from backend.schemas import CreateTableRequest, TableDetail
 from backend.settings import Settings
+from backend.tournament.service import TournamentService
+from backend.tournament.store import TournamentStore
 from holdem.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -71,6 +74,7 @@ class ClusterNode:
         self.owner = OwnerSide(bus, tables, node_id, settings.send_queue_size)
         self.lobby = ClusterLobby(bus, tables, repos.hands.stats, node_id)
         self.ai: AIRelay | None = None
+        self.tournaments: ClusterTournaments | None = None
         self.filings = ClusterFilings(bus, tables, node_id, lambda: len(self.alive()) - 1)
         self._loads: dict[str, tuple[int, float]] = {}  # node -> (tables, monotonic seen)
         self._watched: dict[str, list[Callable[[], None]]] = {}
@@ -118,6 +122,22 @@ class ClusterNode:
         ]
         log.info("cluster node started", extra={"node_id": node_id})
         return node
+
+    async def direct_tournaments(self, service: TournamentService, store: TournamentStore) -> None:
+        """Tournaments' directors by lease, their orders and reports over the bus."""
+        link = ClusterTournaments(
+            self.bus,
+            self._db,
+            self.node_id,
+            self.leases.ttl.total_seconds(),
+            service,
+            store,
+            self._tables,
+            lambda: self.draining,
+        )
+        self.tournaments = link
+        self.owner.tournament_op = link.table_op
+        await link.start()
 
     # -- ownership ----------------------------------------------------------------
 

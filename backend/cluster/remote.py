@@ -13,6 +13,8 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
@@ -89,6 +91,8 @@ class OwnerSide:
         self._queue_size = queue_size
         self._subs: dict[str, Subscription] = {}
         self._conns: dict[str, tuple[str, Client]] = {}  # conn -> (table id, client)
+        # A tournament director's orders and asks (backend.cluster.tournaments).
+        self.tournament_op: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
 
     async def serve(self, table_id: str) -> None:
         if table_id in self._subs:
@@ -117,6 +121,9 @@ class OwnerSide:
         body = loads(msg.data)
         op, conn = str(body.get("op")), str(body.get("conn"))
         runtime = self._tables.get(table_id)
+        if op.startswith("t.") and self.tournament_op is not None:
+            await self.tournament_op(table_id, body)
+            return
         if op == "detail":  # GET /api/tables/<id> on another node (backend.cluster.lobby)
             viewer, invite = body.get("viewer"), body.get("invite")
             viewer = viewer if isinstance(viewer, str) else None

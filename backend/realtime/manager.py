@@ -51,6 +51,8 @@ class TableManager:
         self.claim: Claim | None = None  # set on a cluster's node; None: one process owns all
         self.stale: Callable[[str], None] | None = None  # a fenced write refused: not ours
         self.closed: Callable[[str], None] | None = None  # a table closed: its lease freed
+        # A tournament's table loaded by a cluster's node (backend.tournament.service).
+        self.tournament_loaded: Callable[[TableRuntime], None] | None = None
         # Per player across tables: a player at three tables has one budget, not three.
         self._advice_budget = Quota(
             "advice searches", settings.advice_burst, settings.advice_per_hour, "for you"
@@ -189,6 +191,9 @@ class TableManager:
         )
         table = Table(table_id, config, tournament=True)
         seq = _initial_seq()
+        fence = await self.claim(table_id) if self.claim is not None else None
+        if self.claim is not None and fence is None:
+            raise RuntimeError(f"table {table_id}: another node holds a new table's lease")
         await self._repos.tables.insert(
             table_id,
             config_to_doc(config),
@@ -196,7 +201,7 @@ class TableManager:
             snapshot_to_doc(table.snapshot()),
             seq,
         )
-        runtime = self._runtime(table, options, seq)
+        runtime = self._runtime(table, options, seq, fence)
         runtime.start()
         return runtime
 
@@ -275,6 +280,8 @@ class TableManager:
             fence,
         )
         runtime.restore_access(doc.get("access"))
+        if self.tournament_loaded is not None and runtime.options.tournament_id is not None:
+            self.tournament_loaded(runtime)
         runtime.start(Change(kind=ChangeKind.RESTORE, by=ActedBy.TABLE))
         log.info("table restored", extra={"seats": sorted(table.seats), "hand_no": table.hand_no})
 

@@ -59,7 +59,10 @@ class TournamentOrders(Hosting):
                 self._apply(self._add(order))
         elif order.kind is OrderKind.STAKES:
             assert order.level is not None
-            self._settings_command(stakes_command(order.level))
+            command = stakes_command(order.level)
+            old = self._next_config or self.table.config
+            if host_commands.settings_note(old, host_commands.new_config(old, command), command):
+                self._settings_command(command)  # (a reconcile on a cluster repeats them)
         elif order.kind in (OrderKind.PAUSE, OrderKind.RESUME, OrderKind.CLOSE):
             pause = order.kind is not OrderKind.RESUME
             if pause == self.options.host_paused:

@@ -6,6 +6,13 @@ answer, host commands as `Order`s, goes to each table's inbox, so every table st
 changes only in its own task. The director's state is stored after every event; on a
 restart it is read again and every table of a running tournament resynced from its own
 stored seats (the hand in progress voided, as at every table).
+
+On a cluster (`link`, backend.cluster.tournaments) a director runs only on the node
+holding its tournament's lease, and its writes carry the lease's token. Its tables may
+be on any node: orders to another node's table and that table's reports cross the bus;
+a table loaded by a node (a takeover) waits, paused, for its director to reconcile it.
+The other nodes keep a replica of each state (published after every write) for pages,
+views and the AI's situation, and forward a player's requests to the director's node.
 """
 
 from __future__ import annotations
@@ -15,10 +22,12 @@ import contextlib
 import logging
 import secrets
 from collections import defaultdict
-from typing import Any
+from typing import Any, Protocol
 
+from backend.cluster.fencing import StaleOwner
 from backend.realtime.inbox import Orders
 from backend.realtime.manager import TableManager
+from backend.realtime.runtime import TableRuntime
 from backend.tournament.clock import Clock, WallClock
 from backend.tournament.director import (
     Director,
@@ -36,6 +45,29 @@ from protocol.messages import TournamentElimination, TournamentSituation, Tourna
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 1.0
+IDLE_CHECK = 0.05  # seconds between looks at a table whose hand must end first
+
+
+class NotDirector(TournamentError):
+    """The write was refused: another node directs the tournament now (nothing changed)."""
+
+
+class Link(Protocol):
+    """A cluster's reach for the directors (backend.cluster.tournaments)."""
+
+    async def claim(self, tournament_id: str) -> int | None: ...
+
+    def send(self, table_id: str, orders: list[Order]) -> None: ...
+
+    def report(self, tournament_id: str, body: dict[str, Any]) -> None: ...
+
+    def ask_seats(self, table_id: str) -> None: ...
+
+    def publish(self, state: State) -> None: ...
+
+    async def forward(self, tournament_id: str, body: dict[str, Any]) -> dict[str, Any]: ...
+
+    async def close(self) -> None: ...
 
 
 class TournamentService:
@@ -51,11 +83,19 @@ class TournamentService:
         self._saves: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
         self._background: set[asyncio.Task[None]] = set()
+        self.link: Link | None = None  # on a cluster's node
+        self._fence: dict[str, int] = {}  # the lease token of each director run here
+        self._replicas: dict[str, Director] = {}  # others' directors, as last published
 
     # -- life --------------------------------------------------------------------------
 
     async def load_all(self) -> int:
-        """After the tables are loaded: every tournament back, its tables reattached."""
+        """After the tables are loaded: every tournament back, its tables reattached.
+        On a cluster only replicas: a director runs where its lease is taken (`take`)."""
+        if self.link is not None:
+            for state in await self._store.all():
+                self.replicate(state)
+            return 0
         now = self.clock.now()
         for state in await self._store.all():
             director = Director(state)
@@ -107,6 +147,223 @@ class TournamentService:
             )
         return orders
 
+    def _reconcile_table(
+        self, director: Director, table_id: str, seats: dict[str, int], button: int | None
+    ) -> list[Order]:
+        """One table's seats (`seats`: player -> stack, between hands) against the
+        director's, on a cluster: what `_reconcile` does for each table after a restart,
+        plus the orders the table may have missed while it had no owner (its stakes, the
+        pause or the resume; a table the director broke meanwhile closed), and the end of
+        a hand whose report was lost with the director's node (a bust stored by the table:
+        out now, or a table of one player with chips would wait for ever)."""
+        state = director.state
+        orders: list[Order] = []
+        stacks: dict[str, int] = {}
+        for player_id, stack in seats.items():
+            entrant = state.entrants.get(player_id)
+            if entrant is None or entrant.table_id != table_id:
+                orders.append(Order(OrderKind.REMOVE, table_id, player_id=player_id))
+            else:
+                stacks[player_id] = stack
+        table = state.tables.get(table_id)
+        if table is None:
+            return [*orders, *director.resync(table_id, stacks), Order(OrderKind.CLOSE, table_id)]
+        for number, player_id in table.seats.items():
+            entrant = state.entrants[player_id]
+            if player_id not in stacks:
+                orders.append(
+                    Order(
+                        OrderKind.SEAT,
+                        table_id,
+                        player_id=player_id,
+                        name=entrant.name,
+                        seat=number,
+                        chips=entrant.chips,
+                        is_bot=entrant.is_bot,
+                    )
+                )
+        if 0 in stacks.values():
+            now = self.clock.now()
+            orders += director.hand_finished(table_id, now, button, stacks, stacks)
+            if table_id not in state.tables:
+                return orders  # broken by it: its CLOSE is among the orders
+        else:
+            orders += director.resync(table_id, stacks)
+        level = state.table_level.get(table_id)
+        if level is not None:
+            orders.append(
+                Order(OrderKind.STAKES, table_id, level=state.spec.structure.levels[level])
+            )
+        held = table_id in state.held
+        orders.append(Order(OrderKind.PAUSE if held else OrderKind.RESUME, table_id))
+        return orders
+
+    async def take(self, tournament_id: str, token: int) -> bool:
+        """A cluster's node took the tournament's lease (its documents fenced with
+        `token`): its director runs here from the stored state, as after a restart, and
+        each table, wherever it is, reports its seats between hands to be reconciled."""
+        state = await self._store.one(tournament_id)
+        if state is None or state.status is Status.FINISHED:
+            return False
+        director = Director(state)
+        director.restarted(self.clock.now())
+        self._replicas.pop(tournament_id, None)
+        self._directors[tournament_id] = director
+        self._fence[tournament_id] = token
+        for table_id in list(state.tables):
+            self._attach(tournament_id, table_id)
+            if self._tables.get(table_id) is not None:
+                self._spawn(self.seats_when_idle(table_id))
+            elif self.link is not None:
+                self.link.ask_seats(table_id)
+        self._save(tournament_id)
+        log.warning("tournament director taken", extra={"tournament_id": tournament_id})
+        return True
+
+    def drop(self, tournament_id: str) -> None:
+        """The lease is lost (taken over, or a fenced write refused): stop directing at
+        once; what it stored is the next director's start."""
+        director = self._directors.pop(tournament_id, None)
+        self._fence.pop(tournament_id, None)
+        self._dirty.discard(tournament_id)
+        if director is not None:  # its memory may hold what was refused: the store's
+            self._spawn(self.refresh(tournament_id))
+            log.warning("tournament director dropped", extra={"tournament_id": tournament_id})
+
+    async def refresh(self, tournament_id: str) -> None:
+        """The replica of a tournament directed elsewhere, as stored."""
+        state = await self._store.one(tournament_id)
+        if state is not None:
+            self.replicate(state)
+
+    async def saved(self) -> None:
+        """Once the writes in flight are done (stored or refused)."""
+        await asyncio.gather(*self._saves.values(), return_exceptions=True)
+
+    def holds(self, tournament_id: str) -> bool:
+        return tournament_id in self._directors
+
+    def replicate(self, state: State) -> None:
+        """Another node's director stored this state (its page, views, the AI's data)."""
+        if state.tournament_id not in self._directors:
+            self._replicas[state.tournament_id] = Director(state)
+
+    # -- a cluster's tables -------------------------------------------------------------
+
+    def table_loaded(self, runtime: TableRuntime) -> None:
+        """A tournament's table loaded by this node (a takeover; before it starts): it
+        waits, paused, until its director has reconciled it (a move or a bust it missed
+        while it had no owner would otherwise be dealt with stale seats)."""
+        tournament_id = runtime.options.tournament_id
+        if tournament_id is None:
+            return
+        runtime.options = runtime.options.model_copy(update={"host_paused": True})
+        runtime.tournament = self
+        self._of_table[runtime.table_id] = tournament_id
+        seats = {seat.player_id: seat.stack for seat in runtime.table.snapshot().seats}
+        button = runtime.table.button
+        loop = asyncio.get_running_loop()
+        loop.call_soon(self._seats, tournament_id, runtime.table_id, seats, button)
+
+    def adopt(self, runtime: TableRuntime) -> None:
+        """A tournament's table loaded (and started) before the service was linked."""
+        tournament_id = runtime.options.tournament_id
+        if tournament_id is not None and runtime.tournament is None:
+            runtime.tournament = self
+            self._of_table[runtime.table_id] = tournament_id
+            self._spawn(self.seats_when_idle(runtime.table_id))
+
+    async def seats_when_idle(self, table_id: str) -> None:
+        """A director asks for the table's seats: sent once no hand is in progress."""
+        runtime = self._tables.get(table_id)
+        tournament_id = self._of_table.get(table_id)
+        if runtime is None or tournament_id is None:
+            return
+        while (hand := runtime.table.hand) is not None and not hand.is_over:
+            await asyncio.sleep(IDLE_CHECK)  # a period: the hand ends when its players act
+            if self._tables.get(table_id) is not runtime:
+                return  # moved to another node meanwhile: it reports from there
+        seats = {seat.player_id: seat.stack for seat in runtime.table.snapshot().seats}
+        self._seats(tournament_id, table_id, seats, runtime.table.button)
+
+    def _seats(
+        self, tournament_id: str, table_id: str, seats: dict[str, int], button: int | None
+    ) -> None:
+        director = self._directors.get(tournament_id)
+        if director is not None:
+            was = director.state.status
+            orders = self._reconcile_table(director, table_id, seats, button)
+            self._dispatch(tournament_id, orders)
+            if was is Status.RUNNING:
+                self._if_finished(director)
+        elif self.link is not None:
+            body = {"kind": "seats", "table": table_id, "seats": seats, "button": button}
+            self.link.report(tournament_id, body)
+
+    def reported(self, tournament_id: str, body: dict[str, Any]) -> None:
+        """A table on another node reported to the director run here (in order)."""
+        director = self._directors.get(tournament_id)
+        table_id = str(body["table"])
+        if director is None:
+            return
+        kind = body.get("kind")
+        button = body.get("button")
+        button = button if isinstance(button, int) else None
+        if kind == "seats":
+            seats = {str(k): int(v) for k, v in body["seats"].items()}
+            self._seats(tournament_id, table_id, seats, button)
+        elif kind == "started":
+            director.hand_started(table_id)
+            self._save(tournament_id)
+        elif kind == "finished":
+            self._finished(
+                director,
+                table_id,
+                button,
+                {str(k): int(v) for k, v in body["stacks"].items()},
+                {str(k): int(v) for k, v in body["starting"].items()},
+            )
+
+    async def serve_request(self, tournament_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A player's request another node forwarded to this director's node."""
+        op, player_id = str(body.get("op")), str(body.get("player_id"))
+        try:
+            if op == "register":
+                director = await self.register(tournament_id, player_id, str(body.get("name")))
+            elif op == "unregister":
+                director = await self.unregister(tournament_id, player_id)
+            elif op == "start":
+                director = await self.start_now(tournament_id)
+            elif op == "rebuy":
+                director = await self.rebuy(tournament_id, player_id)
+            elif op == "add_on":
+                director = await self.add_on(tournament_id, player_id)
+            else:
+                return {"error": f"unknown request {op!r}", "kind": "bad"}
+        except TournamentError as error:
+            return {"error": str(error), "kind": "refused"}
+        except KeyError:
+            return {"error": f"no tournament {tournament_id!r}", "kind": "missing"}
+        return {"state": director.state.model_dump(mode="json")}
+
+    async def _forwarded(
+        self, tournament_id: str, op: str, player_id: str, name: str = ""
+    ) -> Director:
+        """A request for a director another node runs, carried out there."""
+        assert self.link is not None
+        body = {"op": op, "player_id": player_id, "name": name}
+        reply = await self.link.forward(tournament_id, body)
+        if "state" in reply:
+            state = State.model_validate(reply["state"])
+            self.replicate(state)
+            return self._replicas.get(state.tournament_id) or Director(state)
+        if reply.get("kind") == "missing":
+            raise KeyError(tournament_id)
+        raise TournamentError(str(reply.get("error")))
+
+    def _remote(self, tournament_id: str) -> bool:
+        return self.link is not None and tournament_id not in self._directors
+
     def start_clock(self) -> None:
         self._task = asyncio.create_task(self._ticking(), name="tournament-clock")
 
@@ -116,6 +373,8 @@ class TournamentService:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         await asyncio.gather(*self._saves.values(), *self._background, return_exceptions=True)
+        if self.link is not None:
+            await self.link.close()  # the leases released: another node directs at once
 
     async def _ticking(self) -> None:
         while True:
@@ -140,8 +399,13 @@ class TournamentService:
         director = Director(State(tournament_id=tid, spec=spec, seed=secrets.randbits(31)))
         for i in range(bots):
             director.register(f"bot-{tid}-{i + 1}", f"Bot {i + 1}", is_bot=True)
+        if self.link is not None:
+            token = await self.link.claim(tid)
+            if token is None:
+                raise RuntimeError(f"tournament {tid}: another node holds a new lease")
+            self._fence[tid] = token
         self._directors[tid] = director
-        await self._store.save(director.state)
+        await self._store_now(director)
         log.info("tournament created", extra={"tournament_id": tid, "by": created_by})
         if director.full:
             await self._start(director)
@@ -154,31 +418,52 @@ class TournamentService:
         return await self._store.results_of(player_id)
 
     def get(self, tournament_id: str) -> Director | None:
-        return self._directors.get(tournament_id)
+        """Run here, or (on a cluster) another node's, as it last stored it."""
+        return self._directors.get(tournament_id) or self._replicas.get(tournament_id)
 
     def all(self) -> list[Director]:
-        return list(self._directors.values())
+        replicas = [d for tid, d in self._replicas.items() if tid not in self._directors]
+        return [*self._directors.values(), *replicas]
+
+    async def _store_now(self, director: Director) -> None:
+        """The state written now (fenced on a cluster: StaleOwner drops the director)."""
+        tid = director.state.tournament_id
+        try:
+            await self._store.save(director.state, self._fence.get(tid))
+        except StaleOwner as error:
+            self.drop(tid)
+            raise NotDirector(
+                "the tournament's director moved to another node: try again"
+            ) from error
+        if self.link is not None:
+            self.link.publish(director.state)
 
     async def register(self, tournament_id: str, player_id: str, name: str) -> Director:
+        if self._remote(tournament_id):
+            return await self._forwarded(tournament_id, "register", player_id, name)
         director = self._need(tournament_id)
         if director.state.status is Status.RUNNING:  # late registration
             orders = director.late_register(player_id, name, self.clock.now())
             await self._open(director, orders)
-            await self._store.save(director.state)
+            await self._store_now(director)
             self._dispatch(tournament_id, [o for o in orders if o.kind is not OrderKind.OPEN])
             return director
         director.register(player_id, name)
-        await self._store.save(director.state)
+        await self._store_now(director)
         if director.full:
             await self._start(director)
         return director
 
     async def rebuy(self, tournament_id: str, player_id: str) -> Director:
+        if self._remote(tournament_id):
+            return await self._forwarded(tournament_id, "rebuy", player_id)
         director = self._need(tournament_id)
         await self._buy(director, director.rebuy(player_id, self.clock.now()))
         return director
 
     async def add_on(self, tournament_id: str, player_id: str) -> Director:
+        if self._remote(tournament_id):
+            return await self._forwarded(tournament_id, "add_on", player_id)
         director = self._need(tournament_id)
         await self._buy(director, director.add_on(player_id, self.clock.now()))
         return director
@@ -190,17 +475,21 @@ class TournamentService:
         tid = director.state.tournament_id
         await self._open(director, orders)
         self._dispatch(tid, [o for o in orders if o.kind is not OrderKind.OPEN])
-        await self._store.save(director.state)
+        await self._store_now(director)
 
     async def unregister(self, tournament_id: str, player_id: str) -> Director:
+        if self._remote(tournament_id):
+            return await self._forwarded(tournament_id, "unregister", player_id)
         director = self._need(tournament_id)
         director.unregister(player_id)
-        await self._store.save(director.state)
+        await self._store_now(director)
         return director
 
     async def start_now(self, tournament_id: str) -> Director:
         """Bots fill the seats nobody took, and it starts. With late registration the
         seats stay open for it: bots only make up the two players a start needs."""
+        if self._remote(tournament_id):
+            return await self._forwarded(tournament_id, "start", "")
         director = self._need(tournament_id)
         spec = director.state.spec
         if director.state.status is not Status.REGISTERING:
@@ -223,7 +512,7 @@ class TournamentService:
         tid = director.state.tournament_id
         orders = director.start(self.clock.now())
         await self._open(director, orders)
-        await self._store.save(director.state)
+        await self._store_now(director)
         self._dispatch(tid, [o for o in orders if o.kind is not OrderKind.OPEN])
 
     async def _open(self, director: Director, orders: list[Order]) -> None:
@@ -256,13 +545,44 @@ class TournamentService:
         if director is not None:
             director.hand_started(table_id)
             self._save(director.state.tournament_id)
+        else:
+            self._report(table_id, {"kind": "started"})
 
     def hand_finished(
         self, table_id: str, button: int | None, stacks: dict[str, int], starting: dict[str, int]
     ) -> None:
         director = self._of(table_id)
         if director is None:
+            body = {"kind": "finished", "button": button, "stacks": stacks, "starting": starting}
+            self._report(table_id, body)
             return
+        self._finished(director, table_id, button, stacks, starting)
+
+    def _report(self, table_id: str, body: dict[str, Any]) -> bool:
+        """A table here whose director runs on another node: the report goes over the bus."""
+        tournament_id = self._of_table.get(table_id)
+        if self.link is None or tournament_id is None:
+            return False
+        self.link.report(tournament_id, {**body, "table": table_id})
+        return True
+
+    def _finished(
+        self,
+        director: Director,
+        table_id: str,
+        button: int | None,
+        stacks: dict[str, int],
+        starting: dict[str, int],
+    ) -> None:
+        if self.link is not None:
+            # Only the players the director seats there: a stale copy of a moved player
+            # (a table restored on another node before its reconcile) counts for nothing.
+            entrants = director.state.entrants
+            stacks = {
+                p: c
+                for p, c in stacks.items()
+                if p in entrants and entrants[p].table_id == table_id
+            }
         was = director.state.status
         orders = director.hand_finished(table_id, self.clock.now(), button, stacks, starting)
         self._dispatch(director.state.tournament_id, orders)
@@ -277,7 +597,7 @@ class TournamentService:
             log.info("tournament finished", extra={"tournament_id": tid})
 
     def view(self, table_id: str) -> TournamentView | None:
-        director = self._of(table_id)
+        director = self._of(table_id) or self._replica_of(table_id)
         return view_of(director, self.clock.now()) if director is not None else None
 
     def situation(self, table_id: str, at_table: set[str]) -> TournamentSituation | None:
@@ -285,7 +605,7 @@ class TournamentService:
         chips of everyone still in at the other tables (`at_table`: the players seated at
         this one, whose stacks the view has). Public: the tournament page shows them all.
         None at a cash table, before the start or after the end, and in a freeroll."""
-        director = self._of(table_id)
+        director = self._of(table_id) or self._replica_of(table_id)
         if director is None or director.state.status is not Status.RUNNING:
             return None
         stacks, prizes, _ = director.situation()
@@ -297,6 +617,10 @@ class TournamentService:
         tid = self._of_table.get(table_id)
         return self._directors.get(tid) if tid is not None else None
 
+    def _replica_of(self, table_id: str) -> Director | None:
+        tid = self._of_table.get(table_id)
+        return self._replicas.get(tid) if tid is not None else None
+
     def _dispatch(self, tournament_id: str, orders: list[Order]) -> None:
         by_table: dict[str, list[Order]] = defaultdict(list)
         for order in orders:
@@ -305,6 +629,8 @@ class TournamentService:
             runtime = self._tables.get(table_id)
             if runtime is not None:
                 runtime.post(Orders(tuple(its)))
+            elif self.link is not None:  # another node's table (its owner, on the bus)
+                self.link.send(table_id, its)
         self._save(tournament_id)
 
     def _save(self, tournament_id: str) -> None:
@@ -317,7 +643,12 @@ class TournamentService:
         try:
             while tournament_id in self._dirty:
                 self._dirty.discard(tournament_id)
-                await self._store.save(self._directors[tournament_id].state)
+                director = self._directors.get(tournament_id)
+                if director is None:
+                    break  # dropped: another node directs it now
+                await self._store_now(director)
+        except NotDirector:
+            log.warning("tournament write refused: not its director", extra={"id": tournament_id})
         except Exception:
             log.exception("could not store the tournament", extra={"id": tournament_id})
         finally:

@@ -1,13 +1,19 @@
 """Tournaments in the database: each director's state (written after every event, read
-again on a restart) and, once one ends, a result per player for profiles and stats."""
+again on a restart) and, once one ends, a result per player for profiles and stats.
+
+On a cluster the state is written fenced (backend.cluster.fencing): the director's
+lease token rides on every write, and a director whose lease another node has taken
+since is refused (`StaleOwner`), so two directors never both write one tournament."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.errors import DuplicateKeyError
 
-from backend.tournament.director import State
+from backend.cluster.fencing import StaleOwner, fenced_filter
+from backend.tournament.director import State, Status
 
 Document = dict[str, Any]
 
@@ -20,14 +26,33 @@ class TournamentStore:
     async def ensure_indexes(self) -> None:
         await self._results.create_index([("player_id", 1), ("finished_at", -1)])
 
-    async def save(self, state: State) -> None:
-        doc = state.model_dump(mode="json")
-        await self._col.replace_one(
-            {"_id": state.tournament_id}, {"_id": state.tournament_id, "state": doc}, upsert=True
-        )
+    async def save(self, state: State, fence: int | None = None) -> None:
+        """The latest state; with `fence` (a cluster's lease token) refused, StaleOwner,
+        once a later token has written it."""
+        doc: Document = {"_id": state.tournament_id, "state": state.model_dump(mode="json")}
+        if fence is None:
+            await self._col.replace_one({"_id": state.tournament_id}, doc, upsert=True)
+            return
+        try:
+            await self._col.replace_one(
+                fenced_filter(state.tournament_id, fence), {**doc, "fence": fence}, upsert=True
+            )
+        except DuplicateKeyError as error:
+            raise StaleOwner(
+                f"tournament {state.tournament_id}: a later director wrote it"
+            ) from error
 
     async def all(self) -> list[State]:
         return [State.model_validate(doc["state"]) async for doc in self._col.find({})]
+
+    async def one(self, tournament_id: str) -> State | None:
+        doc = await self._col.find_one({"_id": tournament_id})
+        return State.model_validate(doc["state"]) if doc is not None else None
+
+    async def unfinished(self) -> list[str]:
+        """The tournaments a director must run (registering or running)."""
+        cursor = self._col.find({"state.status": {"$ne": Status.FINISHED.value}}, {"_id": 1})
+        return [str(doc["_id"]) async for doc in cursor]
 
     async def file_results(self, results: list[Document]) -> None:
         """Once per tournament: the ids make a second filing (after a restart) a no-op."""

@@ -1,0 +1,129 @@
+"""A tournament on two real nodes and the bus (`showdown serve --nodes 2`).
+
+Created on n0: its director (the tournament's lease) and its tables run there, and n1
+holds no second director. n0 is drained: its tables move to n1 between hands while
+its director stays, so the director's orders and the tables' reports cross the bus.
+Then n0 is SIGKILLed mid-tournament; once its lease runs out n1 takes the director
+over from the stored state, reconciles the tables, and the tournament runs to its end
+with every chip: the stacks always sum to the chips dealt, the prizes to the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from cluster_testlib import Cluster
+
+pytestmark = pytest.mark.slow
+
+FAST = {
+    "SHOWDOWN_HAND_PAUSE_MS": "0",
+    "BOT_DELAY_MS": "0",
+    "ACTION_TIMEOUT": "60",
+    "LEASE_TTL": "2",
+    "LOG_FORMAT": "text",
+}
+PLAYERS, CHIPS, BUY_IN = 6, 5000, 10
+
+
+@pytest.fixture
+async def cluster(tmp_path: Path) -> AsyncIterator[Cluster]:
+    running = await Cluster(tmp_path / "data", tmp_path / "serve.log", 2, **FAST).start()
+    yield running
+    await running.stop()
+
+
+async def wait_for(
+    http: httpx.AsyncClient, path: str, done: Callable[[dict[str, Any]], bool], within: float
+) -> dict[str, Any]:
+    """GET `path` until `done` holds (the nodes have no event a client can wait on); on
+    the way, the chips of every state seen sum to the chips dealt."""
+    async with asyncio.timeout(within):
+        while True:
+            response = await http.get(path)
+            if response.status_code == 200:
+                body: dict[str, Any] = response.json()
+                if body["status"] != "registering":
+                    assert chips_in_play(body) == PLAYERS * CHIPS, body["players"]
+                if done(body):
+                    return body
+            await asyncio.sleep(0.1)  # polling the node's view, as a browser's page does
+
+
+def chips_in_play(detail: dict[str, Any]) -> int:
+    return sum(int(p["chips"]) for p in detail["players"])
+
+
+async def test_a_tournament_survives_its_directors_node(cluster: Cluster) -> None:
+    async with httpx.AsyncClient(base_url=cluster.urls["n0"]) as http:
+        login = (await http.post("/api/auth/guest", json={"name": "Alice"})).json()
+        auth = {"Authorization": f"Bearer {login['token']}"}
+        body = {
+            "name": "Cluster MTT",
+            "players": PLAYERS,
+            "bots": PLAYERS,  # full at once: it starts
+            "seats_per_table": 3,
+            "starting_chips": CHIPS,
+            "structure": "turbo",
+            "levels_by": "hands",
+            "level_hands": 4,
+            "prizes": "top2",
+            "buy_in": BUY_IN,
+        }
+        created = await http.post("/api/tournaments", json=body, headers=auth)
+        assert created.status_code == 201, created.text
+        tid = created.json()["tournament_id"]
+        tables = {t["table_id"] for t in created.json()["tables"]}
+        assert len(tables) == 2
+    # One director: n0's lease; n1 holds none, and n0 owns the tables it opened.
+    assert (await cluster.readyz("n0"))["cluster"]["directs"] == [tid]
+    assert (await cluster.readyz("n1"))["cluster"]["directs"] == []
+    assert await cluster.tables_of("n0") == tables
+    assert await cluster.tables_of("n1") == set()
+
+    # n1 shows the tournament from the director's published state (a replica).
+    page = f"/api/tournaments/{tid}"
+    async with httpx.AsyncClient(base_url=cluster.urls["n1"]) as http:
+        await wait_for(http, page, lambda d: d["status"] == "running" and d["hands"] >= 1, 30)
+        # A player's request on n1 is carried out by the director on n0.
+        refused = await http.post(f"/api/tournaments/{tid}/register", headers=auth)
+        assert refused.status_code == 409 and "late registration is closed" in refused.text
+
+        # Drained, n0 hands its tables to n1 between hands and keeps directing.
+        os.kill(cluster.pids["n0"], signal.SIGUSR1)
+        async with asyncio.timeout(30):
+            while await cluster.tables_of("n0"):  # noqa: ASYNC110
+                await asyncio.sleep(0.1)  # polling the node's view: it has no event to wait on
+        assert await cluster.tables_of("n1") and (await cluster.tables_of("n1")) <= tables
+        assert (await cluster.readyz("n0"))["cluster"]["directs"] == [tid]
+        moved = (await http.get(page)).json()
+        # Hands at n1's tables told to n0's director (and its orders back) over the bus.
+        during = await wait_for(
+            http, page, lambda d: d["status"] != "running" or d["hands"] >= moved["hands"] + 3, 60
+        )
+        assert during["status"] == "running", "the tournament ended before the kill"
+        assert (await cluster.readyz("n0"))["cluster"]["directs"] == [tid]
+
+        cluster.kill("n0")
+        # n1 takes the director over (its lease ran out) and the tables.
+        async with asyncio.timeout(30):
+            while (await cluster.readyz("n1"))["cluster"]["directs"] != [tid]:  # noqa: ASYNC110
+                await asyncio.sleep(0.1)  # polling the node's view: it has no event to wait on
+        final = await wait_for(
+            http, f"/api/tournaments/{tid}", lambda d: d["status"] == "finished", 120
+        )
+    assert final["hands"] > during["hands"]
+    places = sorted(p["place"] for p in final["players"])
+    assert places == list(range(1, PLAYERS + 1))
+    assert sum(p["prize"] for p in final["players"]) == final["prize_pool"] == PLAYERS * BUY_IN
+    (winner,) = [p for p in final["players"] if p["place"] == 1]
+    assert winner["chips"] == PLAYERS * CHIPS == chips_in_play(final)  # every chip
+    log = cluster.log.read_text(encoding="utf-8", errors="replace")
+    assert "tournament director taken" in log and "table taken over" in log

@@ -1,0 +1,171 @@
+"""One director per tournament on a cluster: its lease, and its writes fenced.
+
+On the real embedded database; time is a clock the test moves (the leases read it).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from pymongo import AsyncMongoClient
+from pymongo.asynchronous.database import AsyncDatabase
+
+from backend.ai_gateway import AIGateway
+from backend.cluster.fencing import StaleOwner, stamp
+from backend.cluster.keeper import LeaseKeeper
+from backend.cluster.leases import Leases
+from backend.cluster.tournaments import LEASES, order_doc, order_from
+from backend.db.codec import Document
+from backend.db.repositories import Repositories
+from backend.realtime.manager import TableManager
+from backend.settings import Settings
+from backend.tournament.director import Director, Order, OrderKind, Spec, State
+from backend.tournament.service import NotDirector, TournamentService
+from backend.tournament.store import TournamentStore
+from backend.tournament.structures import Level, Structure
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.at = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+async def db(mongo_url: str) -> AsyncIterator[AsyncDatabase[Document]]:
+    client: AsyncMongoClient[Document] = AsyncMongoClient(mongo_url, tz_aware=True)
+    name = "tl" + uuid.uuid4().hex[:12]
+    yield client[name]
+    await client.drop_database(name)
+    await client.close()
+
+
+def _state(tournament_id: str, players: int = 0) -> State:
+    structure = Structure(
+        starting_chips=1000,
+        levels=[Level(small_blind=10, big_blind=20), Level(small_blind=20, big_blind=40)],
+        level_seconds=60,
+    )
+    spec = Spec(name="t", max_players=4, seats_per_table=2, structure=structure, prize_shares=[100])
+    director = Director(State(tournament_id=tournament_id, spec=spec, seed=1))
+    for i in range(players):
+        director.register(f"p{i}", f"P{i}")
+    return director.state
+
+
+async def test_a_stale_directors_write_to_its_tournament_is_refused(
+    db: AsyncDatabase[Document],
+) -> None:
+    clock = Clock()
+    store = TournamentStore(db)
+    a = Leases(db, "a", ttl=10, clock=clock, collection=LEASES)
+    b = Leases(db, "b", ttl=10, clock=clock, collection=LEASES)
+    old = await a.acquire("T1")
+    assert old is not None and await b.acquire("T1") is None  # one director at a time
+    await store.save(_state("T1", players=1), old.token)
+    clock.advance(11)  # a paused past its lease: b takes the director over
+    new = await b.acquire("T1")
+    assert new is not None and new.token > old.token
+    assert await stamp(db, "tournaments", "T1", new.token)
+    with pytest.raises(StaleOwner):  # a's late write (it thinks 3 registered)
+        await store.save(_state("T1", players=3), old.token)
+    stored = await store.one("T1")
+    assert stored is not None and list(stored.entrants) == ["p0"]
+    await store.save(_state("T1", players=2), new.token)
+    stored = await store.one("T1")
+    assert stored is not None and len(stored.entrants) == 2
+    assert await store.unfinished() == ["T1"]
+
+
+async def test_a_director_whose_write_is_refused_stops_directing(
+    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+) -> None:
+    clock = Clock()
+    store = TournamentStore(db)
+    repos = Repositories.of(db)
+    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
+    service = TournamentService(store, tables)
+    try:
+        lost: list[str] = []
+        keeper = LeaseKeeper(Leases(db, "a", ttl=10, clock=clock, collection=LEASES), lost.append)
+        lease = await keeper.take("T2")
+        assert lease is not None
+        await store.save(_state("T2", players=1))
+        assert await service.take("T2", lease.token)
+        assert service.holds("T2")
+        registered = await service.register("T2", "p1", "P1")  # written with its token
+        assert len(registered.state.entrants) == 2
+        await service.saved()  # its take's write too: none in flight past the takeover
+        # Another node takes the lease over and stamps the document (a's lease ran out).
+        clock.advance(11)
+        other = Leases(db, "b", ttl=10, clock=clock, collection=LEASES)
+        taken = await other.acquire("T2")
+        assert taken is not None
+        await stamp(db, "tournaments", "T2", taken.token)
+        assert await keeper.renew_all() == ["T2"] and lost == ["T2"]
+        with pytest.raises(NotDirector):  # its next write is refused: it stops at once
+            await service.register("T2", "p2", "P2")
+        assert not service.holds("T2")
+        stored = await store.one("T2")
+        assert stored is not None and sorted(stored.entrants) == ["p0", "p1"]
+        # What it shows now is the stored state, and a request is not carried out here.
+        await service.refresh("T2")
+        replica = service.get("T2")
+        assert replica is not None and sorted(replica.state.entrants) == ["p0", "p1"]
+        with pytest.raises(KeyError):
+            await service.register("T2", "p3", "P3")
+    finally:
+        await service.close()
+        await tables.close()
+        await repos.writer.close()
+
+
+def test_an_order_crosses_the_bus_unchanged() -> None:
+    level = Level(small_blind=50, big_blind=100, ante=100, big_blind_ante=True)
+    for order in (
+        Order(OrderKind.SEAT, "T1-2", player_id="p1", name="P1", seat=3, chips=1234, is_bot=True),
+        Order(OrderKind.STAKES, "T1-1", level=level),
+        Order(OrderKind.RESUME, "T1-1"),
+    ):
+        assert order_from(order_doc(order)) == order
+
+
+async def test_a_tables_seats_reconcile_its_director_after_a_takeover(
+    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+) -> None:
+    """A table reports its stored seats to a director just taken over: the bust of a hand
+    whose report was lost with the old node is counted, stacks come from the table."""
+    store = TournamentStore(db)
+    repos = Repositories.of(db)
+    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
+    service = TournamentService(store, tables)
+    try:
+        state = _state("T3", players=4)
+        director = Director(state)
+        director.start(service.now())
+        await store.save(director.state)
+        assert await service.take("T3", 1)
+        taken = service.get("T3")
+        assert taken is not None
+        table_id = next(iter(taken.state.tables))
+        here = sorted(taken.state.tables[table_id].seats.values())
+        assert len(here) == 2
+        seats = {here[0]: 2000, here[1]: 0, "stranger": 500}  # here[1] busted, unheard
+        service.reported("T3", {"kind": "seats", "table": table_id, "seats": seats, "button": 1})
+        entrants = taken.state.entrants
+        assert entrants[here[0]].chips == 2000
+        assert entrants[here[1]].chips == 0 and entrants[here[1]].place == 4
+        assert "stranger" not in entrants
+        assert len(taken.players_left) == 3
+    finally:
+        await service.close()
+        await tables.close()
+        await repos.writer.close()
