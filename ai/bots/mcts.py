@@ -42,8 +42,6 @@ NO_LIMIT_ITERATIONS = DEFAULT.no_limit_iterations
 # in Limit, for actions taken heads-up, at tables of up to this many seats; at tables
 # of three or more counted over its decisions while we were in the hand.
 OWN_PLAY_IN_HAND = 2
-# Salt of the RNG stream behind `MctsBot.consults_search`.
-EVIDENCE_STREAM = 0x5EA2C4
 
 
 class MctsBot(LokiBot):
@@ -75,9 +73,6 @@ class MctsBot(LokiBot):
         self.versus = VersusBook()
         # Samples our blueprint play (deterministic for the seed and the observations).
         self._rng = random.Random(seed)
-        # Draws whether the search is consulted on a blueprint fold (its own stream, so
-        # the blueprint's samples are the same with or without `preflop_evidence`).
-        self._evidence_rng = random.Random(seed ^ EVIDENCE_STREAM)
         # Whether the last `preflop_play` was the blueprint's (its No-Limit size stands).
         self._preflop_blueprint = False
 
@@ -263,10 +258,17 @@ class MctsBot(LokiBot):
 
     def consults_search(self, obs: Observation) -> bool:
         """Whether a blueprint fold is put to the search (`MctsConfig.preflop_evidence`):
-        at heads-up Limit tables (and No-Limit: `MctsConfig.nolimit_evidence`), with
-        probability n / (n + evidence_k), n the decisions seen of the opponent, the same
-        evidence weight as the search's safe exploitation. With nothing seen, never: our
-        preflop play is then the blueprint's."""
+        at heads-up Limit tables (and No-Limit: `MctsConfig.nolimit_evidence`) once any
+        decision of the opponent was seen. With nothing seen, never: our preflop play is
+        then the blueprint's.
+
+        The evidence is counted once, in the search's opponents: their shares are the
+        blueprint's moved towards the model by w = n / (n + evidence_k), so with little
+        seen the search plays against nearly the blueprint and rarely finds a continuing
+        action clearly above its fold. Consulting only with probability w as well counted
+        it twice: after a hundred hands of a random player half the blueprint's folds to
+        its all-ins stood unexamined, each one the pot given up
+        (docs/experiments/2026-11-27-evidence-counted-once.md)."""
         config = self.config
         if not (config.preflop_evidence and config.preflop_blueprint):
             return False
@@ -275,8 +277,7 @@ class MctsBot(LokiBot):
         if not obs.limit and not (config.nolimit_evidence and self._preflop_blueprint):
             return False
         seen = self.model.stats(obs.player_id(1 - obs.index)).decisions
-        w = evidence_weight(seen, config.evidence_k)
-        return w > 0 and self._evidence_rng.random() < w
+        return evidence_weight(seen, config.evidence_k) > 0
 
     def budget(self, limit: bool) -> int:
         """Iterations for a decision in this game (a deadline may stop it sooner)."""

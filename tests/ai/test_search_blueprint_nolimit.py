@@ -125,13 +125,13 @@ def test_the_advisor_keeps_the_model_at_nolimit() -> None:
 
 def test_nolimit_evidence_puts_blueprint_folds_to_the_search_only_with_evidence() -> None:
     """`nolimit_evidence`: with nothing seen of the opponent the blueprint's fold stands;
-    after many decisions seen, nearly always consulted (n / (n + k))."""
+    once decisions were seen, always consulted (the evidence weight is the search's)."""
     obs = spot(NL2, {2: "7h2d"}, [])
     mcts = bot(search_preflop=False, iterations=40, config=DEFAULT)
     mcts.preflop_play(obs)  # the blueprint's play: the seam the evidence may overrule
     assert not mcts.consults_search(obs)
     seen_raising(mcts.model, obs.player_id(1 - obs.index))
-    assert sum(mcts.consults_search(obs) for _ in range(40)) >= 36
+    assert all(mcts.consults_search(obs) for _ in range(40))
     assert mcts.decide(obs).is_legal(obs.legal)
     off = bot(search_preflop=False, config=replace(DEFAULT, nolimit_evidence=False))
     off.preflop_play(obs)

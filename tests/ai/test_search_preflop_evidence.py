@@ -37,9 +37,10 @@ def seen_raising_at_random(mcts: MctsBot, player: str, cards_blind: bool) -> Non
 def test_with_no_evidence_the_preflop_play_is_the_blueprints() -> None:
     obs = big_blind_facing_a_raise()
     mcts = bot(iterations=1000, search_preflop=False)
-    assert not mcts.consults_search(obs)
+    assert not mcts.consults_search(obs)  # nothing seen: the blueprint's play
+    # Deciding reads this hand's raise (one decision seen): the search is consulted
+    # against opponents that are the blueprint's but for w = 1 / 201, and the fold stands.
     assert mcts.decide(obs).kind == FOLD
-    assert mcts.last is None  # the search never ran
 
 
 def test_against_a_random_raiser_a_blueprint_fold_is_continued() -> None:
@@ -63,3 +64,24 @@ def test_the_fold_stands_when_the_search_is_not_sure_continuing_beats_it() -> No
     assert mcts.last is not None and mcts.last.choice.kind == FOLD
     going_on = [a for a in mcts.last.actions if a.kind != FOLD]
     assert all(a.value_bb - Z95 * a.stderr_bb <= 0 for a in going_on), going_on
+
+
+def seen_a_little(mcts: MctsBot, player: str, decisions: int) -> None:
+    """`decisions` of `player` seen, spread over the contexts, uniform over the actions."""
+    stats = mcts.model.book.get(player)
+    stats.counts[:] = decisions / (stats.counts[..., 0].size * 3)
+    stats.touch()
+    assert round(stats.decisions) == decisions
+
+
+def test_the_evidence_is_counted_once_a_fold_is_always_put_to_the_search() -> None:
+    """The search's opponents already carry the evidence (the blueprint moved towards the
+    model by w = n / (n + k)); the consult itself is not drawn with probability w again.
+    With a dozen decisions seen (w = 0.06) every blueprint fold is put to the search, and
+    the search, against opponents still nearly the blueprint, lets the fold stand."""
+    obs = big_blind_facing_a_raise()
+    mcts = bot(iterations=1000, search_preflop=False)
+    seen_a_little(mcts, obs.player_id(1), 12)
+    assert all(mcts.consults_search(obs) for _ in range(40))
+    assert mcts.decide(obs).kind == FOLD
+    assert mcts.last is not None  # searched, and the fold stood
