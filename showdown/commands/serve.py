@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
 
 from showdown.commands import Subparsers, parser_for
 
@@ -38,22 +36,8 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def _run_loop(main: Coroutine[Any, Any, int]) -> int:
-    """On uvloop where it is installed (uvicorn[standard] brings it on Linux and macOS).
-
-    Most of the server's CPU goes to sending every table's states to its sockets; the
-    standard loop's transports spent about a fifth of it (see docs/cluster.md §1).
-    """
-    try:
-        import uvloop
-    except ImportError:  # Windows: the standard loop
-        import asyncio
-
-        return asyncio.run(main)
-    return uvloop.run(main)
-
-
 def run(args: argparse.Namespace) -> int:
+    import asyncio
 
     from backend.db.embedded import EmbeddedDatabaseError
     from backend.logging import configure_logging
@@ -72,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
         if args.nodes:
             from backend.cluster.launch import serve_nodes
 
-            return _run_loop(serve_nodes(settings, options, args.nodes))
-        return _run_loop(serve(settings, options))
+            return asyncio.run(serve_nodes(settings, options, args.nodes))
+        return asyncio.run(serve(settings, options))
     except EmbeddedDatabaseError as error:
         print(f"showdown serve: {error}", flush=True)
         return 1
