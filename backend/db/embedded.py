@@ -344,6 +344,13 @@ class EmbeddedMongo:
             storage,
             "--log-level",
             "WARNING",
+            # Not a single-node replica set: no oplog entry beside every write (a diff of
+            # each updated document) and no retryable-write record per command, a
+            # fifth of the database's CPU under table load (docs/cluster.md §1).
+            # Nothing here reads the oplog (no change streams, no transactions) and
+            # journaling (j: true) is the same. The driver then retries no write itself:
+            # a table's writes are idempotent and retried by its persister.
+            "--standalone",
         ]
         if self.test_commands:
             command.append("--enable-test-commands")
