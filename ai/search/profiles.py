@@ -26,10 +26,14 @@ class MctsConfig:
     frequency_only: bool = False
     # Preflop searched too; otherwise our preflop play is `MctsBot.preflop_play`.
     search_preflop: bool = False
-    # `MctsBot.preflop_play` at heads-up Limit and No-Limit tables: the blueprint's
-    # (sampled; No-Limit with its sizes); False: Loki's expert rules (as at every other
-    # table until blueprints cover it).
+    # `MctsBot.preflop_play` wherever a blueprint covers the table (heads-up, three-handed
+    # Limit, No-Limit with three to six): the blueprint's (sampled; No-Limit with its
+    # sizes); False: Loki's expert rules.
     preflop_blueprint: bool = True
+    # At bigger tables (Limit with four or more, No-Limit with seven or more) the same
+    # once the players who folded first leave no more in than the nearest blueprint
+    # seats (`ai.policy.nway.lookup.folded_out`); False: Loki's rules there.
+    preflop_folded_out: bool = True
     # Heads-up: each opponent's shares in the search are the blueprint's moved
     # towards the opponent model by n / (n + evidence_k), n the decisions seen of that
     # player (`ai.search.blueprint_prior`); False: the model's alone (priors drawn from
