@@ -113,9 +113,10 @@ class MctsBot(LokiBot):
         """Our preflop play where the search does not run: the blueprint's wherever one
         covers the spot (`MctsConfig.preflop_blueprint`), sampled with the bot's seeded
         RNG: heads-up Limit's, and the n-player ones (`own_blueprint`: No-Limit with its
-        bet sizes; three-handed Limit, No-Limit with three to six, and at bigger tables
-        once enough players folded first, `MctsConfig.preflop_folded_out`). Elsewhere,
-        and where the hand left the blueprint's tree, Loki's expert rules."""
+        bet sizes; three-handed Limit, No-Limit with three to six, and Limit tables of
+        four or more once enough players folded first, `MctsConfig.preflop_folded_out`).
+        Elsewhere (No-Limit beyond six), and where the hand left the blueprint's tree,
+        Loki's expert rules."""
         self._preflop_blueprint = False
         if not self.config.preflop_blueprint:
             return self.preflop(obs)
@@ -133,7 +134,8 @@ class MctsBot(LokiBot):
         """The n-player blueprint's (kind, street total), sampled (`NotCovered` where
         none covers the spot)."""
         lookup, seats = own_blueprint(obs)
-        if obs.n > lookup.game.n and not self.config.preflop_folded_out:
+        if obs.n > lookup.game.n and not (self.config.preflop_folded_out and obs.limit):
+            # No-Limit beyond six: not measured against the rules yet, so the rules.
             raise NotCovered(f"no blueprint for {obs.n}-handed play")
         probs = lookup.action_probabilities(obs, seats)
         kind, to = sample_action(probs, self._rng.random())

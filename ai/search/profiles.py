@@ -30,9 +30,10 @@ class MctsConfig:
     # Limit, No-Limit with three to six): the blueprint's (sampled; No-Limit with its
     # sizes); False: Loki's expert rules.
     preflop_blueprint: bool = True
-    # At bigger tables (Limit with four or more, No-Limit with seven or more) the same
-    # once the players who folded first leave no more in than the nearest blueprint
-    # seats (`ai.policy.nway.lookup.folded_out`); False: Loki's rules there.
+    # At Limit tables of four or more the same (the three-handed blueprint) once the
+    # players who folded first leave no more than three in (`ai.policy.nway.lookup.
+    # folded_out`); False: Loki's rules there. No-Limit beyond six: Loki's rules (the
+    # same mapping onto the 6-max blueprint is not measured yet).
     preflop_folded_out: bool = True
     # Heads-up: each opponent's shares in the search are the blueprint's moved
     # towards the opponent model by n / (n + evidence_k), n the decisions seen of that

@@ -1,7 +1,7 @@
 """Our own multiway preflop play in `mcts` (#33): the blueprint's wherever one covers
 the table (three-handed Limit, No-Limit with three to six), sampled with the bot's
-seeded RNG; at bigger tables the nearest blueprint once the players who folded first
-leave no more in than it seats (`lookup.folded_out`), else Loki's rules."""
+seeded RNG; at bigger Limit tables the three-handed blueprint once the players who
+folded first leave no more than three in (`lookup.folded_out`), else Loki's rules."""
 
 from __future__ import annotations
 
@@ -92,6 +92,10 @@ def test_a_bigger_table_after_folds_is_the_smaller_tables_hand() -> None:
     lookup, found = own_blueprint(nine)
     assert lookup is shipped("nolimit-6max") and found == seats
     assert sum(lookup.action_probabilities(nine, seats).values()) == pytest.approx(1.0)
+    # mcts maps only Limit tables so (No-Limit beyond six is not measured yet): the rules.
+    rule = bot(seed=1, search_preflop=False).preflop(nine)
+    decision = bot(seed=1, search_preflop=False).preflop_play(nine)
+    assert (decision.kind, decision.to) == (rule.kind, rule.to)
     # Off by the profile switch: the rules.
     off = MctsConfig(preflop_folded_out=False)
     rule = bot(seed=1, search_preflop=False).preflop(big)
