@@ -9,7 +9,6 @@ import random
 
 import pytest
 from search_spots import LIMIT6, NL6, bot, spot
-from test_search_blueprint import seen_playing
 
 from ai.game.observation import ActionRecord, Decision, Observation
 from ai.game.observe import apply, observe
@@ -134,22 +133,3 @@ def test_legal_and_repeatable_on_random_multiway_hands(config: TableConfig) -> N
     for seed in range(6):
         played = play_preflop(config, seed)
         assert played == play_preflop(config, seed)
-
-
-def test_a_multiway_blueprint_fold_is_put_to_the_search_as_evidence_grows() -> None:
-    """As heads-up (`MctsConfig.preflop_evidence`): with the least-seen opponent still in
-    unseen, the blueprint's fold stands; with every opponent in seen a lot, it is put
-    to the search."""
-    # Three-handed Limit: the button raises, the small blind calls, the big blind holds
-    # seven-deuce: the blueprint folds.
-    obs = spot(LIMIT3, {2: "7c2d"}, [(RAISE, 4), (CALL, 0)])
-    assert obs.index == 1
-    lookup, seats = own_blueprint(obs)
-    assert lookup.action_probabilities(obs, seats).get((FOLD, 0), 0.0) > 0.99
-    mcts = bot(seed=1, search_preflop=False)
-    assert mcts.preflop_play(obs).kind == FOLD
-    assert not mcts.consults_search(obs)
-    seen_playing(mcts.model, obs.player_id(2), (1 / 3, 1 / 3, 1 / 3))
-    assert not mcts.consults_search(obs)  # the small blind is still unseen
-    seen_playing(mcts.model, obs.player_id(0), (1 / 3, 1 / 3, 1 / 3))
-    assert mcts.consults_search(obs)  # weight 20,000 / 20,200 for both
