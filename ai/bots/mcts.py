@@ -274,19 +274,18 @@ class MctsBot(LokiBot):
 
     def consults_search(self, obs: Observation) -> bool:
         """Whether a blueprint fold is put to the search (`MctsConfig.preflop_evidence`):
-        at Limit tables (and No-Limit: `MctsConfig.nolimit_evidence`), with probability
-        n / (n + evidence_k), n the decisions seen of the opponent (multiway: of the
-        least-seen opponent still in the hand), the same evidence weight as the search's
-        safe exploitation. With nothing seen, never: our preflop play is then the
-        blueprint's. Multiway only the blueprint's folds, not the rules'."""
+        at heads-up Limit tables (and No-Limit: `MctsConfig.nolimit_evidence`), with
+        probability n / (n + evidence_k), n the decisions seen of the opponent, the same
+        evidence weight as the search's safe exploitation. With nothing seen, never: our
+        preflop play is then the blueprint's."""
         config = self.config
         if not (config.preflop_evidence and config.preflop_blueprint):
             return False
-        if config.generic_only or (obs.n > 2 and not self._preflop_blueprint):
+        if obs.n != 2 or config.generic_only:
             return False
         if not obs.limit and not (config.nolimit_evidence and self._preflop_blueprint):
             return False
-        seen = min(self.model.stats(obs.player_id(i)).decisions for i in obs.opponents)
+        seen = self.model.stats(obs.player_id(1 - obs.index)).decisions
         w = evidence_weight(seen, config.evidence_k)
         return w > 0 and self._evidence_rng.random() < w
 

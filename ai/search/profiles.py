@@ -48,14 +48,13 @@ class MctsConfig:
     # apart, advice at No-Limit stays on the model.
     nolimit_prior: bool = True
     evidence_k: float = 200.0
-    # Limit, preflop by the blueprint: where it samples a fold, the search is consulted
-    # with probability n / (n + evidence_k) (n as above; multiway the least-seen
-    # opponent still in the hand's), and the fold gives
+    # Heads-up Limit, preflop by the blueprint: where it samples a fold, the search is
+    # consulted with probability n / (n + evidence_k) (n as above), and the fold gives
     # way to the best continuing action when that action's whole 95% interval is above
     # folding's 0 (`MctsBot.evidence_overrules`). The equilibrium folds hands that a
     # player seen raising at random pays off; with no evidence, the blueprint's fold.
     preflop_evidence: bool = True
-    # The same at No-Limit tables, on the No-Limit blueprints' folds (measured:
+    # The same at heads-up No-Limit tables, on the No-Limit blueprint's folds (measured:
     # docs/experiments/2026-11-27-nolimit-blueprint-in-the-search.md).
     nolimit_evidence: bool = True
     # No-Limit, preflop by the rules: where they raise, the search picks the size.
