@@ -22,7 +22,7 @@ from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.stats import crowd_of
 from ai.policy.blueprint import NotCovered, default_blueprint
-from ai.policy.nway.lookup import describe, sample_action, shipped
+from ai.policy.nway.lookup import describe, own_blueprint, sample_action
 from ai.search.blueprint_prior import evidence_weight, prior_for
 from ai.search.explain import MAX_CHARS, reason
 from ai.search.mcts import Z95, ActionStats, Search, SearchResult, clearly_best
@@ -105,31 +105,42 @@ class MctsBot(LokiBot):
             )
 
     def preflop_play(self, obs: Observation) -> Decision:
-        """Our preflop play where the search does not run. At heads-up Limit and No-Limit
-        tables the blueprint's (No-Limit: its bet sizes too), sampled with the bot's
-        seeded RNG (`MctsConfig.preflop_blueprint`); elsewhere, and where the hand left
-        the blueprint's tree, Loki's expert rules."""
+        """Our preflop play where the search does not run: the blueprint's wherever one
+        covers the spot (`MctsConfig.preflop_blueprint`), sampled with the bot's seeded
+        RNG: heads-up Limit's, and the n-player ones (`own_blueprint`: No-Limit with its
+        bet sizes; three-handed Limit, No-Limit with three to six, and Limit tables of
+        four or more once enough players folded first, `MctsConfig.preflop_folded_out`).
+        Elsewhere (No-Limit beyond six), and where the hand left the blueprint's tree,
+        Loki's expert rules."""
         self._preflop_blueprint = False
-        if self.config.preflop_blueprint and obs.n == 2:
-            try:
-                if obs.limit:
-                    return self._sampled(obs, default_blueprint().action_probabilities(obs))
+        if not self.config.preflop_blueprint:
+            return self.preflop(obs)
+        try:
+            if obs.limit and obs.n == 2:
+                decision = self._sampled(obs, default_blueprint().action_probabilities(obs))
+            else:
                 decision = self._sampled_sized(obs)
-            except NotCovered:
-                return self.preflop(obs)
-            self._preflop_blueprint = True
-            return decision
-        return self.preflop(obs)
+        except NotCovered:
+            return self.preflop(obs)
+        self._preflop_blueprint = True
+        return decision
 
     def _sampled_sized(self, obs: Observation) -> Decision:
-        """The No-Limit heads-up blueprint's (kind, street total), sampled."""
-        lookup = shipped("nolimit-hu")
-        probs = lookup.action_probabilities(obs)
+        """The n-player blueprint's (kind, street total), sampled (`NotCovered` where
+        none covers the spot)."""
+        lookup, seats = own_blueprint(obs)
+        if obs.n > lookup.game.n and not (self.config.preflop_folded_out and obs.limit):
+            # No-Limit beyond six: not measured against the rules yet, so the rules.
+            raise NotCovered(f"no blueprint for {obs.n}-handed play")
+        probs = lookup.action_probabilities(obs, seats)
         kind, to = sample_action(probs, self._rng.random())
         reason = ""
         if self.explain:
             shown = describe(probs)
-            reason = f"{KIND_NAMES[kind].capitalize()}: the blueprint plays {shown} here"
+            reason = (
+                f"{KIND_NAMES[kind].capitalize()}: the {lookup.game.name} blueprint plays "
+                f"{shown} here"
+            )
         return Decision(kind, to, reason=reason)
 
     def _sampled(self, obs: Observation, probs: dict[int, float]) -> Decision:

@@ -26,10 +26,15 @@ class MctsConfig:
     frequency_only: bool = False
     # Preflop searched too; otherwise our preflop play is `MctsBot.preflop_play`.
     search_preflop: bool = False
-    # `MctsBot.preflop_play` at heads-up Limit and No-Limit tables: the blueprint's
-    # (sampled; No-Limit with its sizes); False: Loki's expert rules (as at every other
-    # table until blueprints cover it).
+    # `MctsBot.preflop_play` wherever a blueprint covers the table (heads-up, three-handed
+    # Limit, No-Limit with three to six): the blueprint's (sampled; No-Limit with its
+    # sizes); False: Loki's expert rules.
     preflop_blueprint: bool = True
+    # At Limit tables of four or more the same (the three-handed blueprint) once the
+    # players who folded first leave no more than three in (`ai.policy.nway.lookup.
+    # folded_out`); False: Loki's rules there. No-Limit beyond six: Loki's rules (the
+    # same mapping onto the 6-max blueprint is not measured yet).
+    preflop_folded_out: bool = True
     # Heads-up: each opponent's shares in the search are the blueprint's moved
     # towards the opponent model by n / (n + evidence_k), n the decisions seen of that
     # player (`ai.search.blueprint_prior`); False: the model's alone (priors drawn from

@@ -136,14 +136,16 @@ def test_random_bot_is_reproducible_from_its_seed() -> None:
 
 
 def test_mcts_plays_lokis_preflop_rules_unpatched_at_multiway_limit() -> None:
-    """Preflop at Limit tables of three or more, mcts plays Loki's rules as they are
-    (`MctsBot.preflop_play`; heads-up it plays the blueprint: test_search_blueprint.py):
+    """Preflop at Limit tables of four or more, where more players are still in than
+    the three-handed blueprint seats, mcts plays Loki's rules as they are
+    (`MctsBot.preflop_play`; elsewhere the blueprint: test_search_preflop_multiway.py):
     no raising share, defence or all-in patch fitted to the built-in bots. Under the gun
     at six seats eights are a call for both; a raising hand that entered folds to a
-    re-raise at 6 to 1 as the rules do."""
+    re-raise at 6 to 1 as the rules do (mcts there, the button after three folds, plays
+    the three-handed blueprint)."""
     under_the_gun = spot(LIMIT6, {3: "8h8d"}, [])
     button_raised = [(FOLD, 0)] * 3 + [(RAISE, 4), (RAISE, 6), (FOLD, 0)]  # SB re-raises
     facing = spot(LIMIT6, {6: "Kh8d"}, button_raised)
     for obs, kind in ((under_the_gun, CALL), (facing, FOLD)):
         assert make_bot("loki", seed=1).decide(obs).kind == kind
-        assert make_bot("mcts", seed=1).decide(obs).kind == kind
+    assert make_bot("mcts", seed=1).decide(under_the_gun).kind == CALL

@@ -1,21 +1,25 @@
-"""No-Limit preflop in matches: Loki's rules decide whether to fold, call or raise; where
-they raise, the search picks the size among its raises (any raise above a pot, all-in
-too, only when clearly better than every smaller raise)."""
+"""No-Limit preflop in matches where no blueprint covers the spot (tables of seven or
+more, hands off the blueprint's tree): Loki's rules decide whether to fold, call or
+raise; where they raise, the search picks the size among its raises (any raise above a
+pot, all-in too, only when clearly better than every smaller raise)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from search_spots import LIMIT6, NL2, NL6, bot, spot
+from search_spots import LIMIT6, NL2, bot, spot
 
 from ai.bots.mcts import rule_raise_size
 from ai.search.mcts import ActionStats, SearchResult
 from ai.search.profiles import DEFAULT
 from ai.sim.rules import CALL, FOLD, RAISE
+from holdem.config import TableConfig, Variant
 
-# Under the gun at six seats, 100 big blinds deep: the rules raise aces (pot) and fold 72.
-ACES = spot(NL6, {3: "AsAh"}, [], stacks=200)
-JUNK = spot(NL6, {3: "7c2d"}, [], stacks=200)
+# Under the gun at nine seats (no blueprint: the rules), 100 big blinds deep: the rules
+# raise aces (pot) and fold 72.
+NL9 = TableConfig(variant=Variant.NO_LIMIT, seats=9, small_blind=1, big_blind=2)
+ACES = spot(NL9, {3: "AsAh"}, [], stacks=200)
+JUNK = spot(NL9, {3: "7c2d"}, [], stacks=200)
 
 
 def test_the_search_sizes_the_raise_the_rules_chose() -> None:

@@ -12,6 +12,10 @@ the all-in. Its answer is a probability per (action kind, street total): the tre
 pot fractions are applied to the real pot, an all-in is the real stack. A hand that
 leaves the tree (a player acting the tree does not expect, a tree that ended at an
 all-in the table did not have) raises `NotCovered`, and the bot falls back.
+
+`own_blueprint` is `mcts`'s own preflop play: the table's blueprint, and at a table
+bigger than any blueprint's (Limit with four or more, No-Limit with seven or more) the
+nearest one once enough players have folded first (`folded_out`).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from ai.policy.nway.artefact import Artefact, load
 from ai.policy.nway.translate import translate
 from ai.policy.nway.tree import A_CALL, A_FOLD, A_RAISE, ALL_IN, DECISION
 from ai.policy.tree import FloatArray
-from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
+from ai.sim.rules import BET, CALL, CHECK, FOLD, PREFLOP, RAISE
 
 ARTEFACTS = {
     "nolimit-hu": "blueprint-nolimit-hu.npz",
@@ -67,6 +71,46 @@ def tree_player(table_player: int, offset: int) -> int:
 
 
 @dataclass(frozen=True)
+class Seating:
+    """Which tree player each table player is (None: left out of the tree: a player
+    whose first action was a fold), and how many of the tree's first non-blind seats
+    fold before the hand's actions are walked."""
+
+    tree_of: tuple[int | None, ...]
+    skipped: int
+
+
+def seating(tree_players: int, table_players: int) -> Seating:
+    """A table of at most the tree's players: the tree's last seats (`seat_offset`)."""
+    offset = seat_offset(tree_players, table_players)
+    return Seating(tuple(tree_player(i, offset) for i in range(table_players)), offset)
+
+
+def folded_out(obs: Observation, tree_players: int) -> Seating:
+    """A preflop decision at a table bigger than the tree, as the tree's hand of the
+    players still in: the non-blind players whose first action was a fold are left
+    out (they put no chips in), the others keep their order on the tree's last seats.
+    `NotCovered` while more players than the tree seats are still in.
+
+    A 6-handed Limit table after UTG, MP and the cutoff folded is the three-handed
+    tree's hand exactly; after UTG folded and MP limped, MP plays the tree's button
+    (the cutoff and the button still to act are the blinds' places short)."""
+    if obs.street != PREFLOP:
+        raise NotCovered("a bigger table's hand is mapped preflop only")
+    first: dict[int, int] = {}
+    for rec in obs.history:
+        first.setdefault(rec.player, rec.kind)
+    kept = [p for p in range(2, obs.n) if first.get(p) != FOLD]
+    skipped = tree_players - 2 - len(kept)
+    if skipped < 0:
+        raise NotCovered(
+            f"{len(kept) + 2} players still in: more than the {tree_players}-player blueprint seats"
+        )
+    where = {p: 2 + skipped + j for j, p in enumerate(kept)}
+    return Seating(tuple(p if p < 2 else where.get(p) for p in range(obs.n)), skipped)
+
+
+@dataclass(frozen=True)
 class Walked:
     node: int
     exact: bool  # False: a bet was translated onto another size
@@ -79,8 +123,9 @@ class NWayBlueprint:
         self.version = self.artefact.version
         self.game = self.artefact.game
 
-    def walk(self, obs: Observation) -> Walked:
-        """The tree node of this decision (see the module docstring)."""
+    def walk(self, obs: Observation, seats: Seating | None = None) -> Walked:
+        """The tree node of this decision (see the module docstring); `seats`: how the
+        table's players sit in the tree (default: `seating`, the table's own size)."""
         t = self.tree
         n = obs.n
         bb = obs.big_blind
@@ -93,8 +138,9 @@ class NWayBlueprint:
         collected = [0] * n
         street = 0
         node, exact = 0, True
-        offset = seat_offset(self.game.n, n)
-        for skipped in range(2, 2 + offset):  # the seats this table does not have fold
+        if seats is None:
+            seats = seating(self.game.n, n)
+        for skipped in range(2, 2 + seats.skipped):  # the seats this table does not have fold
             if t.kind[node] != DECISION or t.player[node] != skipped:
                 raise NotCovered("the hand left the blueprint's tree")
             acts = [int(a) for a in t.action[node, : t.n_actions[node]]]
@@ -105,7 +151,9 @@ class NWayBlueprint:
                 bets = [0] * n
                 street = rec.street
             p = rec.player
-            tp = tree_player(p, offset)
+            tp = seats.tree_of[p]
+            if tp is None:
+                continue  # folded first: not in the tree's hand
             if t.kind[node] != DECISION or t.player[node] != tp or t.round[node] != street:
                 raise NotCovered("the hand left the blueprint's tree")
             acts = [int(a) for a in t.action[node, : t.n_actions[node]]]
@@ -125,8 +173,9 @@ class NWayBlueprint:
             if rec.kind != FOLD and rec.kind != CHECK:
                 bets[p] = rec.to
             node = int(t.child[node, want])
-        me = tree_player(obs.index, offset)
-        if t.kind[node] != DECISION or t.player[node] != me or t.round[node] != obs.street:
+        me = seats.tree_of[obs.index]
+        at = t.kind[node] == DECISION and t.player[node] == me and t.round[node] == obs.street
+        if me is None or not at:
             raise NotCovered("the hand left the blueprint's tree")
         return Walked(node, exact)
 
@@ -143,10 +192,12 @@ class NWayBlueprint:
         i = translate(x, sizes)
         return raises[i], abs(sizes[i] - x) < 0.02
 
-    def action_probabilities(self, obs: Observation) -> dict[tuple[int, int], float]:
+    def action_probabilities(
+        self, obs: Observation, seats: Seating | None = None
+    ) -> dict[tuple[int, int], float]:
         """Probability per (action kind, street total) at this decision (0 for fold and
-        check/call's total)."""
-        node = self.walk(obs).node
+        check/call's total); `seats` as in `walk`."""
+        node = self.walk(obs, seats).node
         art = self.artefact
         t = self.tree
         k = int(t.n_actions[node])
@@ -201,6 +252,23 @@ def shipped(game: str) -> NWayBlueprint:
 def blueprint_for(obs: Observation) -> NWayBlueprint:
     """The n-player blueprint covering this table, or `NotCovered`."""
     return shipped(game_for(obs))
+
+
+def own_blueprint(obs: Observation) -> tuple[NWayBlueprint, Seating]:
+    """The blueprint for our own preflop play and how the table sits in it: the table's
+    (`blueprint_for`), else at a bigger table the nearest blueprint of its game
+    (three-handed Limit, No-Limit 6-max) with the players who folded first left out
+    (`folded_out`); `NotCovered` where neither applies."""
+    try:
+        lookup = blueprint_for(obs)
+        return lookup, seating(lookup.game.n, obs.n)
+    except NotCovered:
+        if obs.n <= 2:
+            raise
+    lookup = shipped("limit-3max" if obs.limit else "nolimit-6max")
+    if obs.n <= lookup.game.n:
+        raise NotCovered(f"no blueprint for {obs.n}-handed play here")
+    return lookup, folded_out(obs, lookup.game.n)
 
 
 def sample_action(probs: dict[tuple[int, int], float], u: float) -> tuple[int, int]:
