@@ -9,12 +9,21 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 DATA   ?= .data
 
-# pytest over both cores (pytest-xdist); an idle worker takes tests queued for the other,
+# pytest over both cores (pytest-xdist); an idle worker takes tests queued for the others,
 # so a file of slow tests does not keep one worker busy alone. The slowest tests are listed.
-PYTEST_ARGS ?= -n 2 --dist worksteal --durations=25
+# PYTEST_WORKERS=3 was tried for the whole suite (its slow tests wait on the processes
+# they start): in the same period on the loaded machine pytest took over 25 min against
+# 20.8 with two (each worker loads the AI's priors, about 16 s of CPU), so two it is.
+PYTEST_WORKERS ?= 2
+PYTEST_ARGS ?= --dist worksteal --durations=25
+
+# Python keeps our modules' bytecode (__pycache__, git-ignored): the tests start hundreds
+# of Python processes (servers, workers, the embedded database, the CLI), and an
+# environment with PYTHONDONTWRITEBYTECODE set would have each compile our code again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test test-unit test-integration test-e2e test-full bench lint typecheck pytest \
-	frontend-test e2e install frontend-build clean rest-types checks test-deps checks-then-pytest
+	frontend-test e2e install frontend-build clean rest-types checks test-deps checks-niced
 
 $(STAMPS):
 	mkdir -p $(STAMPS)
@@ -65,15 +74,15 @@ typecheck: $(STAMPS)/python
 
 # Every Python test, both tiers (conftest.py gives each test its tier).
 pytest: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium $(STAMPS)/kernels
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # Pure code in one process: the quick loop while working (under a minute).
 test-unit: $(STAMPS)/python
-	$(BIN)/pytest -m unit $(PYTEST_ARGS)
+	$(BIN)/pytest -m unit -n 2 $(PYTEST_ARGS)
 
 # The embedded database, real servers and sockets, subprocesses, and the slow tests.
 test-integration: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium $(STAMPS)/kernels
-	$(BIN)/pytest -m integration $(PYTEST_ARGS)
+	$(BIN)/pytest -m integration -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # Frontend: strict type-check (app and e2e code), then Vitest once (components, protocol client).
 frontend-test: $(STAMPS)/npm
@@ -91,22 +100,22 @@ e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium $(STA
 # Every tier: lint, types, Python (unit and integration), frontend, browser. Each part's
 # output is shown whole once it ends.
 # First everything is installed at once (the venv beside npm's packages and the build).
-# The AI's kernels are compiled once, then the browser tests, the checks and pytest run
-# one after the other. TEST_JOBS=2 runs the browser tests beside the checks and pytest
-# (those at a lower priority, nice): on this 2-core machine that was no quicker in fresh
-# clones (14:53 and 16:10 against 14:29 one after the other, the same commit) and pytest's
-# slow tests doubled beside the browsers, so one after the other is the default.
-TEST_JOBS ?= 1
+# Then the browser tests run beside the checks (ruff, mypy, ESLint, tsc, Vitest, at a
+# lower priority, nice): the browser tests mostly wait for bots and hand pauses (about
+# two thirds of a core of 2), the checks keep one core busy, and both leave the CPU to
+# pytest, which comes last (pytest beside the browser tests doubled its slow tests in
+# fresh clones and was no quicker). The AI's kernels are compiled once before the
+# browser tests start (beside the checks).
 TEST_NICE ?= 10
 test:
 	$(MAKE) --no-print-directory -j3 --output-sync=target test-deps
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=recurse e2e checks-then-pytest
+	$(MAKE) --no-print-directory -j2 --output-sync=recurse e2e checks-niced
+	$(MAKE) --no-print-directory pytest
 
 test-deps: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/frontend-build $(STAMPS)/chromium
 
-checks-then-pytest:
+checks-niced:
 	nice -n $(TEST_NICE) $(MAKE) --no-print-directory checks
-	nice -n $(TEST_NICE) $(MAKE) --no-print-directory pytest
 
 # The one-core checks, one after the other.
 checks:
