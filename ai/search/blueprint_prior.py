@@ -36,13 +36,14 @@ import numpy.typing as npt
 
 from ai.game.observation import Observation
 from ai.models.features import N_SIZES, SIZE_FRACTIONS
-from ai.policy.blueprint import Blueprint, NotCovered, default_blueprint
+from ai.policy.blueprint import DEFAULT_ARTEFACT, Blueprint, NotCovered, default_blueprint
 from ai.policy.limit.abstraction import CardAbstraction
 from ai.policy.limit.game import CALL, DECISION, FOLD, RAISE
 from ai.policy.nway import tree as nway_tree
-from ai.policy.nway.lookup import NWayBlueprint, seat_offset, shipped, tree_player
+from ai.policy.nway.lookup import ARTEFACTS, NWayBlueprint, seat_offset, shipped, tree_player
 from ai.search.cost_context import cost_of
 from ai.search.nway_tables_fast import fast_tables, normalised
+from ai.search.prior_cache import cached
 
 F64 = npt.NDArray[np.float64]
 STREETS, COSTS = 4, 3
@@ -115,7 +116,14 @@ def blueprint_shares(bp: Blueprint | None = None) -> F64:
 
     Heads-up Limit calls cost at most one bet, so cost 2 (two or more bets to call, a
     multiway context) repeats cost 1. Nothing to call: never a fold."""
-    bp = default_blueprint() if bp is None else bp
+    if bp is None:  # the shipped one: its shares kept on disk (`prior_cache`)
+        (shares,) = cached("shares", DEFAULT_ARTEFACT, lambda: (shares_of(default_blueprint()),))
+        return np.asarray(shares, dtype=np.float64)
+    return shares_of(bp)
+
+
+def shares_of(bp: Blueprint) -> F64:
+    """`blueprint_shares` of the heads-up Limit blueprint `bp`, computed."""
     strategies = node_strategies(bp, bucket_weights(bp))
     reach = node_reach(bp, strategies)
     t = bp.tree
@@ -143,8 +151,15 @@ def size_bucket_of(frac: float) -> int:
 def nway_prior(game: str) -> tuple[F64, F64]:
     """(shares[player, street, cost], sizes[player, street, cost, size bucket]) of the
     shipped n-player blueprint `game` (`ai.policy.nway.lookup.shipped`), as
-    `blueprint_shares` does for heads-up Limit. Cached: about a second, once per process."""
-    return nway_tables(shipped(game))
+    `blueprint_shares` does for heads-up Limit. Cached per process and on disk
+    (`prior_cache`: seconds to build, the 3-max tree's chips rebuilt)."""
+    bp = shipped(game)  # NotCovered where the artefact is not shipped
+    return _pair(cached(f"nway-{game}", ARTEFACTS[game], lambda: nway_tables(bp)))
+
+
+def _pair(arrays: tuple[npt.NDArray[np.generic], ...]) -> tuple[F64, F64]:
+    shares, sizes = arrays
+    return np.asarray(shares, dtype=np.float64), np.asarray(sizes, dtype=np.float64)
 
 
 def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
@@ -228,7 +243,13 @@ def multiway_nolimit_prior(obs: Observation) -> tuple[F64, F64] | None:
 def sixmax_prior() -> tuple[F64, F64]:
     """`nway_prior("nolimit-6max")`, compiled (`nway_tables_fast`): its tree is large."""
     bp = shipped("nolimit-6max")
-    return fast_tables(bp, abstraction_weights(bp.artefact.abstraction), size_bucket_of)
+    return _pair(
+        cached(
+            "nway-nolimit-6max",
+            ARTEFACTS["nolimit-6max"],
+            lambda: fast_tables(bp, abstraction_weights(bp.artefact.abstraction), size_bucket_of),
+        )
+    )
 
 
 def evidence_weight(decisions: int, k: float) -> float:

@@ -38,11 +38,12 @@ from ai.game.observation import Observation
 from ai.math._jit import jit
 from ai.math.evaluator import CARD_BITS, CARD_PACK, OFFSET_5, OFFSET_6, OFFSET_7, value_of
 from ai.math.fastrng import below, next_state, seed_state
-from ai.policy.blueprint import Blueprint, NotCovered, default_blueprint
+from ai.policy.blueprint import DEFAULT_ARTEFACT, Blueprint, NotCovered, default_blueprint
 from ai.policy.limit import game as limit_game
 from ai.policy.limit.holdem import HoldemAbstraction, _bucket, _draw, _tables
 from ai.policy.nway import tree as nway_tree
-from ai.policy.nway.lookup import NWayBlueprint, game_for, shipped
+from ai.policy.nway.lookup import ARTEFACTS, NWayBlueprint, game_for, shipped
+from ai.search.prior_cache import cached
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -141,8 +142,25 @@ def pack(game: str) -> Pack:
     """The blueprint `game` ("limit-hu" or an `ai.policy.nway` game) packed, once per
     process (a second or two; the worker's warm-up loads it)."""
     if game == "limit-hu":
-        return _pack_limit_hu(default_blueprint())
-    return _pack_nway(shipped(game))
+        bp = default_blueprint()
+        ints, fracs, strategy = cached(
+            "pack-limit-hu", DEFAULT_ARTEFACT, lambda: _pack_limit_hu(bp).arrays
+        )
+        return Pack("limit-hu", True, _i64(ints), _f64(fracs), _f64(strategy), bp.abstraction)
+    nway = shipped(game)
+    ints, fracs, strategy = cached(f"pack-{game}", ARTEFACTS[game], lambda: _pack_nway(nway).arrays)
+    return Pack(
+        nway.game.name, nway.game.limit, _i64(ints), _f64(fracs), _f64(strategy),
+        nway.artefact.abstraction,
+    )  # fmt: skip
+
+
+def _i64(a: npt.NDArray[np.generic]) -> I64:
+    return np.asarray(a, dtype=np.int64)
+
+
+def _f64(a: npt.NDArray[np.generic]) -> F64:
+    return np.asarray(a, dtype=np.float64)
 
 
 def for_observation(obs: Observation) -> tuple[Pack, int] | None:
