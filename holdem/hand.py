@@ -346,9 +346,7 @@ class Hand:
         max_to = state.max_completion_betting_or_raising_to_amount if min_to is not None else None
         can_raise = min_to is not None
         facing_bet = max(state.bets) > 0 or self.street is Street.PREFLOP
-        # Unvalidated (once per turn, on every table's path): the values have the declared
-        # types; tests/holdem/test_views_construct.py checks it equals the validated model.
-        return LegalActions.model_construct(
+        return LegalActions(
             seat=seat,
             can_fold=to_call > 0,  # folding when a check is free is never offered
             can_check=to_call == 0,

@@ -8,7 +8,6 @@ import warnings
 
 from holdem_testlib import nl, random_action, seated_table
 
-from holdem.actions import LegalActions
 from holdem.table import Table
 from holdem.views import TableView, observe
 
@@ -23,9 +22,6 @@ def assert_as_validated(table: Table) -> None:
         validated = TableView.model_validate(dumped)
         assert view == validated  # == compares every field's value and type (tuple != list)
         assert text == validated.model_dump_json()
-    legal = table.hand.legal_actions() if table.hand is not None else None
-    if legal is not None:
-        assert legal == LegalActions.model_validate(legal.model_dump())
 
 
 def test_views_equal_the_validated_models_through_random_hands() -> None:
