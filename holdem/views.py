@@ -162,7 +162,7 @@ def _public_view(table: Table) -> TableView:
             stack, bet = seat.stack, 0
             state = SeatState.SITTING_OUT if seat.sitting_out else SeatState.WAITING
         seats.append(
-            SeatView.model_construct(
+            SeatView(
                 seat=number,
                 player_id=seat.player_id,
                 name=seat.name,
@@ -172,7 +172,7 @@ def _public_view(table: Table) -> TableView:
                 bet=bet,
                 state=state,
                 has_cards=live and dealt and hand is not None and hand.in_hand(number),
-                hole_cards=tuple(cards) if cards is not None else None,
+                hole_cards=cards,
                 waiting_for_big_blind=seat.waiting_for_big_blind,
                 leaving=seat.leaving,
                 straddle=seat.straddle,
@@ -183,11 +183,7 @@ def _public_view(table: Table) -> TableView:
         order = hand.seats
         small_blind, big_blind = (order[1], order[0]) if len(order) == 2 else (order[0], order[1])
     result = table.last_result if not live else None
-    # Built without validation (model_construct): every field below already has its
-    # declared type (tuples, dicts, enums), and this runs once per change of every table
-    # (pydantic's validation was a third of it). tests/holdem/test_views_construct.py
-    # checks the result equals the validated model.
-    return TableView.model_construct(
+    return TableView(
         table_id=table.table_id,
         config=table.config,
         viewer_seat=None,
@@ -198,19 +194,19 @@ def _public_view(table: Table) -> TableView:
         big_blind_seat=big_blind,
         street=hand.street if hand is not None else None,
         board=tuple(hand.board) if hand is not None else (),
-        pots=tuple(PotView.model_construct(amount=p.amount, seats=tuple(p.seats)) for p in pots),
+        pots=tuple(PotView(amount=p.amount, seats=p.seats) for p in pots),
         total_pot=sum(p.amount for p in pots) + sum(bets.values()),
         seats=tuple(seats),
         actor=hand.actor if live and hand is not None else None,
         legal_actions=None,
         events=tuple(hand.events) if hand is not None else (),
-        last_result=ResultView.model_construct(
+        last_result=ResultView(
             hand_no=table.hand_no,
             net=result.net,
             winnings=dict(result.winnings),
-            shown={seat: tuple(cards) for seat, cards in result.shown.items()},
-            board=tuple(result.board),
-            boards=tuple(tuple(board) for board in result.boards),
+            shown=dict(result.shown),
+            board=result.board,
+            boards=result.boards,
         )
         if result is not None
         else None,
