@@ -168,14 +168,6 @@ class TournamentService:
         table = state.tables.get(table_id)
         if table is None:
             return [*orders, *director.resync(table_id, stacks), Order(OrderKind.CLOSE, table_id)]
-        missing = [p for p in table.seats.values() if p not in stacks]
-        if missing and sum(stacks.values()) == sum(
-            state.entrants[p].chips for p in table.seats.values()
-        ):
-            # The table holds every chip the director put there, so those it lacks lost
-            # theirs in a hand whose report was lost, and it already stood them up: they
-            # are out, not to be seated again with what they had (chips created).
-            stacks.update(dict.fromkeys(missing, 0))
         for number, player_id in table.seats.items():
             entrant = state.entrants[player_id]
             if player_id not in stacks:

@@ -169,37 +169,3 @@ async def test_a_tables_seats_reconcile_its_director_after_a_takeover(
         await service.close()
         await tables.close()
         await repos.writer.close()
-
-
-async def test_a_bust_the_table_already_cashed_out_is_counted_not_seated_again(
-    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
-) -> None:
-    """The hand's report was lost with the old node and the table already stood its busted
-    player up: the table's seats lack them, its stacks hold their chips. They are out (no
-    chip created by seating them again with what they had)."""
-    store = TournamentStore(db)
-    repos = Repositories.of(db)
-    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
-    service = TournamentService(store, tables)
-    try:
-        state = _state("T4", players=4)
-        director = Director(state)
-        director.start(service.now())
-        await store.save(director.state)
-        assert await service.take("T4", 1)
-        taken = service.get("T4")
-        assert taken is not None
-        table_id = next(iter(taken.state.tables))
-        here = sorted(taken.state.tables[table_id].seats.values())
-        total = sum(taken.state.entrants[p].chips for p in here)
-        seats = {here[0]: total}  # here[1] busted and cashed out, unheard
-        service.reported("T4", {"kind": "seats", "table": table_id, "seats": seats, "button": 1})
-        entrants = taken.state.entrants
-        assert entrants[here[0]].chips == total
-        assert entrants[here[1]].chips == 0 and entrants[here[1]].place == 4
-        assert len(taken.players_left) == 3
-        assert sum(e.chips for e in entrants.values()) == 4 * 1000  # every chip, none created
-    finally:
-        await service.close()
-        await tables.close()
-        await repos.writer.close()
