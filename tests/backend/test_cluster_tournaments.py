@@ -19,17 +19,10 @@ from typing import Any
 
 import httpx
 import pytest
-from cluster_testlib import Cluster
+from cluster_testlib import FAST, Cluster
 
 pytestmark = pytest.mark.slow
 
-FAST = {
-    "SHOWDOWN_HAND_PAUSE_MS": "0",
-    "BOT_DELAY_MS": "0",
-    "ACTION_TIMEOUT": "60",
-    "LEASE_TTL": "2",
-    "LOG_FORMAT": "text",
-}
 PLAYERS, CHIPS, BUY_IN = 6, 5000, 10
 
 
