@@ -167,14 +167,13 @@ class TournamentService:
         table = state.tables.get(table_id)
         if table is None:
             return [*orders, *director.resync(table_id, stacks), Order(OrderKind.CLOSE, table_id)]
-        missing = [p for p in table.seats.values() if p not in stacks]
-        if missing and sum(stacks.values()) == sum(
-            state.entrants[p].chips for p in table.seats.values()
-        ):
-            # The table holds every chip the director put there, so those it lacks lost
-            # theirs in a hand whose report was lost, and it already stood them up: they
-            # are out, not to be seated again with what they had (chips created).
-            stacks.update(dict.fromkeys(missing, 0))
+        stood_up = [p for p in table.seats.values() if p not in stacks]
+        if sum(stacks.values()) != sum(state.entrants[p].chips for p in table.seats.values()):
+            stood_up = []  # (chips differ: a move cut short, seated again below)
+        # The table holds every chip the director put there, so those it lacks lost theirs
+        # in a hand whose report was lost, and it already stood them up: they are out, not
+        # to be seated again with what they had (chips created).
+        stacks.update(dict.fromkeys(stood_up, 0))
         for number, player_id in table.seats.items():
             entrant = state.entrants[player_id]
             if player_id not in stacks:
@@ -196,6 +195,15 @@ class TournamentService:
             hand_no = seats.hand_no  # its late report, if any, then counts for nothing
             if hand_no is not None and hand_no <= state.counted.get(table_id, 0):
                 hand_no = None  # (never expected) the busts counted rather than left seated
+            log.warning(
+                "a lost hand's busts counted at the reconcile",
+                extra={
+                    "table_id": table_id,
+                    "hand_no": seats.hand_no,
+                    "busts": {p: starting[p] for p, chips in stacks.items() if chips == 0},
+                    "stood_up": stood_up,
+                },
+            )
             now = self.clock.now()
             orders += director.hand_finished(table_id, now, seats.button, stacks, starting, hand_no)
             if table_id not in state.tables:
