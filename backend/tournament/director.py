@@ -639,7 +639,16 @@ class Director:
             return []
         rng = random.Random(s.seed * 1_000_003 + sum(s.hands.values()))
         orders: list[Order] = []
-        for move in balancing.plan(s.tables, table_id, rng):
+        # Only a table between hands gives players up: the one whose hand just ended, and
+        # one left with a single player (it deals no hand again, so if it is the table to
+        # break, no hand of its own would ever break it, and the others would wait).
+        alone = [
+            tid
+            for tid, t in s.tables.items()
+            if tid != table_id and len(t.seats) == 1 and tid not in s.busy
+        ]
+        moves = [m for free in (table_id, *alone) for m in balancing.plan(s.tables, free, rng)]
+        for move in moves:
             entrant = s.entrants[move.player_id]
             entrant.table_id = move.to_table
             s.moves += 1
