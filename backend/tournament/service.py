@@ -200,7 +200,7 @@ class TournamentService:
                 extra={
                     "table_id": table_id,
                     "hand_no": seats.hand_no,
-                    "busts": {p: starting[p] for p, chips in stacks.items() if chips == 0},
+                    "busts": {p: starting[p] for p, stack in stacks.items() if stack == 0},
                     "stood_up": stood_up,
                 },
             )
