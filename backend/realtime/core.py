@@ -51,6 +51,7 @@ class TournamentHook(Protocol):
         button: int | None,
         stacks: dict[str, int],
         starting: dict[str, int],
+        hand_no: int | None = None,
     ) -> None: ...
 
     def view(self, table_id: str) -> TournamentView | None: ...

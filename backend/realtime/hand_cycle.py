@@ -109,7 +109,9 @@ class HandCycle(RuntimeCore):
             if self.tournament is not None:
                 stacks = {s.player_id: s.stack for s in table.seats.values()}
                 starting = {s.player_id: s.starting_stack for s in record.seats}
-                self.tournament.hand_finished(self.table_id, table.button, stacks, starting)
+                self.tournament.hand_finished(
+                    self.table_id, table.button, stacks, starting, record.hand_no
+                )
         else:
             if live and hand is not None and len(hand.events) > self._events_persisted:
                 self._persist.push_events(table.hand_no, hand.events[self._events_persisted :])

@@ -91,6 +91,9 @@ class State(BaseModel):
     tables: dict[str, balancing.TableSeats] = Field(default_factory=dict)
     table_level: dict[str, int] = Field(default_factory=dict)  # the level each table plays
     hands: dict[str, int] = Field(default_factory=dict)  # hands finished per table
+    # The table's number of the last hand counted per table: a hand's end told twice (its
+    # report, late, after a reconcile that counted it from the table's seats) counts once.
+    counted: dict[str, int] = Field(default_factory=dict)
     busy: list[str] = Field(default_factory=list)  # tables with a hand in progress
     held: list[str] = Field(default_factory=list)  # tables paused by the director
     round_busts: list[tuple[str, int]] = Field(default_factory=list)  # hand-for-hand
@@ -271,11 +274,17 @@ class Director:
         button: int | None,
         stacks: dict[str, int],
         starting: dict[str, int],
+        hand_no: int | None = None,
     ) -> list[Order]:
-        """`stacks`: every seated player's chips now; `starting`: as the hand began."""
+        """`stacks`: every seated player's chips now; `starting`: as the hand began;
+        `hand_no`: the table's number of the hand (None: not known, counted anyway)."""
         s = self.state
         if s.status is not Status.RUNNING or table_id not in s.tables:
             return []
+        if hand_no is not None:
+            if hand_no <= s.counted.get(table_id, 0):
+                return []  # counted already (a reconcile told it first): nothing new
+            s.counted[table_id] = hand_no
         self._bank(now)
         table = s.tables[table_id]
         table.button = button
@@ -630,7 +639,16 @@ class Director:
             return []
         rng = random.Random(s.seed * 1_000_003 + sum(s.hands.values()))
         orders: list[Order] = []
-        for move in balancing.plan(s.tables, table_id, rng):
+        # Only a table between hands gives players up: the one whose hand just ended, and
+        # one left with a single player (it deals no hand again, so if it is the table to
+        # break, no hand of its own would ever break it, and the others would wait).
+        alone = [
+            tid
+            for tid, t in s.tables.items()
+            if tid != table_id and len(t.seats) == 1 and tid not in s.busy
+        ]
+        moves = [m for free in (table_id, *alone) for m in balancing.plan(s.tables, free, rng)]
+        for move in moves:
             entrant = s.entrants[move.player_id]
             entrant.table_id = move.to_table
             s.moves += 1

@@ -38,6 +38,7 @@ from backend.tournament.director import (
     Status,
     TournamentError,
 )
+from backend.tournament.seats import Seats, chips, int_or_none
 from backend.tournament.store import Document, TournamentStore
 from backend.tournament.tables import table_config
 from protocol.messages import TournamentElimination, TournamentSituation, TournamentView
@@ -147,19 +148,17 @@ class TournamentService:
             )
         return orders
 
-    def _reconcile_table(
-        self, director: Director, table_id: str, seats: dict[str, int], button: int | None
-    ) -> list[Order]:
-        """One table's seats (`seats`: player -> stack, between hands) against the
-        director's, on a cluster: what `_reconcile` does for each table after a restart,
-        plus the orders the table may have missed while it had no owner (its stakes, the
-        pause or the resume; a table the director broke meanwhile closed), and the end of
-        a hand whose report was lost with the director's node (a bust stored by the table:
-        out now, or a table of one player with chips would wait for ever)."""
+    def _reconcile_table(self, director: Director, table_id: str, seats: Seats) -> list[Order]:
+        """One table's seats (between hands) against the director's, on a cluster: what
+        `_reconcile` does for each table after a restart, plus the orders the table may
+        have missed while it had no owner (its stakes, the pause or the resume; a table
+        the director broke meanwhile closed), and the end of a hand whose report was lost
+        with the director's node (a bust stored by the table: out now, or a table of one
+        player with chips would wait for ever)."""
         state = director.state
         orders: list[Order] = []
         stacks: dict[str, int] = {}
-        for player_id, stack in seats.items():
+        for player_id, stack in seats.stacks.items():
             entrant = state.entrants.get(player_id)
             if entrant is None or entrant.table_id != table_id:
                 orders.append(Order(OrderKind.REMOVE, table_id, player_id=player_id))
@@ -168,6 +167,13 @@ class TournamentService:
         table = state.tables.get(table_id)
         if table is None:
             return [*orders, *director.resync(table_id, stacks), Order(OrderKind.CLOSE, table_id)]
+        stood_up = [p for p in table.seats.values() if p not in stacks]
+        if sum(stacks.values()) != sum(state.entrants[p].chips for p in table.seats.values()):
+            stood_up = []  # (chips differ: a move cut short, seated again below)
+        # The table holds every chip the director put there, so those it lacks lost theirs
+        # in a hand whose report was lost, and it already stood them up: they are out, not
+        # to be seated again with what they had (chips created).
+        stacks.update(dict.fromkeys(stood_up, 0))
         for number, player_id in table.seats.items():
             entrant = state.entrants[player_id]
             if player_id not in stacks:
@@ -183,8 +189,23 @@ class TournamentService:
                     )
                 )
         if 0 in stacks.values():
+            # Busts of one lost report are placed by the chips they started the table's
+            # last hand with (a bust of an earlier hand, not dealt in it, by none: worse).
+            starting = {p: seats.starting.get(p, 0) for p in stacks}
+            hand_no = seats.hand_no  # its late report, if any, then counts for nothing
+            if hand_no is not None and hand_no <= state.counted.get(table_id, 0):
+                hand_no = None  # (never expected) the busts counted rather than left seated
+            log.warning(
+                "a lost hand's busts counted at the reconcile",
+                extra={
+                    "table_id": table_id,
+                    "hand_no": seats.hand_no,
+                    "busts": {p: starting[p] for p, stack in stacks.items() if stack == 0},
+                    "stood_up": stood_up,
+                },
+            )
             now = self.clock.now()
-            orders += director.hand_finished(table_id, now, button, stacks, stacks)
+            orders += director.hand_finished(table_id, now, seats.button, stacks, starting, hand_no)
             if table_id not in state.tables:
                 return orders  # broken by it: its CLOSE is among the orders
         else:
@@ -260,10 +281,9 @@ class TournamentService:
         runtime.options = runtime.options.model_copy(update={"host_paused": True})
         runtime.tournament = self
         self._of_table[runtime.table_id] = tournament_id
-        seats = {seat.player_id: seat.stack for seat in runtime.table.snapshot().seats}
-        button = runtime.table.button
+        seats = Seats.of(runtime)
         loop = asyncio.get_running_loop()
-        loop.call_soon(self._seats, tournament_id, runtime.table_id, seats, button)
+        loop.call_soon(self._seats, tournament_id, runtime.table_id, seats)
 
     def adopt(self, runtime: TableRuntime) -> None:
         """A tournament's table loaded (and started) before the service was linked."""
@@ -283,22 +303,18 @@ class TournamentService:
             await asyncio.sleep(IDLE_CHECK)  # a period: the hand ends when its players act
             if self._tables.get(table_id) is not runtime:
                 return  # moved to another node meanwhile: it reports from there
-        seats = {seat.player_id: seat.stack for seat in runtime.table.snapshot().seats}
-        self._seats(tournament_id, table_id, seats, runtime.table.button)
+        self._seats(tournament_id, table_id, Seats.of(runtime))
 
-    def _seats(
-        self, tournament_id: str, table_id: str, seats: dict[str, int], button: int | None
-    ) -> None:
+    def _seats(self, tournament_id: str, table_id: str, seats: Seats) -> None:
         director = self._directors.get(tournament_id)
         if director is not None:
             was = director.state.status
-            orders = self._reconcile_table(director, table_id, seats, button)
+            orders = self._reconcile_table(director, table_id, seats)
             self._dispatch(tournament_id, orders)
             if was is Status.RUNNING:
                 self._if_finished(director)
         elif self.link is not None:
-            body = {"kind": "seats", "table": table_id, "seats": seats, "button": button}
-            self.link.report(tournament_id, body)
+            self.link.report(tournament_id, {"kind": "seats", "table": table_id, **seats.doc()})
 
     def reported(self, tournament_id: str, body: dict[str, Any]) -> None:
         """A table on another node reported to the director run here (in order)."""
@@ -307,11 +323,9 @@ class TournamentService:
         if director is None:
             return
         kind = body.get("kind")
-        button = body.get("button")
-        button = button if isinstance(button, int) else None
+        button = int_or_none(body.get("button"))
         if kind == "seats":
-            seats = {str(k): int(v) for k, v in body["seats"].items()}
-            self._seats(tournament_id, table_id, seats, button)
+            self._seats(tournament_id, table_id, Seats.from_doc(body))
         elif kind == "started":
             director.hand_started(table_id)
             self._save(tournament_id)
@@ -320,8 +334,9 @@ class TournamentService:
                 director,
                 table_id,
                 button,
-                {str(k): int(v) for k, v in body["stacks"].items()},
-                {str(k): int(v) for k, v in body["starting"].items()},
+                chips(body["stacks"]),
+                chips(body["starting"]),
+                int_or_none(body.get("hand_no")),
             )
 
     async def serve_request(self, tournament_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -549,14 +564,25 @@ class TournamentService:
             self._report(table_id, {"kind": "started"})
 
     def hand_finished(
-        self, table_id: str, button: int | None, stacks: dict[str, int], starting: dict[str, int]
+        self,
+        table_id: str,
+        button: int | None,
+        stacks: dict[str, int],
+        starting: dict[str, int],
+        hand_no: int | None = None,
     ) -> None:
         director = self._of(table_id)
         if director is None:
-            body = {"kind": "finished", "button": button, "stacks": stacks, "starting": starting}
+            body = {
+                "kind": "finished",
+                "button": button,
+                "stacks": stacks,
+                "starting": starting,
+                "hand_no": hand_no,
+            }
             self._report(table_id, body)
             return
-        self._finished(director, table_id, button, stacks, starting)
+        self._finished(director, table_id, button, stacks, starting, hand_no)
 
     def _report(self, table_id: str, body: dict[str, Any]) -> bool:
         """A table here whose director runs on another node: the report goes over the bus."""
@@ -573,6 +599,7 @@ class TournamentService:
         button: int | None,
         stacks: dict[str, int],
         starting: dict[str, int],
+        hand_no: int | None = None,
     ) -> None:
         if self.link is not None:
             # Only the players the director seats there: a stale copy of a moved player
@@ -584,7 +611,8 @@ class TournamentService:
                 if p in entrants and entrants[p].table_id == table_id
             }
         was = director.state.status
-        orders = director.hand_finished(table_id, self.clock.now(), button, stacks, starting)
+        now = self.clock.now()
+        orders = director.hand_finished(table_id, now, button, stacks, starting, hand_no)
         self._dispatch(director.state.tournament_id, orders)
         if was is Status.RUNNING:
             self._if_finished(director)

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from random_hands import play_hand, random_decision
 
 from ai.bots.blueprint import BlueprintBot
 from ai.bots.settings import BotSettings
-from ai.game.observation import ActionRecord, Decision
-from ai.game.observe import apply, observe
+from ai.game.observation import Decision, Observation
+from ai.game.observe import observe
 from ai.policy.blueprint import NotCovered
 from ai.policy.nway.cards import NWayHoldem
 from ai.policy.nway.games import NOLIMIT_6MAX
@@ -131,13 +132,10 @@ def _hand(seats: int, seed: int, bot: BlueprintBot | None, meddle: float) -> tup
     lookup: its answer is checked legal and normalised. Actions: the bot's where given
     (random ones at a `meddle` share), else random kinds and sizes. (covered, asked)."""
     config = TableConfig(variant=Variant.NO_LIMIT, seats=seats, small_blind=1, big_blind=2)
-    state = SimState.new_hand(config, dict.fromkeys(range(1, seats + 1), 200), 1, seed=seed)
-    rng = random.Random(seed)
-    history: list[ActionRecord] = []
     covered = asked = 0
-    while not state.over:
-        obs = observe(state, history)
-        legal = obs.legal
+
+    def choose(obs: Observation, rng: random.Random) -> Decision:
+        nonlocal covered, asked
         asked += 1
         try:
             probs = blueprint_for(obs).action_probabilities(obs)
@@ -146,16 +144,14 @@ def _hand(seats: int, seed: int, bot: BlueprintBot | None, meddle: float) -> tup
         if probs:
             covered += 1
             assert abs(sum(probs.values()) - 1.0) < 1e-9
-            assert all(Decision(k, to).is_legal(legal) for k, to in probs)
+            assert all(Decision(k, to).is_legal(obs.legal) for k, to in probs)
         if bot is not None and rng.random() >= meddle:
             decision = bot.decide(obs)
             assert ("6max blueprint (" in decision.reason) == bool(probs), decision.reason
-        else:
-            kind = rng.choice(legal.kinds)
-            to = rng.randint(legal.min_to, legal.max_to) if kind == legal.raise_kind else 0
-            decision = Decision(kind, to)
-        assert decision.is_legal(legal), (decision, legal)
-        apply(state, decision, history, obs)
+            return decision
+        return random_decision(obs.legal, rng)
+
+    play_hand(config, seed, choose)
     return covered, asked
 
 

@@ -8,15 +8,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from random_hands import play_hand, random_decision
 from search_spots import LIMIT6, NL6, bot, spot
 
-from ai.game.observation import ActionRecord, Decision, Observation
-from ai.game.observe import apply, observe
+from ai.game.observation import Decision, Observation
 from ai.policy.blueprint import NotCovered
 from ai.policy.nway.lookup import folded_out, own_blueprint, sample_action, shipped
 from ai.search.profiles import MctsConfig
 from ai.sim.rules import CALL, FOLD, PREFLOP, RAISE
-from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
 
 LIMIT3 = TableConfig(variant=Variant.LIMIT, seats=3, small_blind=1, big_blind=2)
@@ -107,24 +106,18 @@ def play_preflop(config: TableConfig, seed: int) -> list[tuple[int, int]]:
     """One hand's preflop at `config`, every decision `mcts`'s preflop play (checked
     legal), the other seats' actions random; the decisions made."""
     mcts = bot(seed=seed, search_preflop=False)
-    state = SimState.new_hand(config, dict.fromkeys(range(1, config.seats + 1), 200), 1, seed=seed)
-    rng = random.Random(seed)
-    history: list[ActionRecord] = []
     ours: list[tuple[int, int]] = []
-    while not state.over:
-        obs = observe(state, history)
+
+    def choose(obs: Observation, rng: random.Random) -> Decision | None:
         if obs.street != PREFLOP:
-            break
-        legal = obs.legal
+            return None
         if rng.random() < 0.5:
             decision = mcts.preflop_play(obs)
             ours.append((decision.kind, decision.to))
-        else:
-            kind = rng.choice(legal.kinds)
-            to = rng.randint(legal.min_to, legal.max_to) if kind == legal.raise_kind else 0
-            decision = Decision(kind, to)
-        assert decision.is_legal(legal), (decision, legal)
-        apply(state, decision, history, obs)
+            return decision
+        return random_decision(obs.legal, rng)
+
+    play_hand(config, seed, choose)
     return ours
 
 

@@ -15,6 +15,14 @@ import httpx
 from backend_testlib import TIMEOUT, WsClient
 
 Message = dict[str, Any]
+# A cluster's settings for tests: no pause between hands, bots at once, short leases.
+FAST = {
+    "SHOWDOWN_HAND_PAUSE_MS": "0",
+    "BOT_DELAY_MS": "0",
+    "ACTION_TIMEOUT": "60",
+    "LEASE_TTL": "2",
+    "LOG_FORMAT": "text",
+}
 NODE_LINE = re.compile(r"node (n\d+) \(pid (\d+)\) is running at (\S+)")
 
 

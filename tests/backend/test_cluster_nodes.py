@@ -18,17 +18,9 @@ from typing import Any
 import httpx
 import pytest
 from backend_testlib import TIMEOUT, WsClient, signed_in
-from cluster_testlib import Cluster, reconnect
+from cluster_testlib import FAST, Cluster, reconnect
 
 pytestmark = pytest.mark.slow
-
-FAST = {
-    "SHOWDOWN_HAND_PAUSE_MS": "0",
-    "BOT_DELAY_MS": "0",
-    "ACTION_TIMEOUT": "60",
-    "LEASE_TTL": "2",
-    "LOG_FORMAT": "text",
-}
 
 
 @pytest.fixture

@@ -48,13 +48,19 @@ async def db(mongo_url: str) -> AsyncIterator[AsyncDatabase[Document]]:
     await client.close()
 
 
-def _state(tournament_id: str, players: int = 0) -> State:
+def _state(tournament_id: str, players: int = 0, seats: int = 2) -> State:
     structure = Structure(
         starting_chips=1000,
         levels=[Level(small_blind=10, big_blind=20), Level(small_blind=20, big_blind=40)],
         level_seconds=60,
     )
-    spec = Spec(name="t", max_players=4, seats_per_table=2, structure=structure, prize_shares=[100])
+    spec = Spec(
+        name="t",
+        max_players=max(4, players),
+        seats_per_table=seats,
+        structure=structure,
+        prize_shares=[100],
+    )
     director = Director(State(tournament_id=tournament_id, spec=spec, seed=1))
     for i in range(players):
         director.register(f"p{i}", f"P{i}")
@@ -165,6 +171,121 @@ async def test_a_tables_seats_reconcile_its_director_after_a_takeover(
         assert entrants[here[1]].chips == 0 and entrants[here[1]].place == 4
         assert "stranger" not in entrants
         assert len(taken.players_left) == 3
+    finally:
+        await service.close()
+        await tables.close()
+        await repos.writer.close()
+
+
+async def test_a_bust_the_table_already_cashed_out_is_counted_not_seated_again(
+    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+) -> None:
+    """The hand's report was lost with the old node and the table already stood its busted
+    player up: the table's seats lack them, its stacks hold their chips. They are out (no
+    chip created by seating them again with what they had)."""
+    store = TournamentStore(db)
+    repos = Repositories.of(db)
+    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
+    service = TournamentService(store, tables)
+    try:
+        state = _state("T4", players=4)
+        director = Director(state)
+        director.start(service.now())
+        await store.save(director.state)
+        assert await service.take("T4", 1)
+        taken = service.get("T4")
+        assert taken is not None
+        table_id = next(iter(taken.state.tables))
+        here = sorted(taken.state.tables[table_id].seats.values())
+        total = sum(taken.state.entrants[p].chips for p in here)
+        seats = {here[0]: total}  # here[1] busted and cashed out, unheard
+        service.reported("T4", {"kind": "seats", "table": table_id, "seats": seats, "button": 1})
+        entrants = taken.state.entrants
+        assert entrants[here[0]].chips == total
+        assert entrants[here[1]].chips == 0 and entrants[here[1]].place == 4
+        assert len(taken.players_left) == 3
+        assert sum(e.chips for e in entrants.values()) == 4 * 1000  # every chip, none created
+    finally:
+        await service.close()
+        await tables.close()
+        await repos.writer.close()
+
+
+async def _two_busts_reported_at_a_takeover(
+    service: TournamentService, store: TournamentStore, tid: str
+) -> tuple[Director, str, list[str]]:
+    """6 players at two tables of 3, the director taken over; one table reports its seats
+    after its hand 7, whose report was lost: `short` busted (still seated with nothing),
+    `big` too (stood up by the table already), `winner` holds their chips."""
+    director = Director(_state(tid, players=6, seats=3))
+    director.start(service.now())
+    await store.save(director.state)
+    assert await service.take(tid, 1)
+    taken = service.get(tid)
+    assert taken is not None
+    table_id = next(iter(taken.state.tables))
+    winner, short, big = sorted(taken.state.tables[table_id].seats.values())
+    seats = {
+        "kind": "seats",
+        "table": table_id,
+        "seats": {winner: 3000, short: 0},
+        "button": 2,
+        "hand_no": 7,
+        "starting": {winner: 1000, short: 400, big: 1600},  # the hand's start
+    }
+    service.reported(tid, seats)
+    return taken, table_id, [winner, short, big]
+
+
+async def test_busts_of_one_lost_report_are_placed_by_the_chips_they_started_the_hand_with(
+    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+) -> None:
+    """Two players busted in one hand whose report was lost: the table's last hand tells
+    the chips each began it with, and the bigger stack takes the better place (the rule
+    for busts in one hand), as in one process."""
+    store = TournamentStore(db)
+    repos = Repositories.of(db)
+    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
+    service = TournamentService(store, tables)
+    try:
+        taken, _, (winner, short, big) = await _two_busts_reported_at_a_takeover(
+            service, store, "T5"
+        )
+        entrants = taken.state.entrants
+        assert (entrants[big].place, entrants[short].place) == (5, 6)
+        assert entrants[winner].chips == 3000 and len(taken.players_left) == 4
+        assert sum(e.chips for e in entrants.values()) == 6 * 1000  # every chip, none created
+    finally:
+        await service.close()
+        await tables.close()
+        await repos.writer.close()
+
+
+async def test_a_hand_counted_by_a_reconcile_is_not_counted_again_by_its_late_report(
+    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+) -> None:
+    """A table on the director's new node told its hand's end over the bus while no node
+    directed; the takeover's reconcile counted that hand from the seats before the report
+    came back: the late report counts for nothing (no hand twice, and the table's next
+    hand, already started, stays in progress for the director)."""
+    store = TournamentStore(db)
+    repos = Repositories.of(db)
+    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
+    service = TournamentService(store, tables)
+    try:
+        taken, table_id, (winner, _, _) = await _two_busts_reported_at_a_takeover(
+            service, store, "T6"
+        )
+        assert table_id in taken.state.tables  # (4 players: still two tables, balanced)
+        hands = dict(taken.state.hands)
+        service.reported("T6", {"kind": "started", "table": table_id})  # hand 8
+        late = {"kind": "finished", "table": table_id, "button": 2, "hand_no": 7}
+        service.reported("T6", {**late, "stacks": {winner: 3000}, "starting": {}})
+        assert taken.state.hands == hands
+        assert table_id in taken.state.busy
+        service.reported("T6", {**late, "hand_no": 8, "stacks": {winner: 3000}, "starting": {}})
+        assert taken.state.hands[table_id] == hands[table_id] + 1
+        assert table_id not in taken.state.busy
     finally:
         await service.close()
         await tables.close()

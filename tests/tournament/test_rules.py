@@ -209,6 +209,30 @@ def test_a_broken_table_and_final_table() -> None:
     assert {director.state.entrants[p].place for p in at_t2[1:]} == {10}
 
 
+def test_a_table_left_with_one_player_is_broken_when_another_tables_hand_ends() -> None:
+    """6 players at 2 tables of 3. Table 2 busts two while table 1 is mid-hand: 4 left
+    still need two tables, and table 2, alone with one player, deals no more hands.
+    Table 1's hand then busts one: 3 left fit one table, so table 2 is the one to break,
+    though it is not the table whose hand just ended (its player moves to table 1)."""
+    director = _director(6, 3, [100])
+    director.start(0.0)
+    t1, t2 = sorted(director.state.tables)
+    at_t1 = list(director.state.tables[t1].seats.values())
+    at_t2 = list(director.state.tables[t2].seats.values())
+    director.hand_started(t1)
+    director.hand_started(t2)
+    stacks = {at_t2[0]: 3000, at_t2[1]: 0, at_t2[2]: 0}
+    orders = director.hand_finished(t2, 1.0, 1, stacks, dict.fromkeys(at_t2, 1000))
+    assert {o.kind for o in orders} == {OrderKind.REMOVE}  # the busts, no move yet
+    stacks = {at_t1[0]: 2000, at_t1[1]: 1000, at_t1[2]: 0}
+    orders = director.hand_finished(t1, 2.0, 1, stacks, dict.fromkeys(at_t1, 1000))
+    kinds = [(o.kind, o.table_id, o.player_id) for o in orders]
+    assert (OrderKind.REMOVE, t2, at_t2[0]) in kinds and (OrderKind.SEAT, t1, at_t2[0]) in kinds
+    assert (OrderKind.CLOSE, t2, None) in kinds
+    assert list(director.state.tables) == [t1] and director.final_table
+    assert sorted(director.state.tables[t1].seats.values()) == sorted([*at_t1[:2], at_t2[0]])
+
+
 def test_hand_for_hand_busts_at_two_tables_are_simultaneous() -> None:
     """6 players at 2 tables of 3, 2 paid, margin 2 (hand-for-hand from 4 left): two
     busts at two tables in one round place by starting chips across the tables."""
