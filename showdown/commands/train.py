@@ -347,12 +347,9 @@ async def _watch(args: argparse.Namespace) -> int:
     import logging
     import signal
 
-    import torch
-
-    from ai.models.online import OnlineTrainer
+    from ai.models.online import OnlineTrainer  # PyTorch is loaded at the first fit
     from ai.models.store import ModelStore
 
-    torch.set_num_threads(1)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     # Stop at once on a signal, even mid-fit (a fit runs in a thread that cannot be
     # cancelled): nothing here needs a clean stop (every write is one atomic operation,
