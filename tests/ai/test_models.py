@@ -288,7 +288,7 @@ async def test_online_training_never_holds_up_the_workers_answers(mongo_url: str
     before = shared_models()
     env = {**os.environ, "MONGODB_URL": url}
     trainer = subprocess.Popen(  # noqa: ASYNC220 - started once, not awaited
-        [sys.executable, "-m", "showdown.cli", "train", "--watch", "--epochs", "5"],
+        [sys.executable, "-m", "showdown.cli", "train", "--watch", "--epochs", "2"],
         env=env, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     decider = Decider(url)
