@@ -349,6 +349,7 @@ async def _watch(args: argparse.Namespace) -> int:
 
     from ai.models.online import OnlineTrainer  # PyTorch is loaded at the first fit
     from ai.models.store import ModelStore
+    from ai.models.train_config import TrainConfig
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     # Stop at once on a signal, even mid-fit (a fit runs in a thread that cannot be
@@ -358,5 +359,6 @@ async def _watch(args: argparse.Namespace) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, os._exit, 0)
     async with _database(args) as db:
-        await OnlineTrainer(ModelStore(db)).run(asyncio.Event())
+        config = TrainConfig(epochs=args.epochs, seed=args.seed)  # the defaults' unless given
+        await OnlineTrainer(ModelStore(db), config=config).run(asyncio.Event())
     return 0
