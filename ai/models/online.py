@@ -16,14 +16,17 @@ import logging
 import os
 import socket
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ai.models.fit import fit_version
 from ai.models.public import PublicHand
 from ai.models.stats import StatsBook
 from ai.models.store import ModelStore
-from ai.models.training import TrainConfig
+from ai.models.train_config import TrainConfig
 from ai.sim.rules import Rules
+
+if TYPE_CHECKING:
+    from ai.models.fit import FitResult
+    from ai.models.model import ModelSet
 
 log = logging.getLogger("showdown.trainer")
 
@@ -88,7 +91,7 @@ class OnlineTrainer:
         current_version = await self.store.current_version()
         current = await self.store.load(current_version) if current_version else None
         hands = list(self.hands)
-        result = await asyncio.to_thread(fit_version, hands, current, self.config, log.info)
+        result = await asyncio.to_thread(_fit, hands, current, self.config)
         if not result.accepted:
             return None
         version = await self.store.publish(
@@ -106,3 +109,14 @@ class OnlineTrainer:
                 await self.fit_if_due()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), poll_seconds)
+
+
+def _fit(hands: list[PublicHand], current: ModelSet | None, config: TrainConfig) -> FitResult:
+    """`fit_version` on one thread, PyTorch imported here: a trainer that never gets enough
+    hands to fit (most rooms' first minutes, every short test) never loads it."""
+    import torch
+
+    from ai.models.fit import fit_version
+
+    torch.set_num_threads(1)
+    return fit_version(hands, current, config, log.info)

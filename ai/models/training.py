@@ -10,7 +10,6 @@ adjust the model without forgetting what the population taught it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -18,24 +17,11 @@ from torch import nn
 
 from ai.models.dataset import NO_SIZE, Dataset
 from ai.models.features import MASK, N_FEATURES, N_SIZES, NO_FOLD_COLUMN, RAISE_COLUMN
+from ai.models.train_config import DEFAULT_CONFIG as DEFAULT_CONFIG  # named here as before
+from ai.models.train_config import TrainConfig as TrainConfig
 from ai.models.weights import NetWeights
 
 Progress = Callable[[int, int, float], None]  # (epoch, epochs, validation loss)
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    hidden: int = 48
-    epochs: int = 30
-    batch: int = 512
-    lr: float = 3e-3
-    weight_decay: float = 1e-5
-    patience: int = 3
-    seed: int = 0
-    anchor: float = 0.0  # L2 pull towards the starting weights (fine-tuning)
-
-
-DEFAULT_CONFIG = TrainConfig()
 
 
 class OpponentNet(nn.Module):

@@ -347,12 +347,10 @@ async def _watch(args: argparse.Namespace) -> int:
     import logging
     import signal
 
-    import torch
-
-    from ai.models.online import OnlineTrainer
+    from ai.models.online import OnlineTrainer  # PyTorch is loaded at the first fit
     from ai.models.store import ModelStore
+    from ai.models.train_config import TrainConfig
 
-    torch.set_num_threads(1)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     # Stop at once on a signal, even mid-fit (a fit runs in a thread that cannot be
     # cancelled): nothing here needs a clean stop (every write is one atomic operation,
@@ -361,5 +359,6 @@ async def _watch(args: argparse.Namespace) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, os._exit, 0)
     async with _database(args) as db:
-        await OnlineTrainer(ModelStore(db)).run(asyncio.Event())
+        config = TrainConfig(epochs=args.epochs, seed=args.seed)  # the defaults' unless given
+        await OnlineTrainer(ModelStore(db), config=config).run(asyncio.Event())
     return 0

@@ -25,7 +25,7 @@ from ai.models.public import from_phh, from_record_doc
 from ai.models.replay import decisions
 from ai.models.stats import PlayerStats, StatsBook
 from ai.models.store import ModelStore
-from ai.models.training import TrainConfig, train
+from ai.models.train_config import TrainConfig
 from ai.sim.rules import BET, CALL, CHECK, FOLD, RAISE
 from ai.sim.state import SimState
 from ai.worker.model_sync import ModelSync
@@ -135,10 +135,18 @@ def test_phh_hands_replay_into_public_decisions() -> None:
 # -- learning ----------------------------------------------------------------------------
 
 
+def _train(data: Any, config: TrainConfig) -> Any:
+    """`ai.models.training.train`, imported here: PyTorch loads in the test process that
+    trains (each xdist worker collects this module; most never run these tests)."""
+    from ai.models.training import train
+
+    return train(data, config)
+
+
 def test_a_synthetic_player_with_a_known_policy_is_recovered() -> None:
     docs = _records(("calling-station", "always-raise", "random"), 100, 7, Variant.LIMIT)
     data, book = build_dataset([from_record_doc(d) for d in docs])
-    net = NumpyNet(train(data, TrainConfig(epochs=25, seed=1)))
+    net = NumpyNet(_train(data, TrainConfig(epochs=25, seed=1)))
     probs = net.actions(data.x)
     for name, column in (("always-raise", 2), ("calling-station", 1)):
         rows = data.player == data.players.index(name)
@@ -166,7 +174,7 @@ def test_the_model_falls_back_to_the_frequency_tables_without_a_network() -> Non
 def _tiny_weights(seed: int) -> Any:
     docs = _records(("calling-station", "always-raise"), 40, seed, Variant.NO_LIMIT)
     data, book = build_dataset([from_record_doc(d) for d in docs])
-    return train(data, TrainConfig(epochs=2, seed=seed)), data, book
+    return _train(data, TrainConfig(epochs=2, seed=seed)), data, book
 
 
 async def test_versions_are_stored_reloaded_and_switched_in_a_real_database(
@@ -280,7 +288,7 @@ async def test_online_training_never_holds_up_the_workers_answers(mongo_url: str
     before = shared_models()
     env = {**os.environ, "MONGODB_URL": url}
     trainer = subprocess.Popen(  # noqa: ASYNC220 - started once, not awaited
-        [sys.executable, "-m", "showdown.cli", "train", "--watch", "--epochs", "5"],
+        [sys.executable, "-m", "showdown.cli", "train", "--watch", "--epochs", "2"],
         env=env, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     decider = Decider(url)
