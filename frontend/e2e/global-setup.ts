@@ -159,7 +159,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // Quicker bots and shorter pauses between hands keep the run short. (Not a shorter AI
       // deadline: on a busy machine the worker then misses it and the fallback folds, so
       // "calling stations" fold to every all-in and the rebuy spec never sees a bust.)
-      SHOWDOWN_BOT_DELAY_MS: "150",
+      SHOWDOWN_BOT_DELAY_MS: "0",
       SHOWDOWN_HAND_PAUSE_MS: "1000",
       // The layout test opens a table for each size, 2 to 10 seats, from one address.
       SHOWDOWN_TABLE_CREATE_BURST: "30",
