@@ -156,7 +156,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
-      // Quicker bots and shorter pauses between hands keep the run short. (Not a shorter AI
+      // Bots that answer at once (no human-like delay) and shorter pauses between hands keep
+      // the run short. The pause stays 1 s: a hand's result shows only that long, and the
+      // specs that count showdowns must see it on a loaded machine. (Not a shorter AI
       // deadline: on a busy machine the worker then misses it and the fallback folds, so
       // "calling stations" fold to every all-in and the rebuy spec never sees a bust.)
       SHOWDOWN_BOT_DELAY_MS: "0",
