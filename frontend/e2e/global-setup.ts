@@ -156,10 +156,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
-      // Quicker bots and shorter pauses between hands keep the run short. (Not a shorter AI
+      // Bots that answer at once (no human-like delay) and shorter pauses between hands keep
+      // the run short. The pause stays 1 s: a hand's result shows only that long, and the
+      // specs that count showdowns must see it on a loaded machine. (Not a shorter AI
       // deadline: on a busy machine the worker then misses it and the fallback folds, so
       // "calling stations" fold to every all-in and the rebuy spec never sees a bust.)
-      SHOWDOWN_BOT_DELAY_MS: "150",
+      SHOWDOWN_BOT_DELAY_MS: "0",
       SHOWDOWN_HAND_PAUSE_MS: "1000",
       // The layout test opens a table for each size, 2 to 10 seats, from one address.
       SHOWDOWN_TABLE_CREATE_BURST: "30",

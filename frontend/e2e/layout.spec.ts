@@ -135,10 +135,16 @@ async function resultShown(page: Page, lines: number, seated: boolean, where: st
     };
     const card = document.querySelector('[data-testid="board"] [data-card]');
     if (shown.winners !== String(want.lines) || shown.won !== want.lines || shown.me !== want.me || card?.getAttribute("data-card") !== want.card) return false;
-    // A board dealt anew slides its cards in, and seats glide to a new size's places:
-    // look once everything that moves has come to rest (looping animations aside).
-    const moving = (a: Animation) => a.playState === "running" && a.effect?.getComputedTiming().iterations !== Infinity;
-    if (document.getAnimations().some(moving)) return false;
+    // A board dealt anew slides its cards in, seats glide to a new size's places, the
+    // result pops in: look once everything that moves has come to rest (looping
+    // animations aside). What moves is finished at once rather than waited for (its end
+    // is where it rests), and looked at again on the next frame: a render it set off
+    // starts its own motion, finished in turn.
+    const moving = document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming().iterations !== Infinity);
+    if (moving.length) {
+      for (const animation of moving) animation.finish();
+      return false;
+    }
     const boxes = (window as unknown as { __measure: () => Measured }).__measure().boxes;
     const r = card.getBoundingClientRect();
     const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
