@@ -7,6 +7,7 @@ seat's only once the showdown rules revealed them.
 
 from __future__ import annotations
 
+import functools
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -138,6 +139,41 @@ def _was_dealt(table: Table, number: int) -> bool:
     return dealt_to.get(number) == table.seats[number].player_id
 
 
+@functools.lru_cache(maxsize=8192, typed=True)
+def _seat_view(
+    seat: int,
+    player_id: str,
+    name: str,
+    is_bot: bool,
+    bot_style: str | None,
+    stack: int,
+    bet: int,
+    state: SeatState,
+    has_cards: bool,
+    hole_cards: tuple[str, ...] | None,
+    waiting_for_big_blind: bool,
+    leaving: bool,
+    straddle: bool,
+) -> SeatView:
+    """A seat's view, built once per distinct content: most seats do not change
+    from one state to the next, and a SeatView is frozen, so views share them."""
+    return SeatView(
+        seat=seat,
+        player_id=player_id,
+        name=name,
+        is_bot=is_bot,
+        bot_style=bot_style,
+        stack=stack,
+        bet=bet,
+        state=state,
+        has_cards=has_cards,
+        hole_cards=hole_cards,
+        waiting_for_big_blind=waiting_for_big_blind,
+        leaving=leaving,
+        straddle=straddle,
+    )
+
+
 def _public_view(table: Table) -> TableView:
     hand = table.hand
     live = hand is not None and not hand.is_over
@@ -162,20 +198,20 @@ def _public_view(table: Table) -> TableView:
             stack, bet = seat.stack, 0
             state = SeatState.SITTING_OUT if seat.sitting_out else SeatState.WAITING
         seats.append(
-            SeatView(
-                seat=number,
-                player_id=seat.player_id,
-                name=seat.name,
-                is_bot=seat.is_bot,
-                bot_style=seat.bot_style,
-                stack=stack,
-                bet=bet,
-                state=state,
-                has_cards=live and dealt and hand is not None and hand.in_hand(number),
-                hole_cards=cards,
-                waiting_for_big_blind=seat.waiting_for_big_blind,
-                leaving=seat.leaving,
-                straddle=seat.straddle,
+            _seat_view(
+                number,
+                seat.player_id,
+                seat.name,
+                seat.is_bot,
+                seat.bot_style,
+                stack,
+                bet,
+                state,
+                live and dealt and hand is not None and hand.in_hand(number),
+                cards,
+                seat.waiting_for_big_blind,
+                seat.leaving,
+                seat.straddle,
             )
         )
     small_blind = big_blind = None

@@ -20,7 +20,9 @@ The client is measurement, not the thing measured: it runs on uvloop and keeps
 its garbage collector off while measuring, so its own pauses add little.
 
 Figures are printed, not asserted. Optional attributes on `args`: tables (100),
-clients (500), bot_delay_ms (50), hand_pause_ms (200), seconds (from `bench`).
+clients (500), bot_delay_ms (50), hand_pause_ms (200), seconds (from `bench`),
+profile (a path: the server's CPU sampled over the measurement window, see
+`showdown.benchmarks.cpu_sampler`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import gc
 import json
 import os
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -97,11 +100,19 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def start_server(
-    data_dir: Path, port: int, env: dict[str, str], worker: bool = False
+    data_dir: Path,
+    port: int,
+    env: dict[str, str],
+    worker: bool = False,
+    profile: Path | None = None,
 ) -> asyncio.subprocess.Process:
-    """`showdown serve` in a child process (with its AI worker or not), once it listens."""
+    """`showdown serve` in a child process (with its AI worker or not), once it listens.
+
+    With `profile`, under the CPU sampler (SIGUSR1 starts it, SIGUSR2 writes `profile`)."""
+    sampler = ["-m", "showdown.benchmarks.cpu_sampler", str(profile), "--"] if profile else []
     process = await asyncio.create_subprocess_exec(
         sys.executable,
+        *sampler,
         "-m",
         "showdown.cli",
         "serve",
@@ -171,8 +182,9 @@ async def _bench(args: argparse.Namespace) -> int:
     }
     env.pop("MONGODB_URL", None)
     port = free_port()
+    profile: Path | None = getattr(args, "profile_path", None)
     with tempfile.TemporaryDirectory(prefix="showdown-bench-") as tmp:
-        process = await start_server(Path(tmp), port, env)
+        process = await start_server(Path(tmp), port, env, profile=profile)
         stop = asyncio.Event()
         tally = Tally()
         cpu = CpuMeter(process.pid)
@@ -217,16 +229,22 @@ async def _bench(args: argparse.Namespace) -> int:
                 gc.collect()
                 gc.disable()
                 tally.measuring = True
+                if profile is not None:
+                    process.send_signal(signal.SIGUSR1)
                 cpu.begin()
                 started = time.perf_counter()
                 await asyncio.sleep(seconds)  # the measurement window
                 cpu.end()
+                if profile is not None:
+                    process.send_signal(signal.SIGUSR2)
                 tally.measuring = False
                 gc.enable()
                 elapsed = time.perf_counter() - started
                 listing = (await http.get("/api/tables")).json()
                 hands_after = sum(t["hand_no"] for t in listing)
                 stats = (await http.get("/api/stats")).json()
+                if profile is not None:
+                    await _written(profile)
         finally:
             stop.set()
             for task in tasks:
@@ -304,12 +322,26 @@ async def _bench(args: argparse.Namespace) -> int:
             f"    waited-for write  mean {wait_ms:.1f} ms   "
             f"max {stats['database']['durable_wait_max_us'] / 1000:.1f} ms (since start)"
         )
+    if profile is not None:
+        print(f"  server CPU profile  {profile} (collapsed stacks), {profile}.summary")
     return 0
+
+
+async def _written(profile: Path) -> None:
+    """Wait (a few seconds at most) for the sampler to write its profile."""
+    summary = profile.with_name(profile.name + ".summary")
+    for _ in range(100):
+        if summary.exists():
+            return
+        await asyncio.sleep(0.1)
 
 
 def run(args: argparse.Namespace) -> int:
     import uvloop
 
+    if getattr(args, "profile", None):
+        args.profile_path = Path(args.profile).resolve()
+        args.profile_path.unlink(missing_ok=True)
     return uvloop.run(_bench(args))
 
 
@@ -320,4 +352,5 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--bot-delay-ms", type=int, default=50)
     parser.add_argument("--hand-pause-ms", type=int, default=200)
+    parser.add_argument("--profile", default=None)
     sys.exit(run(parser.parse_args()))

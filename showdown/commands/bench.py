@@ -47,6 +47,13 @@ def add_parser(subparsers: Subparsers) -> None:
     server.add_argument("--clients", type=int, default=500, help="connected spectator clients")
     server.add_argument("--bot-delay-ms", type=int, default=50, help="bot thinking delay")
     server.add_argument("--hand-pause-ms", type=int, default=200, help="pause between hands")
+    server.add_argument(
+        "--profile",
+        default=None,
+        metavar="PATH",
+        help="server: sample the server's CPU over the measurement window into PATH "
+        "(collapsed stacks) and PATH.summary",
+    )
     cluster = parser.add_argument_group("cluster (the server's load on nodes; faults: node kills)")
     cluster.add_argument(
         "--nodes",
