@@ -25,14 +25,14 @@ from ai.policy.blueprint import NotCovered, default_blueprint
 from ai.policy.nway.lookup import describe, own_blueprint, sample_action
 from ai.search.blueprint_prior import evidence_weight, prior_for
 from ai.search.explain import MAX_CHARS, reason
-from ai.search.mcts import Z95, ActionStats, Search, SearchResult, clearly_best
+from ai.search.mcts import Z95, ActionStats, Search, SearchResult, clearly_best, is_overbet
 from ai.search.opponents import build_tables
 from ai.search.profiles import DEFAULT, MctsConfig, profile
 from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
 from ai.search.versus import VersusBook
 from ai.search.warm import warm
-from ai.sim.rules import BET, FOLD, PREFLOP
+from ai.sim.rules import BET, CALL, FOLD, PREFLOP
 
 # Below this much time left the search stops (the answer still has to travel).
 SAFETY = 0.005
@@ -169,10 +169,14 @@ class MctsBot(LokiBot):
             return self.postflop(obs, self.read(obs))
         rule: Decision | None = None
         fold: Decision | None = None  # the blueprint's fold the search may overrule
+        call: Decision | None = None  # the blueprint's call a clearly better raise overrules
         if obs.street == PREFLOP and not config.search_preflop:
             rule = self.preflop_play(obs)
             if rule.kind == FOLD and self.consults_search(obs):
                 rule, fold = None, rule
+            elif self.sizes_by_evidence(obs, rule):
+                if rule.kind < BET:
+                    rule, call = None, rule
             elif obs.limit or not config.preflop_sizes or rule.kind < BET:
                 return rule
             elif self._preflop_blueprint:
@@ -218,8 +222,19 @@ class MctsBot(LokiBot):
                 self.last = None if folding is None else replace(result, choice=folding)
                 return fold
             result = replace(result, choice=overruled)
+        if call is not None:
+            raised = raise_overrules(result, obs, config.search.min_share)
+            if raised is None:
+                calling = next((a for a in result.actions if a.kind == call.kind), None)
+                self.last = None if calling is None else replace(result, choice=calling)
+                return call
+            result = replace(result, choice=raised)
         if rule is not None:
-            sized, passed_over = rule_raise_size(result, obs, config.search.min_share)
+            # The blueprint's raise, sized by the evidence: up to the pot only (the search's
+            # values of bigger raises favour them, below).
+            sized, passed_over = rule_raise_size(
+                result, obs, config.search.min_share, up_to_pot=self._preflop_blueprint
+            )
             if sized is None:
                 return rule
             result = replace(result, choice=sized)
@@ -290,6 +305,17 @@ class MctsBot(LokiBot):
         seen = self.model.stats(obs.player_id(1 - obs.index)).decisions
         return evidence_weight(seen, config.evidence_k) > 0
 
+    def sizes_by_evidence(self, obs: Observation, rule: Decision) -> bool:
+        """Whether the search sizes the No-Limit blueprint's preflop raise (and may turn
+        its call facing a raise into a raise): heads-up, once anything was seen of the
+        opponent (`consults_search`). The evidence is in the search's opponents only."""
+        config = self.config
+        if obs.limit or not config.evidence_sizes or not self._preflop_blueprint:
+            return False
+        if rule.kind < BET and not (config.evidence_raises and rule.kind == CALL):
+            return False
+        return self.consults_search(obs)
+
     def budget(self, limit: bool) -> int:
         """Iterations for a decision in this game (a deadline may stop it sooner)."""
         if self.iterations is not None:
@@ -328,13 +354,14 @@ class MctsBot(LokiBot):
 
 
 def rule_raise_size(
-    result: SearchResult, obs: Observation, min_share: float
+    result: SearchResult, obs: Observation, min_share: float, up_to_pot: bool = False
 ) -> tuple[ActionStats | None, ActionStats | None]:
     """Where the preflop rules chose to raise: the best-valued of the searched raises
     (among those searched at least `min_share` as much as the most searched raise, an
     overbet only when clearly best: `clearly_best`), and the best raise passed over for
-    it, if any."""
-    raises = [a for a in result.actions if a.kind >= BET]
+    it, if any. `up_to_pot`: overbets (`is_overbet`, the all-in among them) are not
+    candidates."""
+    raises = [a for a in result.actions if a.kind >= BET and not (up_to_pot and is_overbet(a, obs))]
     most = max((a.visits for a in raises), default=0)
     searched = [a for a in raises if a.visits and a.visits >= min_share * most]
     if not searched:
@@ -342,6 +369,17 @@ def rule_raise_size(
     chosen = clearly_best(searched, obs)
     best = max(searched, key=lambda a: a.value_bb)
     return chosen, (best if best is not chosen and best.value_bb > chosen.value_bb else None)
+
+
+def raise_overrules(result: SearchResult, obs: Observation, min_share: float) -> ActionStats | None:
+    """Where the blueprint calls: the searched raise up to the pot (`rule_raise_size`)
+    when the bottom of its 95% interval is above the top of the call's, else None."""
+    calling = next((a for a in result.actions if a.kind == CALL and a.visits), None)
+    raised, _ = rule_raise_size(result, obs, min_share, up_to_pot=True)
+    if calling is None or raised is None:
+        return None
+    low = raised.value_bb - Z95 * raised.stderr_bb
+    return raised if low > calling.value_bb + Z95 * calling.stderr_bb else None
 
 
 def evidence_overrules(result: SearchResult) -> ActionStats | None:

@@ -60,6 +60,17 @@ class MctsConfig:
     nolimit_evidence: bool = True
     # No-Limit, preflop by the rules: where they raise, the search picks the size.
     preflop_sizes: bool = True
+    # No-Limit heads-up, preflop by the blueprint, once anything was seen of the opponent
+    # (`MctsBot.consults_search`): where the blueprint samples a raise the search (against
+    # the blended opponents) picks its size up to the pot; with nothing seen, the
+    # blueprint's size (`MctsBot.sizes_by_evidence`). Bigger sizes lost: the search valued
+    # the all-in against a calling station above raises whose later streets its rollouts
+    # play (docs/experiments/2026-11-27-nolimit-preflop-sizes-by-evidence.md).
+    evidence_sizes: bool = True
+    # The same, and where the blueprint samples a call, the search's raise (up to the
+    # pot) replaces it only when that raise's whole 95% interval is above the call's
+    # (`ai.bots.mcts.raise_overrules`).
+    evidence_raises: bool = True
     # The tree of our last decision continued at the next one of the hand when the line
     # holds. The advisor starts afresh each time: the same spot gets the same answer.
     keep_tree: bool = True
