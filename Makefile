@@ -101,7 +101,7 @@ e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium $(STA
 # output is shown whole once it ends.
 # First everything is installed at once (the venv beside npm's packages and the build).
 # Then the browser tests run beside the checks (ruff, mypy, ESLint, tsc, Vitest, at a
-# lower priority, nice): the browser tests mostly wait on their server (four spec files at
+# lower priority, nice): the browser tests mostly wait on their server (two spec files at
 # a time, about half a core of 2), the checks keep one core busy, and both leave the CPU to
 # pytest, which comes last (pytest beside the browser tests doubled its slow tests in
 # fresh clones and was no quicker). The AI's kernels are compiled once before the
