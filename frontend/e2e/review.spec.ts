@@ -19,13 +19,15 @@ test("reviews my play in a hand, in the replayer", async ({ browser }) => {
     await signIn(page, "Reviewer");
     await createTable(page, { name: "Review table", bots: ["rational"], seats: 2 });
     await sitDown(page);
-    await playHands(page, 2);
+    // Until the third hand starts: two hands finished, and heads-up the button moves, so
+    // in one of them I am the small blind, who acts first preflop.
+    await playHands(page, 3);
     await page.getByTestId("nav-hands").click();
     await expect(page.getByTestId("hand-item").first()).toBeVisible();
     const ids = await page.getByTestId("hand-item").evaluateAll((items) => items.map((i) => i.getAttribute("data-hand-id") ?? ""));
 
-    // Heads-up, I act in every hand but one where the bot folds my big blind: review
-    // hands until one has decisions.
+    // A hand where the bot folds my big blind has no decision of mine: review hands
+    // until one has decisions.
     let reviewed = "";
     for (const id of ids) {
       await page.goto(`/#/hands/${encodeURIComponent(id)}`);
