@@ -48,6 +48,25 @@ async def db(mongo_url: str) -> AsyncIterator[AsyncDatabase[Document]]:
     await client.close()
 
 
+@pytest.fixture
+def store(db: AsyncDatabase[Document]) -> TournamentStore:
+    return TournamentStore(db)
+
+
+@pytest.fixture
+async def service(
+    db: AsyncDatabase[Document], store: TournamentStore, make_settings: Callable[..., Settings]
+) -> AsyncIterator[TournamentService]:
+    """A node's tournament service over its own table manager, closed after the test."""
+    repos = Repositories.of(db)
+    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
+    service = TournamentService(store, tables)
+    yield service
+    await service.close()
+    await tables.close()
+    await repos.writer.close()
+
+
 def _state(tournament_id: str, players: int = 0, seats: int = 2) -> State:
     structure = Structure(
         starting_chips=1000,
@@ -68,10 +87,9 @@ def _state(tournament_id: str, players: int = 0, seats: int = 2) -> State:
 
 
 async def test_a_stale_directors_write_to_its_tournament_is_refused(
-    db: AsyncDatabase[Document],
+    db: AsyncDatabase[Document], store: TournamentStore
 ) -> None:
     clock = Clock()
-    store = TournamentStore(db)
     a = Leases(db, "a", ttl=10, clock=clock, collection=LEASES)
     b = Leases(db, "b", ttl=10, clock=clock, collection=LEASES)
     old = await a.acquire("T1")
@@ -92,46 +110,37 @@ async def test_a_stale_directors_write_to_its_tournament_is_refused(
 
 
 async def test_a_director_whose_write_is_refused_stops_directing(
-    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+    db: AsyncDatabase[Document], store: TournamentStore, service: TournamentService
 ) -> None:
     clock = Clock()
-    store = TournamentStore(db)
-    repos = Repositories.of(db)
-    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
-    service = TournamentService(store, tables)
-    try:
-        lost: list[str] = []
-        keeper = LeaseKeeper(Leases(db, "a", ttl=10, clock=clock, collection=LEASES), lost.append)
-        lease = await keeper.take("T2")
-        assert lease is not None
-        await store.save(_state("T2", players=1))
-        assert await service.take("T2", lease.token)
-        assert service.holds("T2")
-        registered = await service.register("T2", "p1", "P1")  # written with its token
-        assert len(registered.state.entrants) == 2
-        await service.saved()  # its take's write too: none in flight past the takeover
-        # Another node takes the lease over and stamps the document (a's lease ran out).
-        clock.advance(11)
-        other = Leases(db, "b", ttl=10, clock=clock, collection=LEASES)
-        taken = await other.acquire("T2")
-        assert taken is not None
-        await stamp(db, "tournaments", "T2", taken.token)
-        assert await keeper.renew_all() == ["T2"] and lost == ["T2"]
-        with pytest.raises(NotDirector):  # its next write is refused: it stops at once
-            await service.register("T2", "p2", "P2")
-        assert not service.holds("T2")
-        stored = await store.one("T2")
-        assert stored is not None and sorted(stored.entrants) == ["p0", "p1"]
-        # What it shows now is the stored state, and a request is not carried out here.
-        await service.refresh("T2")
-        replica = service.get("T2")
-        assert replica is not None and sorted(replica.state.entrants) == ["p0", "p1"]
-        with pytest.raises(KeyError):
-            await service.register("T2", "p3", "P3")
-    finally:
-        await service.close()
-        await tables.close()
-        await repos.writer.close()
+    lost: list[str] = []
+    keeper = LeaseKeeper(Leases(db, "a", ttl=10, clock=clock, collection=LEASES), lost.append)
+    lease = await keeper.take("T2")
+    assert lease is not None
+    await store.save(_state("T2", players=1))
+    assert await service.take("T2", lease.token)
+    assert service.holds("T2")
+    registered = await service.register("T2", "p1", "P1")  # written with its token
+    assert len(registered.state.entrants) == 2
+    await service.saved()  # its take's write too: none in flight past the takeover
+    # Another node takes the lease over and stamps the document (a's lease ran out).
+    clock.advance(11)
+    other = Leases(db, "b", ttl=10, clock=clock, collection=LEASES)
+    taken = await other.acquire("T2")
+    assert taken is not None
+    await stamp(db, "tournaments", "T2", taken.token)
+    assert await keeper.renew_all() == ["T2"] and lost == ["T2"]
+    with pytest.raises(NotDirector):  # its next write is refused: it stops at once
+        await service.register("T2", "p2", "P2")
+    assert not service.holds("T2")
+    stored = await store.one("T2")
+    assert stored is not None and sorted(stored.entrants) == ["p0", "p1"]
+    # What it shows now is the stored state, and a request is not carried out here.
+    await service.refresh("T2")
+    replica = service.get("T2")
+    assert replica is not None and sorted(replica.state.entrants) == ["p0", "p1"]
+    with pytest.raises(KeyError):
+        await service.register("T2", "p3", "P3")
 
 
 def test_an_order_crosses_the_bus_unchanged() -> None:
@@ -145,70 +154,52 @@ def test_an_order_crosses_the_bus_unchanged() -> None:
 
 
 async def test_a_tables_seats_reconcile_its_director_after_a_takeover(
-    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+    store: TournamentStore, service: TournamentService
 ) -> None:
     """A table reports its stored seats to a director just taken over: the bust of a hand
     whose report was lost with the old node is counted, stacks come from the table."""
-    store = TournamentStore(db)
-    repos = Repositories.of(db)
-    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
-    service = TournamentService(store, tables)
-    try:
-        state = _state("T3", players=4)
-        director = Director(state)
-        director.start(service.now())
-        await store.save(director.state)
-        assert await service.take("T3", 1)
-        taken = service.get("T3")
-        assert taken is not None
-        table_id = next(iter(taken.state.tables))
-        here = sorted(taken.state.tables[table_id].seats.values())
-        assert len(here) == 2
-        seats = {here[0]: 2000, here[1]: 0, "stranger": 500}  # here[1] busted, unheard
-        service.reported("T3", {"kind": "seats", "table": table_id, "seats": seats, "button": 1})
-        entrants = taken.state.entrants
-        assert entrants[here[0]].chips == 2000
-        assert entrants[here[1]].chips == 0 and entrants[here[1]].place == 4
-        assert "stranger" not in entrants
-        assert len(taken.players_left) == 3
-    finally:
-        await service.close()
-        await tables.close()
-        await repos.writer.close()
+    state = _state("T3", players=4)
+    director = Director(state)
+    director.start(service.now())
+    await store.save(director.state)
+    assert await service.take("T3", 1)
+    taken = service.get("T3")
+    assert taken is not None
+    table_id = next(iter(taken.state.tables))
+    here = sorted(taken.state.tables[table_id].seats.values())
+    assert len(here) == 2
+    seats = {here[0]: 2000, here[1]: 0, "stranger": 500}  # here[1] busted, unheard
+    service.reported("T3", {"kind": "seats", "table": table_id, "seats": seats, "button": 1})
+    entrants = taken.state.entrants
+    assert entrants[here[0]].chips == 2000
+    assert entrants[here[1]].chips == 0 and entrants[here[1]].place == 4
+    assert "stranger" not in entrants
+    assert len(taken.players_left) == 3
 
 
 async def test_a_bust_the_table_already_cashed_out_is_counted_not_seated_again(
-    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+    store: TournamentStore, service: TournamentService
 ) -> None:
     """The hand's report was lost with the old node and the table already stood its busted
     player up: the table's seats lack them, its stacks hold their chips. They are out (no
     chip created by seating them again with what they had)."""
-    store = TournamentStore(db)
-    repos = Repositories.of(db)
-    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
-    service = TournamentService(store, tables)
-    try:
-        state = _state("T4", players=4)
-        director = Director(state)
-        director.start(service.now())
-        await store.save(director.state)
-        assert await service.take("T4", 1)
-        taken = service.get("T4")
-        assert taken is not None
-        table_id = next(iter(taken.state.tables))
-        here = sorted(taken.state.tables[table_id].seats.values())
-        total = sum(taken.state.entrants[p].chips for p in here)
-        seats = {here[0]: total}  # here[1] busted and cashed out, unheard
-        service.reported("T4", {"kind": "seats", "table": table_id, "seats": seats, "button": 1})
-        entrants = taken.state.entrants
-        assert entrants[here[0]].chips == total
-        assert entrants[here[1]].chips == 0 and entrants[here[1]].place == 4
-        assert len(taken.players_left) == 3
-        assert sum(e.chips for e in entrants.values()) == 4 * 1000  # every chip, none created
-    finally:
-        await service.close()
-        await tables.close()
-        await repos.writer.close()
+    state = _state("T4", players=4)
+    director = Director(state)
+    director.start(service.now())
+    await store.save(director.state)
+    assert await service.take("T4", 1)
+    taken = service.get("T4")
+    assert taken is not None
+    table_id = next(iter(taken.state.tables))
+    here = sorted(taken.state.tables[table_id].seats.values())
+    total = sum(taken.state.entrants[p].chips for p in here)
+    seats = {here[0]: total}  # here[1] busted and cashed out, unheard
+    service.reported("T4", {"kind": "seats", "table": table_id, "seats": seats, "button": 1})
+    entrants = taken.state.entrants
+    assert entrants[here[0]].chips == total
+    assert entrants[here[1]].chips == 0 and entrants[here[1]].place == 4
+    assert len(taken.players_left) == 3
+    assert sum(e.chips for e in entrants.values()) == 4 * 1000  # every chip, none created
 
 
 async def _two_busts_reported_at_a_takeover(
@@ -238,55 +229,33 @@ async def _two_busts_reported_at_a_takeover(
 
 
 async def test_busts_of_one_lost_report_are_placed_by_the_chips_they_started_the_hand_with(
-    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+    store: TournamentStore, service: TournamentService
 ) -> None:
     """Two players busted in one hand whose report was lost: the table's last hand tells
     the chips each began it with, and the bigger stack takes the better place (the rule
     for busts in one hand), as in one process."""
-    store = TournamentStore(db)
-    repos = Repositories.of(db)
-    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
-    service = TournamentService(store, tables)
-    try:
-        taken, _, (winner, short, big) = await _two_busts_reported_at_a_takeover(
-            service, store, "T5"
-        )
-        entrants = taken.state.entrants
-        assert (entrants[big].place, entrants[short].place) == (5, 6)
-        assert entrants[winner].chips == 3000 and len(taken.players_left) == 4
-        assert sum(e.chips for e in entrants.values()) == 6 * 1000  # every chip, none created
-    finally:
-        await service.close()
-        await tables.close()
-        await repos.writer.close()
+    taken, _, (winner, short, big) = await _two_busts_reported_at_a_takeover(service, store, "T5")
+    entrants = taken.state.entrants
+    assert (entrants[big].place, entrants[short].place) == (5, 6)
+    assert entrants[winner].chips == 3000 and len(taken.players_left) == 4
+    assert sum(e.chips for e in entrants.values()) == 6 * 1000  # every chip, none created
 
 
 async def test_a_hand_counted_by_a_reconcile_is_not_counted_again_by_its_late_report(
-    db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
+    store: TournamentStore, service: TournamentService
 ) -> None:
     """A table on the director's new node told its hand's end over the bus while no node
     directed; the takeover's reconcile counted that hand from the seats before the report
     came back: the late report counts for nothing (no hand twice, and the table's next
     hand, already started, stays in progress for the director)."""
-    store = TournamentStore(db)
-    repos = Repositories.of(db)
-    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
-    service = TournamentService(store, tables)
-    try:
-        taken, table_id, (winner, _, _) = await _two_busts_reported_at_a_takeover(
-            service, store, "T6"
-        )
-        assert table_id in taken.state.tables  # (4 players: still two tables, balanced)
-        hands = dict(taken.state.hands)
-        service.reported("T6", {"kind": "started", "table": table_id})  # hand 8
-        late = {"kind": "finished", "table": table_id, "button": 2, "hand_no": 7}
-        service.reported("T6", {**late, "stacks": {winner: 3000}, "starting": {}})
-        assert taken.state.hands == hands
-        assert table_id in taken.state.busy
-        service.reported("T6", {**late, "hand_no": 8, "stacks": {winner: 3000}, "starting": {}})
-        assert taken.state.hands[table_id] == hands[table_id] + 1
-        assert table_id not in taken.state.busy
-    finally:
-        await service.close()
-        await tables.close()
-        await repos.writer.close()
+    taken, table_id, (winner, _, _) = await _two_busts_reported_at_a_takeover(service, store, "T6")
+    assert table_id in taken.state.tables  # (4 players: still two tables, balanced)
+    hands = dict(taken.state.hands)
+    service.reported("T6", {"kind": "started", "table": table_id})  # hand 8
+    late = {"kind": "finished", "table": table_id, "button": 2, "hand_no": 7}
+    service.reported("T6", {**late, "stacks": {winner: 3000}, "starting": {}})
+    assert taken.state.hands == hands
+    assert table_id in taken.state.busy
+    service.reported("T6", {**late, "hand_no": 8, "stacks": {winner: 3000}, "starting": {}})
+    assert taken.state.hands[table_id] == hands[table_id] + 1
+    assert table_id not in taken.state.busy
