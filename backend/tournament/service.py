@@ -188,7 +188,19 @@ class TournamentService:
                         is_bot=entrant.is_bot,
                     )
                 )
-        if 0 in stacks.values():
+        now = self.clock.now()
+        # Hands whose reports were lost count from the table's number of its last hand
+        # (a level by hands reads the count); the last one below if it has busts.
+        missed = director.missed(table_id, seats.hand_no)
+        busts = 0 in stacks.values()
+        if seats.hand_no is not None and missed > int(busts):
+            log.warning(
+                "lost hands counted at the reconcile",
+                extra={"table_id": table_id, "hands": missed, "hand_no": seats.hand_no},
+            )
+            lost = missed - int(busts)
+            director.count_missed(table_id, lost, seats.hand_no - int(busts), now)
+        if busts:
             # Busts of one lost report are placed by the chips they started the table's
             # last hand with (a bust of an earlier hand, not dealt in it, by none: worse).
             starting = {p: seats.starting.get(p, 0) for p in stacks}
@@ -204,7 +216,6 @@ class TournamentService:
                     "stood_up": stood_up,
                 },
             )
-            now = self.clock.now()
             orders += director.hand_finished(table_id, now, seats.button, stacks, starting, hand_no)
             if table_id not in state.tables:
                 return orders  # broken by it: its CLOSE is among the orders
