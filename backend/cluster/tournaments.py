@@ -110,6 +110,7 @@ class ClusterTournaments:
         self._subs: list[Subscription] = []
         self._out: deque[tuple[str, bytes]] = deque()
         self._wake = asyncio.Event()
+        self._sent = asyncio.Event()  # set while nothing waits to be published
         self._tasks: list[asyncio.Task[None]] = []
         self._taking = asyncio.Lock()
         self._asks: set[asyncio.Task[None]] = set()
@@ -210,9 +211,18 @@ class ClusterTournaments:
         for tournament_id in self._service.directing():
             self._unserve(tournament_id)  # (a forwarded request would come back here)
             await self._service.release(tournament_id)
+            await self._published()  # its last orders reach the tables before the lease goes
             await self.keeper.give_up(tournament_id)
             await self._bus.publish("tournament.free", dumps({"tournament": tournament_id}))
             log.info("tournament director handed over", extra={"tournament_id": tournament_id})
+
+    async def _published(self) -> None:
+        """Once everything queued so far is published and the bus server has it."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(FORWARD_WITHIN):
+                await self._sent.wait()
+        with contextlib.suppress(Exception):
+            await self._bus.flush()
 
     async def _freed(self, msg: Msg) -> None:
         """A draining node released a director: take it now (the lease decides who)."""
@@ -240,6 +250,7 @@ class ClusterTournaments:
 
     def _queue(self, subject: str, payload: dict[str, Any]) -> None:
         self._out.append((subject, dumps(payload)))
+        self._sent.clear()
         self._wake.set()
 
     async def _sending(self) -> None:
@@ -251,6 +262,7 @@ class ClusterTournaments:
                 except Exception as error:  # the bus is away: a takeover's reconcile repairs
                     log.warning("tournament publish failed", extra={"error": str(error)[:200]})
             self._wake.clear()
+            self._sent.set()
             await self._wake.wait()
 
     def send(self, table_id: str, orders: list[Order]) -> None:

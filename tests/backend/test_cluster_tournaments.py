@@ -78,7 +78,7 @@ async def test_a_tournament_survives_its_directors_node(cluster: Cluster) -> Non
         tables = {t["table_id"] for t in created.json()["tables"]}
         assert len(tables) == 2
     # One director: n0's lease; n1 and n2 hold none. The tables went to the least
-    # loaded nodes: one each on n0 and n1 (n2 ties with n1, and loses on its id).
+    # loaded nodes: one on n0, the other on n1 (n2 ties with n1 and loses on its id).
     assert (await cluster.readyz("n0"))["cluster"]["directs"] == [tid]
     assert (await cluster.readyz("n1"))["cluster"]["directs"] == []
     assert (await cluster.readyz("n2"))["cluster"]["directs"] == []
