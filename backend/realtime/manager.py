@@ -288,10 +288,16 @@ class TableManager:
         log.info("table restored", extra={"seats": sorted(table.seats), "hand_no": table.hand_no})
 
     async def _last_hand(self, table_id: str, hand_no: int) -> tuple[int, dict[str, int]] | None:
-        """The filed hand `hand_no`: its number and its players' starting chips (a
-        tournament's director places the busts of a hand whose report was lost by them)."""
-        filed = await self._repos.hands.get(hand_id(table_id, hand_no)) if hand_no else None
-        record = filed.get("record") if filed is not None else None
+        """The last filed hand, `hand_no` (the stored seats') or the one before it (seats
+        stored during hand `hand_no`, which was then voided): its number and its players'
+        starting chips (a tournament's director places a lost report's busts by them)."""
+        record: object = None
+        for number in (hand_no, hand_no - 1):
+            filed = await self._repos.hands.get(hand_id(table_id, number)) if number else None
+            record = filed.get("record") if filed is not None else None
+            if isinstance(record, dict):
+                hand_no = number
+                break
         if not isinstance(record, dict):
             return None
         seats = record.get("seats")
