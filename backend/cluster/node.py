@@ -9,7 +9,8 @@
   the stored state, as after a restart (the hand in progress voided and refunded).
   The least loaded live node takes at least one each round.
 - Load: each node publishes its table count on `cluster.load` every second; a new
-  table is created on the least loaded node (`create_on`).
+  table is created on the least loaded node (`create_on`), a tournament's too
+  (`open_tournament_table`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from backend.cluster.leases import COLLECTION, Leases
 from backend.cluster.lobby import ClusterLobby
 from backend.cluster.remote import OwnerSide
 from backend.cluster.tournaments import ClusterTournaments
-from backend.db.codec import Document
+from backend.db.codec import Document, config_from_doc
 from backend.db.repositories import Repositories
 from backend.realtime.manager import TableManager
 from backend.schemas import CreateTableRequest, TableDetail
@@ -107,6 +108,7 @@ class ClusterNode:
         tables.closed = node.closed
         await bus.subscribe(f"node.{node_id}.ping", node._pong)
         await bus.subscribe(f"node.{node_id}.create", node._create)
+        await bus.subscribe(f"node.{node_id}.open", node._open)
         await bus.subscribe("cluster.load", node._heard)
         await bus.subscribe("cluster.free", node._freed)
         await node.lobby.start()
@@ -134,6 +136,7 @@ class ClusterNode:
             store,
             self._tables,
             lambda: self.draining,
+            self.open_tournament_table,
         )
         self.tournaments = link
         self.owner.tournament_op = link.table_op
@@ -271,7 +274,8 @@ class ClusterNode:
         await self.bus.publish("cluster.load", dumps({"node": self.node_id, "draining": True}))
         for runtime in self._tables.all():
             runtime.draining = True
-        await asyncio.gather(*(self._hand_over(r.table_id) for r in self._tables.all()))
+        directors = self.tournaments.hand_over() if self.tournaments is not None else _none()
+        await asyncio.gather(directors, *(self._hand_over(r.table_id) for r in self._tables.all()))
 
     async def _hand_over(self, table_id: str) -> None:
         while True:
@@ -312,6 +316,42 @@ class ClusterNode:
             return
         detail = runtime.detail(created_by).model_dump(mode="json")
         await msg.respond(dumps({"detail": detail}))
+
+    async def open_tournament_table(self, body: dict[str, Any]) -> bool:
+        """A tournament's new table goes to the least loaded node, as a cash table does:
+        True once another node opened it (its director's orders then cross the bus),
+        False to open it here (this node is the least loaded, or the other declined)."""
+        node = self.least_loaded()
+        if node == self.node_id:
+            return False
+        try:
+            reply = loads(await self.bus.request(f"node.{node}.open", dumps(body), within=5))
+        except NoOwner:
+            return False
+        if "error" in reply:
+            raise RuntimeError(str(reply["error"]))
+        if reply.get("declined"):
+            return False
+        self._loads[node] = (self._loads.get(node, (0, 0.0))[0] + 1, time.monotonic())
+        return True
+
+    async def _open(self, msg: Msg) -> None:
+        if self.draining or self.tournaments is None:
+            await msg.respond(dumps({"declined": True}))
+            return
+        body = loads(msg.data)
+        try:
+            runtime = await self._tables.open_tournament_table(
+                str(body["table_id"]),
+                config_from_doc(body["config"]),
+                str(body["name"]),
+                str(body["tournament_id"]),
+            )
+        except (RuntimeError, PyMongoError) as error:
+            await msg.respond(dumps({"error": str(error)[:200]}))
+            return
+        self.tournaments.opened(runtime)
+        await msg.respond(dumps({"opened": runtime.table_id}))
 
     async def detail_of(
         self, table_id: str, viewer: str | None, invite: str | None
@@ -381,3 +421,7 @@ class ClusterNode:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.bus.close()
+
+
+async def _none() -> None:
+    """Nothing to hand over (a node without tournaments)."""

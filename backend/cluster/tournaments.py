@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nats.aio.msg import Msg
@@ -36,13 +36,15 @@ from backend.cluster.bus import Bus, NoOwner, dumps, loads
 from backend.cluster.fencing import StaleOwner, stamp
 from backend.cluster.keeper import LeaseKeeper
 from backend.cluster.leases import Leases
-from backend.db.codec import Document
+from backend.db.codec import Document, config_to_doc
 from backend.realtime.inbox import Orders
 from backend.realtime.manager import TableManager
+from backend.realtime.runtime import TableRuntime
 from backend.tournament.director import Order, OrderKind, State
 from backend.tournament.service import TournamentService
 from backend.tournament.store import TournamentStore
 from backend.tournament.structures import Level
+from holdem.config import TableConfig
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +92,7 @@ class ClusterTournaments:
         store: TournamentStore,
         tables: TableManager,
         draining: Callable[[], bool],
+        place: Callable[[dict[str, Any]], Awaitable[bool]],
     ) -> None:
         self._bus = bus
         self._db = db
@@ -98,6 +101,7 @@ class ClusterTournaments:
         self._store = store
         self._tables = tables
         self._draining = draining
+        self._place = place
         self.leases = Leases(db, node_id, ttl=ttl, collection=LEASES)
         self.keeper = LeaseKeeper(self.leases, self._lost)
         self.every = max(0.2, ttl / 5)
@@ -106,6 +110,7 @@ class ClusterTournaments:
         self._subs: list[Subscription] = []
         self._out: deque[tuple[str, bytes]] = deque()
         self._wake = asyncio.Event()
+        self._sent = asyncio.Event()  # set while nothing waits to be published
         self._tasks: list[asyncio.Task[None]] = []
         self._taking = asyncio.Lock()
         self._asks: set[asyncio.Task[None]] = set()
@@ -118,6 +123,7 @@ class ClusterTournaments:
         self._subs = [
             await self._bus.subscribe("tournament.*.report", self._reported),
             await self._bus.subscribe("tournament.*.state", self._replicated),
+            await self._bus.subscribe("tournament.free", self._freed),
         ]
         self.keeper.start()
         self._tasks = [
@@ -148,6 +154,10 @@ class ClusterTournaments:
 
     def _lost(self, tournament_id: str) -> None:
         self._service.drop(tournament_id)
+        self._unserve(tournament_id)
+
+    def _unserve(self, tournament_id: str) -> None:
+        """Players' requests for the tournament are no longer carried out here."""
         sub = self._requests.pop(tournament_id, None)
         if sub is not None:
             task = asyncio.get_running_loop().create_task(self._unsubscribe(sub))
@@ -193,10 +203,54 @@ class ClusterTournaments:
             self.taken_over += len(taken)
             return taken
 
+    async def hand_over(self) -> None:
+        """The node drains: each director it runs stops, its last state stored (fenced),
+        its lease released and the other nodes told (`tournament.free`), so one of them
+        takes it at once from the stored state and reconciles its tables between hands.
+        No hand is voided; a table's report sent meanwhile is repaired by that reconcile."""
+        for tournament_id in self._service.directing():
+            self._unserve(tournament_id)  # (a forwarded request would come back here)
+            await self._service.release(tournament_id)
+            await self._published()  # its last orders reach the tables before the lease goes
+            await self.keeper.give_up(tournament_id)
+            await self._bus.publish("tournament.free", dumps({"tournament": tournament_id}))
+            log.info("tournament director handed over", extra={"tournament_id": tournament_id})
+
+    async def _published(self) -> None:
+        """Once everything queued so far is published and the bus server has it."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(FORWARD_WITHIN):
+                await self._sent.wait()
+        with contextlib.suppress(Exception):
+            await self._bus.flush()
+
+    async def _freed(self, msg: Msg) -> None:
+        """A draining node released a director: take it now (the lease decides who)."""
+        if not self._draining():
+            await self.take_over()
+
+    async def open_table(
+        self, table_id: str, config: TableConfig, name: str, tournament_id: str
+    ) -> bool:
+        """A new table of a tournament directed here, on the least loaded node: True if
+        another node opened it, False to open it here."""
+        body = {
+            "table_id": table_id,
+            "config": config_to_doc(config),
+            "name": name,
+            "tournament_id": tournament_id,
+        }
+        return await self._place(body)
+
+    def opened(self, runtime: TableRuntime) -> None:
+        """This node opened a table for another node's director (placement)."""
+        self._service.opened(runtime)
+
     # -- the bus ----------------------------------------------------------------------
 
     def _queue(self, subject: str, payload: dict[str, Any]) -> None:
         self._out.append((subject, dumps(payload)))
+        self._sent.clear()
         self._wake.set()
 
     async def _sending(self) -> None:
@@ -208,6 +262,7 @@ class ClusterTournaments:
                 except Exception as error:  # the bus is away: a takeover's reconcile repairs
                     log.warning("tournament publish failed", extra={"error": str(error)[:200]})
             self._wake.clear()
+            self._sent.set()
             await self._wake.wait()
 
     def send(self, table_id: str, orders: list[Order]) -> None:

@@ -116,6 +116,9 @@ class RuntimeCore:
         self.tournament: TournamentHook | None = None  # set for a tournament's table
         self._runout_deadline: float | None = None  # the run-it-twice vote's countdown end
         self.draining = False  # its node hands it over: no new hand is dealt here
+        # A tournament table loaded from the store: its last finished hand's number and
+        # its players' chips as it began (the table itself keeps no record of it).
+        self.stored_last_hand: tuple[int, dict[str, int]] | None = None
 
     @property
     def table_id(self) -> str:

@@ -353,6 +353,28 @@ class Director:
                 s.entrants[player_id].chips = chips
         return self._settle_owed(table_id) if table_id in s.tables else []
 
+    def missed(self, table_id: str, hand_no: int | None) -> int:
+        """The hands a table finished (its last one `hand_no`, from its seats) that were
+        never counted here: their reports were lost with a node. 0 when not known (no
+        number, or a table counted before the numbers were kept)."""
+        s = self.state
+        if hand_no is None or table_id not in s.tables:
+            return 0
+        counted = s.counted.get(table_id)
+        if counted is None:
+            if s.hands.get(table_id, 0):
+                return 0  # no baseline to count from: none rather than a guess
+            counted = 0
+        return max(0, hand_no - counted)
+
+    def count_missed(self, table_id: str, hands: int, hand_no: int, now: float) -> None:
+        """`hands` lost hands of the table, the last one `hand_no`, counted now (the
+        clock's level by hands reads the count); the table's level follows it."""
+        s = self.state
+        s.hands[table_id] = s.hands.get(table_id, 0) + hands
+        s.counted[table_id] = max(s.counted.get(table_id, 0), hand_no)
+        self._stakes(table_id, now)  # (the reconcile gives the table its level's stakes)
+
     def restarted(self, now: float) -> None:
         """Loaded after a stop: the clock goes on from the play time last stored (the
         time the server was down is not played)."""

@@ -19,15 +19,18 @@ class Seats:
 
     @classmethod
     def of(cls, runtime: TableRuntime) -> Seats:
-        """Known of the last hand only if this process saw it end (a table restored from
-        the store starts with none)."""
+        """The last hand as this process saw it end or, for a table restored from the
+        store since, as it was filed (read at the load)."""
         table = runtime.table
         stacks = {seat.player_id: seat.stack for seat in table.snapshot().seats}
         record = table.last_record
-        if record is None:
-            return cls(stacks, table.button)
-        starting = {s.player_id: s.starting_stack for s in record.seats}
-        return cls(stacks, table.button, record.hand_no, starting)
+        if record is not None:
+            starting = {s.player_id: s.starting_stack for s in record.seats}
+            return cls(stacks, table.button, record.hand_no, starting)
+        if runtime.stored_last_hand is not None:
+            hand_no, starting = runtime.stored_last_hand
+            return cls(stacks, table.button, hand_no, dict(starting))
+        return cls(stacks, table.button)
 
     def doc(self) -> dict[str, Any]:
         return {

@@ -41,6 +41,7 @@ from backend.tournament.director import (
 from backend.tournament.seats import Seats, chips, int_or_none
 from backend.tournament.store import Document, TournamentStore
 from backend.tournament.tables import table_config
+from holdem.config import TableConfig
 from protocol.messages import TournamentElimination, TournamentSituation, TournamentView
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,10 @@ class Link(Protocol):
     def report(self, tournament_id: str, body: dict[str, Any]) -> None: ...
 
     def ask_seats(self, table_id: str) -> None: ...
+
+    async def open_table(
+        self, table_id: str, config: TableConfig, name: str, tournament_id: str
+    ) -> bool: ...
 
     def publish(self, state: State) -> None: ...
 
@@ -188,7 +193,19 @@ class TournamentService:
                         is_bot=entrant.is_bot,
                     )
                 )
-        if 0 in stacks.values():
+        now = self.clock.now()
+        # Hands whose reports were lost count from the table's number of its last hand
+        # (a level by hands reads the count); the last one below if it has busts.
+        missed = director.missed(table_id, seats.hand_no)
+        busts = 0 in stacks.values()
+        if seats.hand_no is not None and missed > int(busts):
+            log.warning(
+                "lost hands counted at the reconcile",
+                extra={"table_id": table_id, "hands": missed, "hand_no": seats.hand_no},
+            )
+            lost = missed - int(busts)
+            director.count_missed(table_id, lost, seats.hand_no - int(busts), now)
+        if busts:
             # Busts of one lost report are placed by the chips they started the table's
             # last hand with (a bust of an earlier hand, not dealt in it, by none: worse).
             starting = {p: seats.starting.get(p, 0) for p in stacks}
@@ -204,7 +221,6 @@ class TournamentService:
                     "stood_up": stood_up,
                 },
             )
-            now = self.clock.now()
             orders += director.hand_finished(table_id, now, seats.button, stacks, starting, hand_no)
             if table_id not in state.tables:
                 return orders  # broken by it: its CLOSE is among the orders
@@ -264,6 +280,29 @@ class TournamentService:
     def holds(self, tournament_id: str) -> bool:
         return tournament_id in self._directors
 
+    def directing(self) -> list[str]:
+        return list(self._directors)
+
+    async def release(self, tournament_id: str) -> None:
+        """Stop directing here (the node drains): the director's last state stored with
+        its token, after the write in flight; then shown as a replica until the next
+        director's first state. Its tables' events from now on are reported on the bus."""
+        director = self._directors.pop(tournament_id, None)
+        self._dirty.discard(tournament_id)
+        if director is None:
+            return
+        saving = self._saves.get(tournament_id)
+        if saving is not None:
+            await asyncio.gather(saving, return_exceptions=True)
+        try:
+            await self._store.save(director.state, self._fence.get(tournament_id))
+        except StaleOwner:
+            log.warning(
+                "tournament released after another node took it", extra={"id": tournament_id}
+            )
+        self._fence.pop(tournament_id, None)
+        self.replicate(director.state)
+
     def replicate(self, state: State) -> None:
         """Another node's director stored this state (its page, views, the AI's data)."""
         if state.tournament_id not in self._directors:
@@ -284,6 +323,14 @@ class TournamentService:
         seats = Seats.of(runtime)
         loop = asyncio.get_running_loop()
         loop.call_soon(self._seats, tournament_id, runtime.table_id, seats)
+
+    def opened(self, runtime: TableRuntime) -> None:
+        """A new table this node opened for another node's director (placed here): its
+        hands are reported on the bus; the director seats its players by orders."""
+        tournament_id = runtime.options.tournament_id
+        if tournament_id is not None:
+            runtime.tournament = self
+            self._of_table[runtime.table_id] = tournament_id
 
     def adopt(self, runtime: TableRuntime) -> None:
         """A tournament's table loaded (and started) before the service was linked."""
@@ -539,12 +586,13 @@ class TournamentService:
             if order.kind is OrderKind.OPEN:
                 assert order.level is not None
                 number = order.table_id.rsplit("-", 1)[1]
-                await self._tables.open_tournament_table(
-                    order.table_id,
-                    table_config(spec.seats_per_table, order.level),
-                    f"{spec.name} #{number}"[:40],
-                    tid,
-                )
+                config = table_config(spec.seats_per_table, order.level)
+                name = f"{spec.name} #{number}"[:40]
+                if self.link is not None and await self.link.open_table(
+                    order.table_id, config, name, tid
+                ):
+                    continue  # on the least loaded node: orders and reports on the bus
+                await self._tables.open_tournament_table(order.table_id, config, name, tid)
                 self._attach(tid, order.table_id)
 
     def _attach(self, tournament_id: str, table_id: str) -> None:

@@ -1,11 +1,13 @@
-"""A tournament on two real nodes and the bus (`showdown serve --nodes 2`).
+"""A tournament on three real nodes and the bus (`showdown serve --nodes 3`).
 
-Created on n0: its director (the tournament's lease) and its tables run there, and n1
-holds no second director. n0 is drained: its tables move to n1 between hands while
-its director stays, so the director's orders and the tables' reports cross the bus.
-Then n0 is SIGKILLed mid-tournament; once its lease runs out n1 takes the director
-over from the stored state, reconciles the tables, and the tournament runs to its end
-with every chip: the stacks always sum to the chips dealt, the prizes to the pool.
+Created on n0: its director (the tournament's lease) runs there, n1 and n2 hold no
+second one, and its two tables go to the least loaded nodes (n0 and n1: one each).
+n0 is drained: its table moves to another node between hands, and so does its
+director (its lease released, taken by another node), no hand voided; the director's
+orders and the tables' reports cross the bus. Then the director's node is SIGKILLed
+mid-tournament; once its lease runs out the last node takes the director over from the
+stored state, reconciles the tables, and the tournament runs to its end with every
+chip: the stacks always sum to the chips dealt, the prizes to the pool.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ PLAYERS, CHIPS, BUY_IN = 6, 5000, 10
 
 @pytest.fixture
 async def cluster(tmp_path: Path) -> AsyncIterator[Cluster]:
-    running = await Cluster(tmp_path / "data", tmp_path / "serve.log", 2, **FAST).start()
+    running = await Cluster(tmp_path / "data", tmp_path / "serve.log", 3, **FAST).start()
     yield running
     await running.stop()
 
@@ -75,41 +77,49 @@ async def test_a_tournament_survives_its_directors_node(cluster: Cluster) -> Non
         tid = created.json()["tournament_id"]
         tables = {t["table_id"] for t in created.json()["tables"]}
         assert len(tables) == 2
-    # One director: n0's lease; n1 holds none, and n0 owns the tables it opened.
+    # One director: n0's lease; n1 and n2 hold none. The tables went to the least
+    # loaded nodes: one on n0, the other on n1 (n2 ties with n1 and loses on its id).
     assert (await cluster.readyz("n0"))["cluster"]["directs"] == [tid]
     assert (await cluster.readyz("n1"))["cluster"]["directs"] == []
-    assert await cluster.tables_of("n0") == tables
-    assert await cluster.tables_of("n1") == set()
+    assert (await cluster.readyz("n2"))["cluster"]["directs"] == []
+    owned = {node: await cluster.tables_of(node) for node in ("n0", "n1", "n2")}
+    assert len(owned["n0"]) == len(owned["n1"]) == 1 and owned["n2"] == set()
+    assert owned["n0"] | owned["n1"] == tables
 
-    # n1 shows the tournament from the director's published state (a replica).
+    # n2 shows the tournament from the director's published state (a replica).
     page = f"/api/tournaments/{tid}"
-    async with httpx.AsyncClient(base_url=cluster.urls["n1"]) as http:
+    async with httpx.AsyncClient(base_url=cluster.urls["n2"]) as http:
         await wait_for(http, page, lambda d: d["status"] == "running" and d["hands"] >= 1, 30)
-        # A player's request on n1 is carried out by the director on n0.
+        # A player's request on n2 is carried out by the director on n0.
         refused = await http.post(f"/api/tournaments/{tid}/register", headers=auth)
         assert refused.status_code == 409 and "late registration is closed" in refused.text
 
-        # Drained, n0 hands its tables to n1 between hands and keeps directing.
+        # Drained, n0 hands its table and its director over, between hands.
         os.kill(cluster.pids["n0"], signal.SIGUSR1)
-        # (n0 stops and releases each table before n1 loads it: n0 owning none is not
-        # yet n1 owning them.)
         async with asyncio.timeout(30):
-            while await cluster.tables_of("n0") or not await cluster.tables_of("n1"):  # noqa: ASYNC110
-                await asyncio.sleep(0.1)  # polling the node's view: it has no event to wait on
-        assert (await cluster.tables_of("n1")) <= tables
-        assert (await cluster.readyz("n0"))["cluster"]["directs"] == [tid]
+            while not (director := await directed_by(cluster, tid, ("n1", "n2"))):  # noqa: ASYNC110
+                await asyncio.sleep(0.1)  # polling the nodes' views: no event to wait on
+        # (n0 stops and releases its table before another node loads it: n0 owning none
+        # is not yet the others owning both.)
+        async with asyncio.timeout(30):
+            while await cluster.tables_of("n0") or not await owned_by(cluster, tables):  # noqa: ASYNC110
+                await asyncio.sleep(0.1)  # polling the nodes' views: no event to wait on
+        assert (await cluster.readyz("n0"))["cluster"]["directs"] == []
         moved = (await http.get(page)).json()
-        # Hands at n1's tables told to n0's director (and its orders back) over the bus.
+        # Hands told to the director on its new node (and its orders back) over the bus.
         during = await wait_for(
             http, page, lambda d: d["status"] != "running" or d["hands"] >= moved["hands"] + 3, 60
         )
         assert during["status"] == "running", "the tournament ended before the kill"
-        assert (await cluster.readyz("n0"))["cluster"]["directs"] == [tid]
+        log = cluster.log.read_text(encoding="utf-8", errors="replace")
+        assert "tournament director handed over" in log and "voided" not in log
 
-        cluster.kill("n0")
-        # n1 takes the director over (its lease ran out) and the tables.
+    cluster.kill(director)
+    (last,) = {"n1", "n2"} - {director}
+    async with httpx.AsyncClient(base_url=cluster.urls[last]) as http:
+        # The last node takes the director over (its lease ran out) and the tables.
         async with asyncio.timeout(30):
-            while (await cluster.readyz("n1"))["cluster"]["directs"] != [tid]:  # noqa: ASYNC110
+            while (await cluster.readyz(last))["cluster"]["directs"] != [tid]:  # noqa: ASYNC110
                 await asyncio.sleep(0.1)  # polling the node's view: it has no event to wait on
         final = await wait_for(
             http, f"/api/tournaments/{tid}", lambda d: d["status"] == "finished", 120
@@ -121,4 +131,17 @@ async def test_a_tournament_survives_its_directors_node(cluster: Cluster) -> Non
     (winner,) = [p for p in final["players"] if p["place"] == 1]
     assert winner["chips"] == PLAYERS * CHIPS == chips_in_play(final)  # every chip
     log = cluster.log.read_text(encoding="utf-8", errors="replace")
-    assert "tournament director taken" in log and "table taken over" in log
+    assert "tournament director taken" in log
+
+
+async def directed_by(cluster: Cluster, tid: str, nodes: tuple[str, ...]) -> str | None:
+    """The node of `nodes` that directs the tournament, if one does."""
+    for node in nodes:
+        if (await cluster.readyz(node))["cluster"]["directs"] == [tid]:
+            return node
+    return None
+
+
+async def owned_by(cluster: Cluster, tables: set[str]) -> bool:
+    """Every one of `tables` owned by n1 or n2."""
+    return (await cluster.tables_of("n1")) | (await cluster.tables_of("n2")) == tables

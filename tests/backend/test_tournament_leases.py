@@ -5,6 +5,7 @@ On the real embedded database; time is a clock the test moves (the leases read i
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
@@ -18,14 +19,18 @@ from backend.cluster.fencing import StaleOwner, stamp
 from backend.cluster.keeper import LeaseKeeper
 from backend.cluster.leases import Leases
 from backend.cluster.tournaments import LEASES, order_doc, order_from
-from backend.db.codec import Document
+from backend.db.codec import Document, config_to_doc, hand_id, snapshot_to_doc
 from backend.db.repositories import Repositories
+from backend.realtime import host_commands
 from backend.realtime.manager import TableManager
+from backend.schemas import TableOptions
 from backend.settings import Settings
 from backend.tournament.director import Director, Order, OrderKind, Spec, State
 from backend.tournament.service import NotDirector, TournamentService
 from backend.tournament.store import TournamentStore
-from backend.tournament.structures import Level, Structure
+from backend.tournament.structures import Level, LevelsBy, Structure
+from backend.tournament.tables import table_config
+from holdem.table import Table
 
 
 class Clock:
@@ -54,24 +59,37 @@ def store(db: AsyncDatabase[Document]) -> TournamentStore:
 
 
 @pytest.fixture
-async def service(
-    db: AsyncDatabase[Document], store: TournamentStore, make_settings: Callable[..., Settings]
-) -> AsyncIterator[TournamentService]:
-    """A node's tournament service over its own table manager, closed after the test."""
+async def repos(db: AsyncDatabase[Document]) -> AsyncIterator[Repositories]:
     repos = Repositories.of(db)
-    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
-    service = TournamentService(store, tables)
-    yield service
-    await service.close()
-    await tables.close()
+    yield repos
     await repos.writer.close()
 
 
-def _state(tournament_id: str, players: int = 0, seats: int = 2) -> State:
+@pytest.fixture
+async def tables(
+    repos: Repositories, make_settings: Callable[..., Settings]
+) -> AsyncIterator[TableManager]:
+    tables = TableManager(make_settings(), repos, AIGateway("secret", 16))
+    yield tables
+    await tables.close()
+
+
+@pytest.fixture
+async def service(store: TournamentStore, tables: TableManager) -> AsyncIterator[TournamentService]:
+    """A node's tournament service over its own table manager, closed after the test."""
+    service = TournamentService(store, tables)
+    yield service
+    await service.close()
+
+
+LEVELS = [Level(small_blind=10, big_blind=20), Level(small_blind=20, big_blind=40)]
+
+
+def _state(
+    tournament_id: str, players: int = 0, seats: int = 2, by: LevelsBy = LevelsBy.TIME
+) -> State:
     structure = Structure(
-        starting_chips=1000,
-        levels=[Level(small_blind=10, big_blind=20), Level(small_blind=20, big_blind=40)],
-        level_seconds=60,
+        starting_chips=1000, levels=LEVELS, levels_by=by, level_seconds=60, level_hands=4
     )
     spec = Spec(
         name="t",
@@ -259,3 +277,83 @@ async def test_a_hand_counted_by_a_reconcile_is_not_counted_again_by_its_late_re
     service.reported("T6", {**late, "hand_no": 8, "stacks": {winner: 3000}, "starting": {}})
     assert taken.state.hands[table_id] == hands[table_id] + 1
     assert table_id not in taken.state.busy
+
+
+async def test_lost_hands_count_toward_a_level_by_hands_from_the_tables_hand_number(
+    store: TournamentStore, service: TournamentService
+) -> None:
+    """Levels by hands (4 a level), a table's reports of its hands 1 to 5 lost with a node:
+    its seats, reported to the director just taken over, carry its last hand's number, so
+    the five hands count (the second level, its stakes sent), and a late report of hand 5
+    counts for nothing while hand 6's counts."""
+    director = Director(_state("T7", players=4, by=LevelsBy.HANDS))
+    director.start(service.now())
+    await store.save(director.state)
+    assert await service.take("T7", 1)
+    taken = service.get("T7")
+    assert taken is not None
+    table_id = next(iter(taken.state.tables))
+    here = sorted(taken.state.tables[table_id].seats.values())
+    seats = {here[0]: 1300, here[1]: 700}
+    body = {"kind": "seats", "table": table_id, "seats": seats, "button": 1, "starting": {}}
+    service.reported("T7", {**body, "hand_no": None})  # no number known: nothing counted
+    assert taken.state.hands[table_id] == 0
+    service.reported("T7", {**body, "hand_no": 5})
+    assert taken.state.hands[table_id] == 5
+    assert taken.level(service.now()) == LEVELS[1]
+    assert taken.state.table_level[table_id] == 1
+    assert taken.state.entrants[here[0]].chips == 1300
+    late = {"kind": "finished", "table": table_id, "button": 1, "stacks": seats, "starting": {}}
+    service.reported("T7", {**late, "hand_no": 5})
+    assert taken.state.hands[table_id] == 5
+    service.reported("T7", {**late, "hand_no": 6})
+    assert taken.state.hands[table_id] == 6
+
+
+async def test_a_table_restored_from_the_store_places_its_lost_hands_busts(
+    db: AsyncDatabase[Document],
+    repos: Repositories,
+    store: TournamentStore,
+    tables: TableManager,
+    service: TournamentService,
+) -> None:
+    """A node stored a tournament table's hand 7 (two busts, both stood up) and died with
+    its report; another node loads the table from the store: its seats carry hand 7's
+    starting chips, read from the filed hand, so the bigger stack takes the better place
+    (not a tie), and the seven hands are counted."""
+    director = Director(_state("T8", players=6, seats=3))
+    director.start(service.now())
+    await store.save(director.state)
+    assert await service.take("T8", 1)
+    taken = service.get("T8")
+    assert taken is not None
+    table_id = next(iter(taken.state.tables))
+    winner, short, big = sorted(taken.state.tables[table_id].seats.values())
+    # The table as its node stored it after hand 7: the winner alone, with every chip.
+    config = table_config(3, LEVELS[0])
+    table = Table(table_id, config, tournament=True)
+    host_commands.seat_player(table, 1, winner, "W", 3000)
+    snapshot = {**snapshot_to_doc(table.snapshot()), "hand_no": 7}
+    options = TableOptions(name="t #1", action_timeout=30, time_bank=0, tournament_id="T8")
+    doc = options.model_dump(mode="json")
+    await repos.tables.insert(table_id, config_to_doc(config), doc, snapshot, 1)
+    starting = {winner: 1000, short: 400, big: 1600}
+    record = {
+        "table_id": table_id,
+        "hand_no": 7,
+        "seats": [{"player_id": p, "starting_stack": c} for p, c in starting.items()],
+    }
+    filed = {"_id": hand_id(table_id, 7), "table_id": table_id, "hand_no": 7, "record": record}
+    await db.hands.insert_one(filed)
+    tables.tournament_loaded = service.table_loaded
+    assert await tables.load(table_id)
+    runtime = tables.get(table_id)
+    assert runtime is not None and runtime.stored_last_hand == (7, starting)
+    # The table reports its seats from a callback scheduled at its load: run it.
+    ran = asyncio.get_running_loop().create_future()
+    asyncio.get_running_loop().call_soon(ran.set_result, None)
+    await ran
+    entrants = taken.state.entrants
+    assert (entrants[big].place, entrants[short].place) == (5, 6)
+    assert entrants[winner].chips == 3000 and len(taken.players_left) == 4
+    assert taken.state.hands[table_id] == 7
