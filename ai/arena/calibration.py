@@ -4,9 +4,11 @@ predicted for the action taken against the chips that action went on to win.
 A searched decision's row (`ai.arena.match.decision_row`) holds every action's value
 (big blinds relative to folding now) and `made_bb`, the chips the decider had at the end
 of the hand minus those it had behind when deciding: what the chosen action (and the
-decider's later play) won relative to folding there. Calibrated values have
-mean(made - predicted) within its CI of 0, in every bucket of the prediction. Folds are
-left out: valued exactly at 0, they make exactly 0.
+decider's later play) won relative to folding there. Calibrated values have a 95% CI
+of mean(made - predicted) that contains 0, in every bucket of the prediction. The
+decisions of one hand share its end, so the intervals count a hand as one draw
+(clustered), not each decision. Folds are left out: valued exactly at 0, they make
+exactly 0.
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ from typing import Any
 import numpy as np
 
 from ai.arena.match import Match, MatchConfig
-from ai.arena.stats import half_width95
 from ai.sim.rules import FOLD
 from holdem.config import Variant
 
 # Bucket edges of the predicted value, big blinds.
 EDGES: tuple[float, ...] = (-math.inf, -5.0, -1.0, 0.0, 1.0, 3.0, 10.0, math.inf)
 STREETS = ("preflop", "flop", "turn", "river")
+Z95 = 1.96
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,8 @@ class Bucket:
     predicted_bb: float  # mean predicted value
     made_bb: float  # mean chips made
     ci95: tuple[float, float]  # of the mean made
+    error_ci95: tuple[float, float]  # of the mean of made - predicted
+    hands: int = 0  # the hands the decisions came from (the intervals' clusters)
 
     @property
     def error_bb(self) -> float:
@@ -47,8 +51,8 @@ class Bucket:
 
     @property
     def calibrated(self) -> bool:
-        """The predicted mean lies within the made mean's 95% CI."""
-        return self.ci95[0] <= self.predicted_bb <= self.ci95[1]
+        """The mean error's 95% CI contains 0."""
+        return self.error_ci95[0] <= 0.0 <= self.error_ci95[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,26 +64,70 @@ class Calibration:
     folds: int  # chosen folds, left out
 
 
-def chosen_pairs(rows: Iterable[Mapping[str, Any]], player: str) -> list[tuple[float, float, int]]:
-    """(predicted, made, street) per searched decision of `player` that did not fold."""
-    pairs = []
-    for row in rows:
+@dataclass(frozen=True, slots=True)
+class Pairs:
+    """Per searched decision that did not fold: predicted, made, street, hand."""
+
+    predicted: np.ndarray
+    made: np.ndarray
+    street: np.ndarray
+    hand: np.ndarray  # decisions of one hand share its end: one cluster
+
+
+def chosen_pairs(rows: Iterable[Mapping[str, Any]], player: str) -> Pairs:
+    """The searched decisions of `player` that did not fold. A row without `hand_key` is a
+    hand of its own."""
+    found: list[tuple[float, float, int, int]] = []
+    for k, row in enumerate(rows):
         try:
             if row["player"] != player:
                 continue
             chosen = next(a for a in row["actions"] if a["label"] == row["choice"])
             if chosen["kind"] == FOLD:
                 continue
-            pairs.append((float(chosen["value_bb"]), float(row["made_bb"]), int(row["street"])))
+            hand = int(row["hand_key"]) if "hand_key" in row else -1 - k
+            found.append(
+                (float(chosen["value_bb"]), float(row["made_bb"]), int(row["street"]), hand)
+            )
         except (KeyError, StopIteration, TypeError, ValueError):
             raise ValueError(f"not a searched decision row: {str(dict(row))[:120]}") from None
-    return pairs
+    columns = list(zip(*found, strict=True)) if found else [(), (), (), ()]
+    return Pairs(
+        np.array(columns[0], dtype=np.float64),
+        np.array(columns[1], dtype=np.float64),
+        np.array(columns[2], dtype=np.int64),
+        np.array(columns[3], dtype=np.int64),
+    )
 
 
-def _bucket(label: str, predicted: np.ndarray, made: np.ndarray) -> Bucket:
-    mean = float(made.mean())
-    half = half_width95(made)
-    return Bucket(label, len(made), float(predicted.mean()), mean, (mean - half, mean + half))
+def clustered_half_width95(values: np.ndarray, clusters: np.ndarray) -> float:
+    """Half the width of the 95% CI of the mean of `values`, the values of one cluster
+    (the decisions of one hand, which share its outcome) counted as one draw: the
+    cluster-robust variance of a mean, sum over clusters of their summed deviations
+    squared, over n squared, times G / (G - 1). Infinite below two clusters."""
+    _, index = np.unique(clusters, return_inverse=True)
+    groups = int(index.max()) + 1 if len(index) else 0
+    if groups < 2:
+        return math.inf
+    sums = np.bincount(index, weights=values - values.mean(), minlength=groups)
+    variance = groups / (groups - 1) * float((sums**2).sum()) / len(values) ** 2
+    return Z95 * math.sqrt(variance)
+
+
+def _bucket(label: str, pairs: Pairs, inside: np.ndarray) -> Bucket:
+    predicted, made, hand = pairs.predicted[inside], pairs.made[inside], pairs.hand[inside]
+    mean, error = float(made.mean()), float((made - predicted).mean())
+    half = clustered_half_width95(made, hand)
+    error_half = clustered_half_width95(made - predicted, hand)
+    return Bucket(
+        label,
+        len(made),
+        float(predicted.mean()),
+        mean,
+        (mean - half, mean + half),
+        (error - error_half, error + error_half),
+        len(np.unique(hand)),
+    )
 
 
 def _range_label(low: float, high: float) -> str:
@@ -93,25 +141,25 @@ def _range_label(low: float, high: float) -> str:
 def calibrate(
     rows: Sequence[Mapping[str, Any]], player: str, edges: Sequence[float] = EDGES
 ) -> Calibration:
-    """Per bucket of predicted value and per street, the mean predicted and made."""
+    """Per bucket of predicted value and per street, the mean predicted and made, and the
+    95% CI of the mean error (made - predicted), clustered by hand."""
     pairs = chosen_pairs(rows, player)
-    if not pairs:
+    if not len(pairs.predicted):
         raise ValueError(f"no searched decision of {player!r} that did not fold")
     folds = sum(1 for row in rows if row["player"] == player and row["choice"] == "fold")
-    predicted = np.array([p for p, _, _ in pairs])
-    made = np.array([m for _, m, _ in pairs])
-    streets = np.array([s for _, _, s in pairs])
+    predicted = pairs.predicted
     buckets = []
     for low, high in itertools.pairwise(edges):
         inside = (predicted >= low) & (predicted < high)
         if inside.any():
-            buckets.append(_bucket(_range_label(low, high), predicted[inside], made[inside]))
+            buckets.append(_bucket(_range_label(low, high), pairs, inside))
     by_street = [
-        _bucket(name, predicted[streets == s], made[streets == s])
+        _bucket(name, pairs, pairs.street == s)
         for s, name in enumerate(STREETS)
-        if (streets == s).any()
+        if (pairs.street == s).any()
     ]
-    return Calibration(player, buckets, by_street, _bucket("all", predicted, made), folds)
+    everything = np.ones(len(predicted), dtype=bool)
+    return Calibration(player, buckets, by_street, _bucket("all", pairs, everything), folds)
 
 
 def play(
@@ -147,18 +195,18 @@ def format_calibration(c: Calibration) -> str:
     lines = [
         f"{c.player}: {c.overall.decisions} searched decisions that did not fold "
         f"({c.folds} folds left out)",
-        f"{'predicted bucket':<18}{'n':>6}{'predicted':>11}{'made':>9}{'95% CI of made':>22}"
-        f"{'made - predicted':>18}  calibrated",
+        f"{'predicted bucket':<18}{'n':>6}{'hands':>7}{'predicted':>11}{'made':>9}"
+        f"{'made - predicted':>18}{'its 95% CI':>22}  calibrated",
     ]
     for group in (c.buckets, [None], c.streets, [None], [c.overall]):
         for b in group:
             if b is None:
                 lines.append("")
                 continue
-            lo, hi = b.ci95
+            lo, hi = b.error_ci95
             lines.append(
-                f"{b.label:<18}{b.decisions:>6}{b.predicted_bb:>+11.2f}{b.made_bb:>+9.2f}"
-                f"{f'[{lo:+.2f}, {hi:+.2f}]':>22}{b.error_bb:>+18.2f}  "
+                f"{b.label:<18}{b.decisions:>6}{b.hands:>7}{b.predicted_bb:>+11.2f}"
+                f"{b.made_bb:>+9.2f}{b.error_bb:>+18.2f}{f'[{lo:+.2f}, {hi:+.2f}]':>22}  "
                 f"{'yes' if b.calibrated else 'no'}"
             )
     return "\n".join(lines)
@@ -169,9 +217,12 @@ def calibration_json(c: Calibration) -> dict[str, Any]:
         return {
             "bucket": b.label,
             "decisions": b.decisions,
+            "hands": b.hands,
             "predicted_bb": b.predicted_bb,
             "made_bb": b.made_bb,
             "ci95": list(b.ci95),
+            "error_bb": b.error_bb,
+            "error_ci95": list(b.error_ci95),
             "calibrated": b.calibrated,
         }
 
@@ -185,8 +236,8 @@ def calibration_json(c: Calibration) -> dict[str, Any]:
 
 
 def write_chart(c: Calibration, path: Path, title: str) -> None:
-    """Mean made against mean predicted per bucket, with the made mean's 95% CI; a
-    calibrated advisor's points sit on the diagonal."""
+    """Mean made against mean predicted per bucket, with the 95% CI of the mean error
+    drawn around the made mean: a calibrated bucket's bar crosses the diagonal."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -197,9 +248,11 @@ def write_chart(c: Calibration, path: Path, title: str) -> None:
         x = [b.predicted_bb for b in c.buckets]
         y = [b.made_bb for b in c.buckets]
         err = [
-            [b.made_bb - b.ci95[0] if math.isfinite(b.ci95[0]) else 0.0 for b in c.buckets],
-            [b.ci95[1] - b.made_bb if math.isfinite(b.ci95[1]) else 0.0 for b in c.buckets],
-        ]
+            [b.error_bb - b.error_ci95[0] if math.isfinite(b.error_ci95[0]) else 0.0
+             for b in c.buckets],
+            [b.error_ci95[1] - b.error_bb if math.isfinite(b.error_ci95[1]) else 0.0
+             for b in c.buckets],
+        ]  # fmt: skip
         ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, label="buckets of predicted value")
         for b in c.buckets:
             ax.annotate(f"n={b.decisions}", (b.predicted_bb, b.made_bb), fontsize=8,

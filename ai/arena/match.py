@@ -158,10 +158,19 @@ def spare_cards(seed: int, deal_no: int, used: Sequence[int], runs: int) -> list
     return rest[: CARDS_PER_EXTRA_RUN * (runs - 1)]
 
 
-def decision_row(obs: Observation, result: SearchResult, made: int) -> dict[str, Any]:
-    """One searched decision: the spot, every action's searched value, the choice, and
-    `made`, the chips the decider had at the end of the hand minus those it had behind
-    when deciding (what the chosen action made from there, the later decisions' too)."""
+def decision_row(
+    obs: Observation,
+    result: SearchResult,
+    made: int,
+    behind: int,
+    folded_out: bool,
+) -> dict[str, Any]:
+    """One searched decision: the spot, every action's searched value (and the share of
+    its simulated hands the opponents all folded), the choice, `made`, the chips the
+    decider had at the end of the hand minus those it had behind when deciding (what the
+    chosen action made from there, the later decisions' too), and `folded_out`: every
+    opponent folded before the hand's end (the simulated folds' real counterpart).
+    `behind`: the decider's chips behind when deciding (`obs.stacks` may have moved on)."""
     bb = obs.big_blind
     return {
         "player": obs.player_id(obs.index),
@@ -170,12 +179,23 @@ def decision_row(obs: Observation, result: SearchResult, made: int) -> dict[str,
         "in_hand": obs.n_in_hand,
         "seats": obs.n,
         "limit": obs.limit,
+        "pot_bb": obs.pot / bb,  # this street's bets included
+        "call_bb": obs.legal.call_amount / bb,
+        "behind_bb": behind / bb,
         "actions": [
-            {"label": a.label, "kind": a.kind, "value_bb": a.value_bb, "stderr_bb": a.stderr_bb}
+            {
+                "label": a.label,
+                "kind": a.kind,
+                "value_bb": a.value_bb,
+                "stderr_bb": a.stderr_bb,
+                "folds": a.folds,
+                "to_bb": a.to / bb,
+            }
             for a in result.actions
         ],
         "choice": result.choice.label,
         "made_bb": made / bb,
+        "folded_out": folded_out,
     }
 
 
@@ -290,9 +310,11 @@ class Match:
             if hand.runs > 1:
                 final = hand.stacks
                 payoffs = [final[seat] - state.start[i] for i, seat in enumerate(state.seats)]
+        alone = sum(state.in_hand) == 1
         for obs, found, behind in searched:
             made = payoffs[obs.index] + self.stack - behind
-            self.decisions.append(decision_row(obs, found, made))
+            folded_out = alone and state.in_hand[obs.index]
+            self.decisions.append(decision_row(obs, found, made, behind, folded_out))
         result = [0] * n
         for index, k in enumerate(bot_of_index):
             result[k] = payoffs[index]

@@ -74,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_calibration(result))
     if args.chart:
-        title = f"{player} against {args.against}, {args.game}, {args.hands} hands"
-        title += f", seed {args.seed}"
+        if args.rows:  # the match's settings are not in the rows
+            title = f"{player}, {result.overall.hands} hands from {Path(args.rows).name}"
+        else:
+            title = f"{player} against {args.against}, {args.game}, {args.hands} hands"
+            title += f", seed {args.seed}"
         write_chart(result, Path(args.chart), title)
     return 0

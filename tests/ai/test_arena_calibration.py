@@ -4,11 +4,13 @@ chips that action went on to win, per bucket of the prediction, with 95% CIs."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from ai.arena.calibration import calibrate
+from ai.arena.calibration import EDGES, calibrate, chosen_pairs, clustered_half_width95
 from ai.sim.rules import CALL, CHECK, FOLD, RAISE
 from showdown.cli import main
 
@@ -40,6 +42,59 @@ def test_buckets_compare_the_predicted_mean_with_the_made_mean_and_its_ci() -> N
         calibrate(rows, "loki")
     with pytest.raises(ValueError, match="not a searched decision row"):
         calibrate([{"player": "mcts-advisor"}], "mcts-advisor")
+
+
+def hands_of_decisions(
+    seed: int, hands: int, made_of: Callable[[float], float]
+) -> list[dict[str, object]]:
+    """Seeded rows: 1-5 decisions a hand, each predicting v, all of one hand sharing the
+    hand's luck (the decisions of a hand end with the same chips): made = made_of(v) +
+    the hand's noise + the decision's own."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for hand in range(hands):
+        luck = rng.normal(0.0, 8.0)
+        for _ in range(int(rng.integers(1, 6))):
+            v = float(rng.normal(3.0, 8.0))
+            made = made_of(v) + luck + float(rng.normal(0.0, 4.0))
+            kind = CHECK if v < 1 else RAISE
+            rows.append(row("check" if kind == CHECK else "raise 8", kind, v, made)
+                        | {"hand_key": hand})  # fmt: skip
+    return rows
+
+
+def test_a_calibrated_predictor_passes_95_percent_of_runs_and_a_biased_one_fails() -> None:
+    # 100 seeded runs of 150 hands each of a predictor that is right on average: the
+    # overall interval holds 0 in about 95 of them (a binomial's 2 sd: at least 90).
+    # Intervals counting each decision as a draw would not.
+    covered = per_decision = 0
+    for seed in range(100):
+        rows = hands_of_decisions(seed, 150, lambda v: v)
+        covered += calibrate(rows, "mcts-advisor").overall.calibrated
+        pairs = chosen_pairs(rows, "mcts-advisor")
+        error = pairs.made - pairs.predicted
+        naive = 1.96 * float(error.std(ddof=1)) / len(error) ** 0.5
+        per_decision += abs(float(error.mean())) <= naive
+    assert covered >= 90 and per_decision < 85, (covered, per_decision)
+    # Optimistic by a third of every positive prediction (the big pots' bias once seen).
+    biased = calibrate(hands_of_decisions(5, 1500, lambda v: v - max(v, 0.0) / 3),
+                       "mcts-advisor")  # fmt: skip
+    assert len(biased.buckets) == len(EDGES) - 1
+    failed = {b.label for b in biased.buckets if not b.calibrated}
+    assert {"[3, 10)", ">= 10"} <= failed and not biased.overall.calibrated
+    top = biased.buckets[-1]
+    assert top.error_ci95[1] < 0 and top.error_bb == pytest.approx(-top.predicted_bb / 3, abs=2)
+
+
+def test_the_intervals_count_the_decisions_of_one_hand_as_one_draw() -> None:
+    rng = np.random.default_rng(3)
+    values, hands = rng.normal(0.0, 10.0, 200), np.arange(200)
+    once = clustered_half_width95(values, hands)
+    # Four decisions in each hand that all ended alike: no more evidence than one.
+    assert clustered_half_width95(np.repeat(values, 4), np.repeat(hands, 4)) == pytest.approx(once)
+    # Counted as 800 hands they would look twice as precise.
+    assert clustered_half_width95(np.repeat(values, 4), np.arange(800)) < 0.51 * once
+    assert clustered_half_width95(values[:3], np.zeros(3, dtype=np.int64)) == float("inf")
 
 
 def test_the_command_plays_the_advisor_and_writes_rows_json_and_a_chart(

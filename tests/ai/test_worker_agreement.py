@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from test_worker_decider import query_for, seated_table
 
 from ai.worker import Decider
@@ -19,13 +20,15 @@ from protocol.messages import DecisionAnswer, DecisionDecline, QueryPurpose
 UNHURRIED = 30.0
 
 
-def flop_table() -> Table:
-    """Heads-up No-Limit: the button raised, the big blind called; the flop is dealt."""
-    table = seated_table(Variant.NO_LIMIT, 2, seed=7)
+def flop_table(variant: Variant = Variant.NO_LIMIT) -> Table:
+    """Heads-up: the button raised (to 3 bb in No-Limit, the fixed 2 bb in Limit), the big
+    blind called; the flop is dealt."""
+    table = seated_table(variant, 2, seed=7)
     table.start_hand()
     hand = table.hand
     assert hand is not None and hand.actor is not None
-    table.act(hand.actor, Action(kind=ActionKind.RAISE, amount=6))
+    raise_to = 4 if variant == Variant.LIMIT else 6
+    table.act(hand.actor, Action(kind=ActionKind.RAISE, amount=raise_to))
     assert hand.actor is not None
     table.act(hand.actor, Action(kind=ActionKind.CALL))
     assert hand.actor is not None and len(hand.board) == 3
@@ -37,8 +40,11 @@ def answered(answer: DecisionAnswer | DecisionDecline) -> DecisionAnswer:
     return answer
 
 
-def test_advice_then_let_ai_decide_agree_in_20_repeats_or_name_a_close_call() -> None:
-    table = flop_table()
+@pytest.mark.parametrize("variant", [Variant.NO_LIMIT, Variant.LIMIT])
+def test_advice_then_let_ai_decide_agree_in_20_repeats_or_name_a_close_call(
+    variant: Variant,
+) -> None:
+    table = flop_table(variant)
     answers: list[tuple[ActionKind, int | None]] = []
     closes: list[tuple[ActionKind, int | None] | None] = []
     for repeat in range(20):
