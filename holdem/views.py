@@ -186,9 +186,10 @@ def _public_view(table: Table) -> TableView:
         seat = table.seats[number]
         dealt = _was_dealt(table, number)
         cards = hand.shown.get(number) if dealt and hand is not None else None
+        playing = live and dealt and hand is not None and hand.in_hand(number)
         if live and dealt and hand is not None:
             stack, bet = stacks[number], bets[number]
-            if not hand.in_hand(number):
+            if not playing:
                 state = SeatState.FOLDED
             elif stack == 0:
                 state = SeatState.ALL_IN
@@ -207,7 +208,7 @@ def _public_view(table: Table) -> TableView:
                 stack,
                 bet,
                 state,
-                live and dealt and hand is not None and hand.in_hand(number),
+                playing,
                 cards,
                 seat.waiting_for_big_blind,
                 seat.leaving,

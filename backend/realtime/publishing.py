@@ -43,9 +43,9 @@ class Publishing(RuntimeCore):
         at = now_ms() if at is None else at
         texts: dict[int | None, str] = {}
         held: list[tuple[Client, str]] = []
+        seated = {seat.player_id: seat.number for seat in self.table.seats.values()}
         for client in list(self._clients.values()):
-            seat = self.table.find_seat(client.player_id)
-            number = seat.number if seat is not None else None
+            number = seated.get(client.player_id)
             text = texts.get(number)
             if text is None:
                 text = texts[number] = self._state_text(number, cause, at)
