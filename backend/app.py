@@ -32,7 +32,6 @@ from backend.frontend import DEFAULT_DIR, mount_frontend
 from backend.passwords import prepare_unknown_hash
 from backend.quotas import Quota
 from backend.realtime.closing import IdleCloser, finish_closed_tables
-from backend.realtime.direct_frames import DirectFramesScope
 from backend.realtime.loop_lag import LoopLagMonitor
 from backend.realtime.manager import TableManager
 from backend.review.service import ReviewService
@@ -125,7 +124,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(DirectFramesScope)  # table sockets write shared frames directly
     for module in (
         auth,
         tables,

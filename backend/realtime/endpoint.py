@@ -20,7 +20,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from backend.auth import AuthError, Principal, verify_token
 from backend.proxies import client_info
-from backend.realtime.direct_frames import direct_frames
 from backend.realtime.limits import TokenBucket
 from backend.realtime.origin import origin_allowed
 from backend.realtime.outbox import Outbox
@@ -136,12 +135,7 @@ async def serve_table_socket(
     client = Client(
         principal.player_id,
         principal.name,
-        Outbox(
-            websocket,
-            settings.send_queue_size,
-            principal.player_id,
-            direct_frames(websocket.scope),
-        ),
+        Outbox(websocket, settings.send_queue_size, principal.player_id),
     )
     state.session_sockets.add(principal.session_id, client.outbox)
     runtime.post(Join(client, last_seq))

@@ -9,9 +9,7 @@ a socket that is not applying back-pressure takes it without waiting, and the
 message leaves before the loop runs anything else (no hop through the sender
 task, which under load meant waiting for every other table's work first). Only
 when the socket makes the send wait is it handed to the sender task, which
-finishes it and sends whatever queued meanwhile, in order. Where the server
-allows it (`backend.realtime.direct_frames`), that immediate send writes a frame
-built once per message straight to the connection.
+finishes it and sends whatever queued meanwhile, in order.
 """
 
 from __future__ import annotations
@@ -25,8 +23,6 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
-from backend.realtime.direct_frames import DirectFrames, text_frame
-
 log = logging.getLogger(__name__)
 
 # A send that had to wait: the coroutine, suspended, and what it waits on.
@@ -34,11 +30,8 @@ _Suspended = tuple[Coroutine[Any, Any, None], Any]
 
 
 class Outbox:
-    def __init__(
-        self, websocket: WebSocket, size: int, name: str, direct: DirectFrames | None = None
-    ) -> None:
+    def __init__(self, websocket: WebSocket, size: int, name: str) -> None:
         self._ws = websocket
-        self._direct = direct
         self._size = size
         self._queue: deque[str] = deque()
         self._suspended: _Suspended | None = None
@@ -58,8 +51,7 @@ class Outbox:
         if self._closing or len(self._queue) >= self._size:
             return False
         if not self._busy and not self._queue:
-            if self._direct is None or not self._direct.write(text_frame(text)):
-                self._send_now(text)
+            self._send_now(text)
             return True
         self._queue.append(text)
         return True
