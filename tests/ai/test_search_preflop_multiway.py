@@ -1,7 +1,8 @@
 """Our own multiway preflop play in `mcts` (#33): the blueprint's wherever one covers
-the table (three-handed Limit, No-Limit with three to six), sampled with the bot's
-seeded RNG; at bigger Limit tables the three-handed blueprint once the players who
-folded first leave no more than three in (`lookup.folded_out`), else Loki's rules."""
+the table (three-handed Limit, Limit with four to six, No-Limit with three to six),
+sampled with the bot's seeded RNG; at bigger Limit tables the six-handed blueprint once
+the players who folded first leave no more than six in (`lookup.folded_out`), else
+Loki's rules."""
 
 from __future__ import annotations
 
@@ -57,9 +58,9 @@ def test_multiway_preflop_is_the_blueprints_sample_not_lokis_rule(
 
 
 def test_the_rules_where_no_blueprint_covers_the_spot() -> None:
-    # UTG first in at six-handed Limit: six players still in, the nearest blueprint seats
-    # three: Loki's rules.
-    obs = spot(LIMIT6, {3: "QdJd"}, [])
+    # UTG first in at nine-handed Limit: nine players still in, the nearest blueprint
+    # seats six: Loki's rules.
+    obs = spot(LIMIT9, {3: "QdJd"}, [])
     with pytest.raises(NotCovered):
         own_blueprint(obs)
     rule = bot(seed=2, search_preflop=False).preflop(obs)
@@ -95,10 +96,12 @@ def test_a_bigger_table_after_folds_is_the_smaller_tables_hand() -> None:
     rule = bot(seed=1, search_preflop=False).preflop(nine)
     decision = bot(seed=1, search_preflop=False).preflop_play(nine)
     assert (decision.kind, decision.to) == (rule.kind, rule.to)
-    # Off by the profile switch: the rules.
+    # Off by the profile switch: the rules (nine-handed Limit after three folds).
     off = MctsConfig(preflop_folded_out=False)
-    rule = bot(seed=1, search_preflop=False).preflop(big)
-    decision = bot(seed=1, search_preflop=False, config=off).decide(big)
+    bigger = spot(LIMIT9, {6: "Ts8s"}, [(FOLD, 0)] * 3)
+    assert own_blueprint(bigger)[0] is shipped("limit-6max")
+    rule = bot(seed=1, search_preflop=False).preflop(bigger)
+    decision = bot(seed=1, search_preflop=False, config=off).decide(bigger)
     assert (decision.kind, decision.to) == (rule.kind, rule.to)
 
 
@@ -121,7 +124,7 @@ def play_preflop(config: TableConfig, seed: int) -> list[tuple[int, int]]:
     return ours
 
 
-@pytest.mark.parametrize("config", [LIMIT3, LIMIT9, NL6, NL9])
+@pytest.mark.parametrize("config", [LIMIT3, LIMIT6, LIMIT9, NL6, NL9])
 def test_legal_and_repeatable_on_random_multiway_hands(config: TableConfig) -> None:
     for seed in range(6):
         played = play_preflop(config, seed)
