@@ -108,8 +108,8 @@ class MctsBot(LokiBot):
         """Our preflop play where the search does not run: the blueprint's wherever one
         covers the spot (`MctsConfig.preflop_blueprint`), sampled with the bot's seeded
         RNG: heads-up Limit's, and the n-player ones (`own_blueprint`: No-Limit with its
-        bet sizes; Limit and No-Limit with three to six, and Limit tables of seven or
-        more once enough players folded first, `MctsConfig.preflop_folded_out`).
+        bet sizes; three-handed Limit, No-Limit with three to six, and Limit tables of
+        four or more once enough players folded first, `MctsConfig.preflop_folded_out`).
         Elsewhere (No-Limit beyond six), and where the hand left the blueprint's tree,
         Loki's expert rules."""
         self._preflop_blueprint = False

@@ -26,12 +26,12 @@ class MctsConfig:
     frequency_only: bool = False
     # Preflop searched too; otherwise our preflop play is `MctsBot.preflop_play`.
     search_preflop: bool = False
-    # `MctsBot.preflop_play` wherever a blueprint covers the table (heads-up, Limit with
-    # three to six, No-Limit with three to six): the blueprint's (sampled; No-Limit with
-    # its sizes); False: Loki's expert rules.
+    # `MctsBot.preflop_play` wherever a blueprint covers the table (heads-up, three-handed
+    # Limit, No-Limit with three to six): the blueprint's (sampled; No-Limit with its
+    # sizes); False: Loki's expert rules.
     preflop_blueprint: bool = True
-    # At Limit tables of seven or more the same (the six-handed blueprint) once the
-    # players who folded first leave no more than six in (`ai.policy.nway.lookup.
+    # At Limit tables of four or more the same (the three-handed blueprint) once the
+    # players who folded first leave no more than three in (`ai.policy.nway.lookup.
     # folded_out`); False: Loki's rules there. No-Limit beyond six: Loki's rules (the
     # same mapping onto the 6-max blueprint is not measured yet).
     preflop_folded_out: bool = True

@@ -16,19 +16,16 @@ from ai.bots.blueprint import BlueprintBot
 from ai.bots.settings import BotSettings
 from ai.game.observation import Decision, Observation
 from ai.game.observe import observe
+from ai.models.model import ModelSet, OpponentModel
 from ai.policy.blueprint import NotCovered
 from ai.policy.nway.games import LIMIT_6MAX
-from ai.policy.nway.lookup import (
-    blueprint_for,
-    folded_out,
-    own_blueprint,
-    sample_action,
-    shipped,
-)
+from ai.policy.nway.lookup import blueprint_for, own_blueprint, shipped
 from ai.policy.nway.tree import A_RAISE, DECISION, build_tree, start_state, step_abstract
 from ai.search import prior_cache
 from ai.search.blueprint_prior import limit_sixmax_prior, prior_for, sixmax_seats
-from ai.sim.rules import FOLD
+from ai.search.opponents import build_tables
+from ai.search.profiles import DEFAULT
+from ai.sim.rules import CALL, CHECK
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
 
@@ -77,22 +74,9 @@ def test_limit_tables_of_four_to_six_look_up_the_6max_artefact(seats: int) -> No
     # the tree's seat nearest the button that this table has).
     node = lookup.walk(obs).node
     assert lookup.tree.player[node] == 6 - seats + 2
-    assert own_blueprint(obs)[0] is lookup
     assert BlueprintBot(seed=1).action_probabilities(obs) == {
         k: p for k, p in probs.items() if p > 0
     }
-
-
-def test_nine_handed_limit_after_three_folds_is_the_six_handed_hand() -> None:
-    for hole in ("AhKd", "7c2d"):
-        nine = spot(limit(9), {6: hole}, [(FOLD, 0)] * 3)
-        six = spot(LIMIT6, {3: hole}, [])
-        seats = folded_out(nine, 6)
-        lookup, found = own_blueprint(nine)
-        assert lookup is shipped("limit-6max") and found == seats
-        assert lookup.action_probabilities(nine, seats) == lookup.action_probabilities(six)
-    with pytest.raises(NotCovered):  # nine still in: more than the tree seats
-        own_blueprint(spot(limit(9), {3: "AhKd"}, []))
 
 
 def _hand(seats: int, seed: int, player: BlueprintBot) -> tuple[int, int]:
@@ -145,17 +129,22 @@ def test_the_search_prior_at_limit_tables_of_four_to_ten_is_the_6max_blueprint()
             assert np.array_equal(arrays["arr_0"], shares)
 
 
-def test_mcts_plays_six_handed_limit_preflop_from_the_6max_blueprint() -> None:
-    # UTG first in at six-handed Limit: the 3-max blueprint could not seat it (Loki's
-    # rules before); the 6-max blueprint's sample under the bot's seed now.
-    obs = spot(LIMIT6, {3: "QdJd"}, [])
-    lookup, seats = own_blueprint(obs)
-    assert lookup is shipped("limit-6max")
-    for seed in range(4):
-        mcts = bot(seed=seed, search_preflop=False)
-        decision = mcts.decide(obs)
-        assert decision.is_legal(obs.legal) and mcts.last is None
-        expected = sample_action(
-            lookup.action_probabilities(obs, seats), random.Random(seed).random()
-        )
-        assert (decision.kind, decision.to) == expected
+def test_mcts_at_six_handed_limit_searches_against_the_6max_blueprint() -> None:
+    # Everyone limps, the big blind checks; the small blind (index 0) acts first on the
+    # flop. With nothing seen of them, the opponents in the search play the 6-max
+    # blueprint's shares; the bot's action is legal.
+    limps = [(CALL, 0)] * 5 + [(CHECK, 0)]
+    obs = spot(LIMIT6, {1: "QhJh"}, limps, board="Th9c2d")
+    assert obs.limit and obs.n == 6 and obs.street == 1 and obs.index == 0
+    prior = prior_for(obs)
+    assert prior is not None and prior[1] is None
+    model = OpponentModel(ModelSet.frequency_only())
+    tables = build_tables(obs, model, prior=prior[0], evidence_k=DEFAULT.evidence_k)
+    for i in obs.opponents:
+        assert np.allclose(tables.shares[i], limit_sixmax_prior()[i])
+    decision = bot(iterations=200).decide(obs)
+    assert decision.is_legal(obs.legal)
+    # Our own preflop play at these tables stays the three-handed blueprint after folds
+    # and Loki's rules before (the 6-max one lost on the training set).
+    with pytest.raises(NotCovered):
+        own_blueprint(spot(LIMIT6, {3: "QdJd"}, []))

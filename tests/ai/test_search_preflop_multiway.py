@@ -1,8 +1,7 @@
 """Our own multiway preflop play in `mcts` (#33): the blueprint's wherever one covers
-the table (three-handed Limit, Limit with four to six, No-Limit with three to six),
-sampled with the bot's seeded RNG; at bigger Limit tables the six-handed blueprint once
-the players who folded first leave no more than six in (`lookup.folded_out`), else
-Loki's rules."""
+the table (three-handed Limit, No-Limit with three to six), sampled with the bot's
+seeded RNG; at bigger Limit tables the three-handed blueprint once the players who
+folded first leave no more than three in (`lookup.folded_out`), else Loki's rules."""
 
 from __future__ import annotations
 
@@ -58,9 +57,9 @@ def test_multiway_preflop_is_the_blueprints_sample_not_lokis_rule(
 
 
 def test_the_rules_where_no_blueprint_covers_the_spot() -> None:
-    # UTG first in at nine-handed Limit: nine players still in, the nearest blueprint
-    # seats six: Loki's rules.
-    obs = spot(LIMIT9, {3: "QdJd"}, [])
+    # UTG first in at six-handed Limit: six players still in, the nearest blueprint seats
+    # three: Loki's rules.
+    obs = spot(LIMIT6, {3: "QdJd"}, [])
     with pytest.raises(NotCovered):
         own_blueprint(obs)
     rule = bot(seed=2, search_preflop=False).preflop(obs)
@@ -96,12 +95,10 @@ def test_a_bigger_table_after_folds_is_the_smaller_tables_hand() -> None:
     rule = bot(seed=1, search_preflop=False).preflop(nine)
     decision = bot(seed=1, search_preflop=False).preflop_play(nine)
     assert (decision.kind, decision.to) == (rule.kind, rule.to)
-    # Off by the profile switch: the rules (nine-handed Limit after three folds).
+    # Off by the profile switch: the rules.
     off = MctsConfig(preflop_folded_out=False)
-    bigger = spot(LIMIT9, {6: "Ts8s"}, [(FOLD, 0)] * 3)
-    assert own_blueprint(bigger)[0] is shipped("limit-6max")
-    rule = bot(seed=1, search_preflop=False).preflop(bigger)
-    decision = bot(seed=1, search_preflop=False, config=off).decide(bigger)
+    rule = bot(seed=1, search_preflop=False).preflop(big)
+    decision = bot(seed=1, search_preflop=False, config=off).decide(big)
     assert (decision.kind, decision.to) == (rule.kind, rule.to)
 
 

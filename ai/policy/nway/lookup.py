@@ -14,9 +14,9 @@ pot fractions are applied to the real pot, an all-in is the real stack. A hand t
 leaves the tree (a player acting the tree does not expect, a tree that ended at an
 all-in the table did not have) raises `NotCovered`, and the bot falls back.
 
-`own_blueprint` is `mcts`'s own preflop play: the table's blueprint, and at a table
-bigger than any blueprint's (Limit or No-Limit with seven or more) the 6-max one once
-enough players have folded first (`folded_out`).
+`own_blueprint` is `mcts`'s own preflop play: the table's blueprint, and at a bigger
+table (Limit with four or more: the three-handed one; No-Limit with seven or more: the
+6-max one) the nearest once enough players have folded first (`folded_out`).
 """
 
 from __future__ import annotations
@@ -261,15 +261,18 @@ def blueprint_for(obs: Observation) -> NWayBlueprint:
 def own_blueprint(obs: Observation) -> tuple[NWayBlueprint, Seating]:
     """The blueprint for our own preflop play and how the table sits in it: the table's
     (`blueprint_for`), else at a bigger table the nearest blueprint of its game
-    (Limit 6-max, No-Limit 6-max) with the players who folded first left out
-    (`folded_out`); `NotCovered` where neither applies."""
-    try:
-        lookup = blueprint_for(obs)
-        return lookup, seating(lookup.game.n, obs.n)
-    except NotCovered:
-        if obs.n <= 2:
-            raise
-    lookup = shipped("limit-6max" if obs.limit else "nolimit-6max")
+    (three-handed Limit, No-Limit 6-max) with the players who folded first left out
+    (`folded_out`); `NotCovered` where neither applies. Limit with four or more is
+    such a bigger table: playing the Limit 6-max blueprint there lost on the training
+    set (docs/experiments/2026-11-27-limit-6max-blueprint.md)."""
+    if not (obs.limit and obs.n >= 4):
+        try:
+            lookup = blueprint_for(obs)
+            return lookup, seating(lookup.game.n, obs.n)
+        except NotCovered:
+            if obs.n <= 2:
+                raise
+    lookup = shipped("limit-3max" if obs.limit else "nolimit-6max")
     if obs.n <= lookup.game.n:
         raise NotCovered(f"no blueprint for {obs.n}-handed play here")
     return lookup, folded_out(obs, lookup.game.n)
