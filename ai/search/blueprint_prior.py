@@ -24,10 +24,7 @@ sizes per context as the kernel's size buckets (half pot, pot, all-in), moved to
 the model's sizes by the same evidence weight.
 
 No-Limit with three to six players (`multiway_nolimit_prior`): the same from the 6-max
-blueprint, its seats mapped onto a smaller table's as its lookup maps them. Limit with
-four to ten (`multiway_limit_prior`): the Limit 6-max blueprint's shares, a smaller table
-mapped the same way, a bigger one's extra early seats played as the tree's first seat
-(`sixmax_seats`).
+blueprint, its seats mapped onto a smaller table's as its lookup maps them.
 """
 
 from __future__ import annotations
@@ -209,8 +206,8 @@ def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
 def prior_for(obs: Observation) -> tuple[F64, F64 | None] | None:
     """The blueprint's (shares, sizes or None) for this table, or None where no blueprint
     stands behind the search: heads-up Limit (sizes are Limit's), No-Limit heads-up,
-    three-handed Limit (the n-player `limit-3max`), Limit of four to ten (`limit-6max`)
-    and No-Limit of three to six (`nolimit-6max`)."""
+    three-handed Limit (the n-player `limit-3max`) and No-Limit of three to six
+    (`nolimit-6max`)."""
     if not obs.limit and 3 <= obs.n <= 6:
         return multiway_nolimit_prior(obs)
     if obs.limit and obs.n == 3:
@@ -218,8 +215,6 @@ def prior_for(obs: Observation) -> tuple[F64, F64 | None] | None:
             return nway_prior("limit-3max")[0], None
         except NotCovered:
             return None
-    if obs.limit and 4 <= obs.n <= 10:
-        return multiway_limit_prior(obs)
     if obs.n != 2:
         return None
     if obs.limit:
@@ -255,46 +250,6 @@ def sixmax_prior() -> tuple[F64, F64]:
             lambda: fast_tables(bp, abstraction_weights(bp.artefact.abstraction), size_bucket_of),
         )
     )
-
-
-def sixmax_seats(table_players: int, tree_players: int = 6) -> list[int]:
-    """The tree player whose shares each table player takes: a table of at most the
-    tree's players as the lookup seats it (`seat_offset`); a bigger one keeps the blinds
-    and the tree's last seats nearest the button, and its extra early seats play the
-    tree's first non-blind seat (under the gun: the tightest range the tree has).
-
-    >>> sixmax_seats(4), sixmax_seats(6), sixmax_seats(9)
-    ([0, 1, 4, 5], [0, 1, 2, 3, 4, 5], [0, 1, 2, 2, 2, 2, 3, 4, 5])
-    """
-    if table_players <= tree_players:
-        offset = seat_offset(tree_players, table_players)
-        return [tree_player(i, offset) for i in range(table_players)]
-    extra = table_players - tree_players
-    return [i if i < 2 else max(2, i - extra) for i in range(table_players)]
-
-
-def multiway_limit_prior(obs: Observation) -> tuple[F64, None] | None:
-    """Limit with four to ten players: the Limit 6-max blueprint's shares, its seats
-    mapped onto the table's (`sixmax_seats`). None while no such artefact is shipped."""
-    try:
-        shares = limit_sixmax_prior()
-    except NotCovered:
-        return None
-    return shares[sixmax_seats(obs.n, shares.shape[0])], None
-
-
-@functools.cache
-def limit_sixmax_prior() -> F64:
-    """The Limit 6-max blueprint's shares, compiled (`nway_tables_fast`) and kept in the
-    disk cache (`prior_cache`) as the No-Limit 6-max one."""
-    bp = shipped("limit-6max")
-    return _pair(
-        cached(
-            "nway-limit-6max",
-            ARTEFACTS["limit-6max"],
-            lambda: fast_tables(bp, abstraction_weights(bp.artefact.abstraction), size_bucket_of),
-        )
-    )[0]
 
 
 def evidence_weight(decisions: int, k: float) -> float:

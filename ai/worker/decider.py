@@ -308,12 +308,7 @@ def load_priors() -> None:
     """The blueprints the search stands on, loaded and reduced to their tables (a few
     seconds each, cached per process) before the first query rather than inside it."""
     from ai.policy.blueprint import NotCovered
-    from ai.search.blueprint_prior import (
-        blueprint_shares,
-        limit_sixmax_prior,
-        nway_prior,
-        sixmax_prior,
-    )
+    from ai.search.blueprint_prior import blueprint_shares, nway_prior, sixmax_prior
     from ai.search.rollout_blueprint import pack
 
     blueprint_shares()
@@ -328,10 +323,6 @@ def load_priors() -> None:
         sixmax_prior()  # No-Limit tables of three to six (its seats mapped per table)
     except NotCovered:
         log.warning("no nolimit-6max blueprint to warm up")
-    try:
-        limit_sixmax_prior()  # Limit tables of four to ten
-    except NotCovered:
-        log.warning("no limit-6max blueprint to warm up")
 
 
 def warm_up() -> None:

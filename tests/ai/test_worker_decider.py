@@ -238,12 +238,7 @@ def test_a_finished_hand_teaches_the_table_s_bots_from_its_shown_cards_only() ->
 def test_warm_up_loads_the_priors_before_the_first_query() -> None:
     # The search's priors (a few seconds each) are loaded by the worker's warm-up, so the
     # first decision at a heads-up or three-handed table does not pay for them.
-    from ai.search.blueprint_prior import (
-        blueprint_shares,
-        limit_sixmax_prior,
-        nway_prior,
-        sixmax_prior,
-    )
+    from ai.search.blueprint_prior import blueprint_shares, nway_prior, sixmax_prior
     from ai.search.rollout_blueprint import pack
     from ai.worker.decider import load_priors
 
@@ -251,10 +246,8 @@ def test_warm_up_loads_the_priors_before_the_first_query() -> None:
     nway_prior.cache_clear()
     pack.cache_clear()
     sixmax_prior.cache_clear()
-    limit_sixmax_prior.cache_clear()
     load_priors()
     assert blueprint_shares.cache_info().currsize == 1
     assert nway_prior.cache_info().currsize == 2  # nolimit-hu and limit-3max
     assert pack.cache_info().currsize == 3  # and heads-up Limit's
     assert sixmax_prior.cache_info().currsize == 1  # No-Limit tables of three to six
-    assert limit_sixmax_prior.cache_info().currsize == 1  # Limit tables of four to ten
