@@ -5,10 +5,10 @@ At a heads-up Limit table it samples its action from the blueprint's probabiliti
 is deterministic given its seed and the observations. Bets and raises are Limit's
 fixed size (`legal.min_to`, which is also the whole stack when it is short).
 
-No-Limit heads-up, three-handed Limit and No-Limit tables of three to six play the
-n-player blueprints (`ai.policy.nway.lookup.blueprint_for`: each (kind, street total)
-with its probability, No-Limit bets translated onto the tree's sizes). Tables no
-blueprint covers yet (No-Limit beyond six, Limit with four or more) and hands that
+No-Limit heads-up and Limit and No-Limit tables of three to six play the n-player
+blueprints (`ai.policy.nway.lookup.blueprint_for`: each (kind, street total) with its
+probability, No-Limit bets translated onto the tree's sizes). Tables no blueprint
+covers (seven or more) and hands that
 leave the tree fall back to the `rational` style (`ai.bots.simple.EquityBot`: call when the win
 probability pays for the call, raise when it is clearly strong), and the reason of each
 such decision says so.

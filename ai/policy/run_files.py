@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 
 Note = Callable[[str], None]
-GAMES = ("limit-hu", "leduc", "nolimit-hu", "limit-3max", "nolimit-6max")
-NWAY_GAMES = ("nolimit-hu", "limit-3max", "nolimit-6max")  # ai.policy.nway
+GAMES = ("limit-hu", "leduc", "nolimit-hu", "limit-3max", "nolimit-6max", "limit-6max")
+NWAY_GAMES = ("nolimit-hu", "limit-3max", "nolimit-6max", "limit-6max")  # ai.policy.nway
 
 
 @dataclass(frozen=True)

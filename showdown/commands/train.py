@@ -93,10 +93,12 @@ def _add_blueprint_parser(targets: Subparsers) -> None:
         "progress on stderr, a resumable checkpoint, a report with plots, the artefact.",
     )
     parser.add_argument(
-        "--game", choices=("limit-hu", "leduc", "nolimit-hu", "limit-3max", "nolimit-6max"),
+        "--game",
+        choices=("limit-hu", "leduc", "nolimit-hu", "limit-3max", "nolimit-6max", "limit-6max"),
         default="limit-hu",
         help="heads-up Limit Hold'em, Leduc hold'em (exact exploitability; a check), "
-        "No-Limit heads-up 100 bb, three-handed Limit, No-Limit 6-max 100 bb (ai.policy.nway)",
+        "No-Limit heads-up 100 bb, three-handed Limit, No-Limit 6-max 100 bb, "
+        "six-handed Limit (ai.policy.nway)",
     )  # fmt: skip
     parser.add_argument(
         "--iterations", type=int, default=1_000_000, help="total MCCFR iterations (deals)"

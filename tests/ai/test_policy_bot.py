@@ -45,7 +45,7 @@ def test_legal_and_deterministic_under_a_seed() -> None:
     ]
 
 
-@pytest.mark.parametrize(("variant", "seats"), [(Variant.NO_LIMIT, 7), (Variant.LIMIT, 4)])
+@pytest.mark.parametrize(("variant", "seats"), [(Variant.NO_LIMIT, 7), (Variant.LIMIT, 7)])
 def test_uncovered_tables_fall_back_to_the_rational_style(variant: Variant, seats: int) -> None:
     bot = BlueprintBot(seed=1)
     decisions = _decisions(bot, 5, variant, seats)

@@ -121,7 +121,7 @@ def play_preflop(config: TableConfig, seed: int) -> list[tuple[int, int]]:
     return ours
 
 
-@pytest.mark.parametrize("config", [LIMIT3, LIMIT9, NL6, NL9])
+@pytest.mark.parametrize("config", [LIMIT3, LIMIT6, LIMIT9, NL6, NL9])
 def test_legal_and_repeatable_on_random_multiway_hands(config: TableConfig) -> None:
     for seed in range(6):
         played = play_preflop(config, seed)

@@ -1,10 +1,11 @@
 """The n-player blueprints at a table: `blueprint_for(observation)` and the lookup.
 
 `blueprint_for` picks the artefact for the table (No-Limit heads-up, three-handed
-Limit, No-Limit with three to six players) or raises `NotCovered` (heads-up Limit has
-its own, `ai.policy.blueprint`). A table with fewer players than the tree plays the
-tree's last seats (`seat_offset`): the blinds are the blinds, the others the seats
-nearest the button, as if the first seats of the tree had folded.
+Limit, Limit with four to six players, No-Limit with three to six) or raises
+`NotCovered` (heads-up Limit has its own, `ai.policy.blueprint`). A table with fewer
+players than the tree plays the tree's last seats (`seat_offset`): the blinds are the
+blinds, the others the seats nearest the button, as if the first seats of the tree had
+folded.
 `NWayBlueprint.action_probabilities(obs)` walks the hand's actions down the tree:
 fold, check/call and Limit's raise map one to one; a No-Limit bet or raise maps onto
 the tree's sizes by its pot fraction (`translate`, pseudo-harmonic), an all-in onto
@@ -13,9 +14,9 @@ pot fractions are applied to the real pot, an all-in is the real stack. A hand t
 leaves the tree (a player acting the tree does not expect, a tree that ended at an
 all-in the table did not have) raises `NotCovered`, and the bot falls back.
 
-`own_blueprint` is `mcts`'s own preflop play: the table's blueprint, and at a table
-bigger than any blueprint's (Limit with four or more, No-Limit with seven or more) the
-nearest one once enough players have folded first (`folded_out`).
+`own_blueprint` is `mcts`'s own preflop play: the table's blueprint, and at a bigger
+table (Limit with four or more: the three-handed one; No-Limit with seven or more: the
+6-max one) the nearest once enough players have folded first (`folded_out`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ ARTEFACTS = {
     "nolimit-hu": "blueprint-nolimit-hu.npz",
     "limit-3max": "blueprint-limit-3max.npz",
     "nolimit-6max": "blueprint-nolimit-6max.npz",
+    "limit-6max": "blueprint-limit-6max.npz",
 }
 
 
@@ -48,6 +50,8 @@ def game_for(obs: Observation) -> str:
         return "nolimit-hu"
     if obs.limit and obs.n == 3:
         return "limit-3max"
+    if obs.limit and 4 <= obs.n <= 6:
+        return "limit-6max"
     if not obs.limit and 3 <= obs.n <= 6:
         return "nolimit-6max"
     kind = "Limit" if obs.limit else "No-Limit"
@@ -258,13 +262,16 @@ def own_blueprint(obs: Observation) -> tuple[NWayBlueprint, Seating]:
     """The blueprint for our own preflop play and how the table sits in it: the table's
     (`blueprint_for`), else at a bigger table the nearest blueprint of its game
     (three-handed Limit, No-Limit 6-max) with the players who folded first left out
-    (`folded_out`); `NotCovered` where neither applies."""
-    try:
-        lookup = blueprint_for(obs)
-        return lookup, seating(lookup.game.n, obs.n)
-    except NotCovered:
-        if obs.n <= 2:
-            raise
+    (`folded_out`); `NotCovered` where neither applies. Limit with four or more is
+    such a bigger table: playing the Limit 6-max blueprint there lost on the training
+    set (docs/experiments/2026-11-27-limit-6max-blueprint.md)."""
+    if not (obs.limit and obs.n >= 4):
+        try:
+            lookup = blueprint_for(obs)
+            return lookup, seating(lookup.game.n, obs.n)
+        except NotCovered:
+            if obs.n <= 2:
+                raise
     lookup = shipped("limit-3max" if obs.limit else "nolimit-6max")
     if obs.n <= lookup.game.n:
         raise NotCovered(f"no blueprint for {obs.n}-handed play here")

@@ -1,4 +1,5 @@
-"""`showdown train blueprint --game nolimit-hu|limit-3max`: n-player MCCFR in chunks.
+"""`showdown train blueprint --game nolimit-hu|limit-3max|nolimit-6max|limit-6max`: n-player
+MCCFR in chunks.
 
 As `ai.policy.training` for heads-up Limit: progress after every chunk, a resumable
 checkpoint, `report.json` (settings; per chunk: iterations, seconds, mean positive

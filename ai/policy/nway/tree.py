@@ -72,7 +72,8 @@ def raise_options(game: NWayGame, state: SimState) -> list[tuple[float, int]]:
     if legal.raise_kind is None:
         return []
     if game.limit:
-        return [(0.0, legal.min_to)] if state.raises < game.limit_raises[state.street] else []
+        cap = game.limit_cap(state.street, state.n_in_hand)
+        return [(0.0, legal.min_to)] if state.raises < cap else []
     sizes = game.sizes_for(state.street, state.raises, state.n_in_hand)
     if sizes is None:
         return []
