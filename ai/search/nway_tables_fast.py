@@ -1,4 +1,4 @@
-"""`blueprint_prior.nway_tables`, compiled: the 6-max tree's 133,076 nodes took the
+"""`blueprint_prior.nway_tables`, compiled: the first 6-max tree's 133,076 nodes took the
 Python loop 10-40 s on this shared machine, at the first multiway decision of a process.
 
 The same arithmetic (tested equal on the No-Limit heads-up artefact): per decision node

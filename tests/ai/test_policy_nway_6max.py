@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from random_hands import play_hand, random_decision
+from search_spots import NL6, spot
 
 from ai.bots.blueprint import BlueprintBot
 from ai.bots.settings import BotSettings
@@ -27,6 +28,7 @@ from ai.policy.nway.tree import (
     DECISION,
     NWayTree,
     build_tree,
+    raise_options,
     start_state,
     step_abstract,
 )
@@ -38,10 +40,11 @@ from ai.search.blueprint_prior import (
     size_bucket_of,
 )
 from ai.search.nway_tables_fast import fast_tables
+from ai.sim.rules import RAISE
 from ai.sim.state import SimState
 from holdem.config import TableConfig, Variant
 
-# The 6-max abstraction with four players and 20 bb: 6,980 nodes, built in a second.
+# The 6-max abstraction with four players and 20 bb: 10,976 nodes, built in a second.
 TINY = dataclasses.replace(NOLIMIT_6MAX, name="nolimit-4max-tiny", n=4, stack=40)
 EXPLAIN = BotSettings(explain=True)
 
@@ -49,6 +52,32 @@ EXPLAIN = BotSettings(explain=True)
 @pytest.fixture(scope="module")
 def tiny_tree() -> NWayTree:
     return build_tree(TINY)
+
+
+def test_preflop_offers_two_opens_then_a_shove() -> None:
+    """First in: 2.5 bb (0.6 pot), 6 bb (2 pots) or all-in; over an open only all-in."""
+    state = start_state(NOLIMIT_6MAX)
+    assert raise_options(NOLIMIT_6MAX, state) == [(0.6, 5), (2.0, 12), (ALL_IN, 200)]
+    step_abstract(state, A_RAISE, 12)
+    assert raise_options(NOLIMIT_6MAX, state) == [(ALL_IN, 200)]
+
+
+def test_the_shipped_artefact_plays_the_6bb_open_and_answers_it_on_its_tree() -> None:
+    lookup = shipped("nolimit-6max")
+    six_bb = (RAISE, 12)
+    utg = [spot(NL6, {3: hole}, [], stacks=200) for hole in ("AhAd", "AsKs", "7h7d", "QcJc")]
+    assert all(obs.index == 2 for obs in utg)
+    assert sum(lookup.action_probabilities(obs).get(six_bb, 0.0) for obs in utg) > 0.05
+    # MP facing UTG's 6 bb open: on the tree exactly (one open size read it as 2.5 bb
+    # or a shove), and a strategy learned there for the hands that play on.
+    for hole in ("AhAd", "KsKd", "AsKs"):
+        obs = spot(NL6, {4: hole}, [six_bb], stacks=200)
+        assert obs.index == 3 and lookup.walk(obs).exact
+        node = lookup.walk(obs).node
+        k = int(lookup.tree.n_actions[node])
+        bucket = lookup.artefact.abstraction.bucket(obs.hole, obs.board)
+        o = int(lookup.artefact.lay.base[node]) + bucket * k
+        assert lookup.artefact.strategy[o : o + k].sum() > 0  # visited in training
 
 
 def test_multiway_streets_are_all_in_only_and_every_action_is_legal(tiny_tree: NWayTree) -> None:

@@ -58,16 +58,18 @@ NOLIMIT_HU = NWayGame(
 )
 LIMIT_3MAX = NWayGame(name="limit-3max", n=3, limit=True, stack=200, limit_raises=(2, 2, 2, 2))
 # Six players (docs/blueprint.md, "No-Limit 6-max"): preflop an open of 0.6 pot (2.5 bb
-# first in) or all-in, then all-in only; heads-up after the flop a pot bet or all-in,
-# then all-in; three or more after the flop all-in only. 133,076 nodes; the pot bet
-# multiway too would make 6.3 million, a pot-sized 3-bet 887 thousand.
+# first in), of 2 pots (6 bb) or all-in, then all-in only; heads-up after the flop a
+# pot bet or all-in, then all-in; three or more after the flop all-in only. 247,252
+# nodes (one open size: 133,076); a pot-sized 3-bet would make 887 thousand, the pot
+# bet multiway 6.3 million. The second open keeps raises of up to ~12 bb off the
+# all-in when translated (with one open, anything above ~6 bb read as a shove).
 NOLIMIT_6MAX = NWayGame(
     name="nolimit-6max",
     n=6,
     limit=False,
     stack=200,
     sizes=((1.0,), ()),
-    preflop_sizes=((0.6,), ()),
+    preflop_sizes=((0.6, 2.0), ()),
     multiway_sizes=((),),
 )
 # Six-handed Limit (docs/blueprint.md, "Limit 6-max"): preflop an open and a 3-bet, heads-up
