@@ -27,6 +27,7 @@ from ai.search.blueprint_prior import evidence_weight, prior_for
 from ai.search.explain import MAX_CHARS, reason
 from ai.search.mcts import Z95, ActionStats, Search, SearchResult, clearly_best, is_overbet
 from ai.search.opponents import build_tables
+from ai.search.overbet_prior import prior_exponents
 from ai.search.profiles import DEFAULT, MctsConfig, profile
 from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
@@ -202,6 +203,7 @@ class MctsBot(LokiBot):
             None if prior is None else prior[0],
             config.evidence_k,
             None if prior is None else prior[1],
+            None if prior is None else prior_exponents(obs),
         )
         # The seed is the spot's: the same spot (advice, then "Let AI decide") is searched
         # the same way.
