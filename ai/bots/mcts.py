@@ -25,8 +25,17 @@ from ai.policy.blueprint import NotCovered, default_blueprint
 from ai.policy.nway.lookup import describe, own_blueprint, sample_action
 from ai.search.blueprint_prior import evidence_weight, prior_for
 from ai.search.explain import MAX_CHARS, reason
-from ai.search.mcts import Z95, ActionStats, Search, SearchResult, clearly_best, is_overbet
+from ai.search.mcts import (
+    Z95,
+    ActionStats,
+    Search,
+    SearchResult,
+    clearly_best,
+    is_overbet,
+    largest_up_to_pot,
+)
 from ai.search.opponents import build_tables
+from ai.search.overbet_prior import prior_exponents
 from ai.search.profiles import DEFAULT, MctsConfig, profile
 from ai.search.reliability import Reliability
 from ai.search.reuse import Kept, follow
@@ -169,12 +178,14 @@ class MctsBot(LokiBot):
             return self.postflop(obs, self.read(obs))
         rule: Decision | None = None
         fold: Decision | None = None  # the blueprint's fold the search may overrule
+        up_to: int | None = None  # where only raises up to the pot are candidates
         call: Decision | None = None  # the blueprint's call a clearly better raise overrules
         if obs.street == PREFLOP and not config.search_preflop:
             rule = self.preflop_play(obs)
             if rule.kind == FOLD and self.consults_search(obs):
                 rule, fold = None, rule
             elif self.sizes_by_evidence(obs, rule):
+                up_to = largest_up_to_pot(obs)
                 if rule.kind < BET:
                     rule, call = None, rule
             elif obs.limit or not config.preflop_sizes or rule.kind < BET:
@@ -202,6 +213,7 @@ class MctsBot(LokiBot):
             None if prior is None else prior[0],
             config.evidence_k,
             None if prior is None else prior[1],
+            None if prior is None else prior_exponents(obs),
         )
         # The seed is the spot's: the same spot (advice, then "Let AI decide") is searched
         # the same way.
@@ -211,7 +223,11 @@ class MctsBot(LokiBot):
         kept = self._kept
         root = follow(kept, obs) if kept is not None and config.keep_tree else None
         result = search.run(
-            iterations=self.budget(obs.limit), deadline=deadline, clock=self.clock, root=root
+            iterations=self.budget(obs.limit),
+            deadline=deadline,
+            clock=self.clock,
+            root=root,
+            up_to=up_to,
         )
         passed_over: ActionStats | None = None
         if fold is not None:

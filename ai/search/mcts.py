@@ -282,11 +282,14 @@ class Search:
         deadline: float | None = None,
         clock: Clock = time.monotonic,
         root: Node | None = None,
+        up_to: int | None = None,
     ) -> SearchResult:
         """Search until `iterations` are done or `clock()` reaches `deadline`.
 
         With neither, the config's iteration budget. `root` continues an earlier tree
-        whose spot is this one (kept between our decisions of a hand).
+        whose spot is this one (kept between our decisions of a hand). `up_to`: the root's
+        bets and raises to more chips are no candidates (`largest_up_to_pot`) and, under
+        sequential halving, never played: they would take the budget of the candidates.
         """
         config = self.config
         if iterations is None and deadline is None:
@@ -295,7 +298,11 @@ class Search:
         if root is not None:
             self.tree = root.tree
         tree = root if root is not None else self.new_node(self.root_state, root=True)
-        alive = list(range(len(tree.actions)))
+        alive = [
+            a
+            for a, act in enumerate(tree.actions)
+            if up_to is None or act.kind < BET or act.to <= up_to
+        ]
         halving = config.root == HALVING and len(alive) > 1
         # Sequential halving: log2(k) rounds of equal budget, each playing every action
         # still in on the same deals, then dropping the worse half.
@@ -439,6 +446,13 @@ def _best(stats: list[ActionStats]) -> ActionStats:
         if s.value_bb >= best.value_bb:
             best = s
     return best
+
+
+def largest_up_to_pot(obs: Observation) -> int:
+    """The largest total a bet or raise can go to without being an overbet (`is_overbet`)."""
+    legal = obs.legal
+    call = legal.call_amount
+    return legal.committed + call + int(OVERBET_POTS * (obs.pot + call))
 
 
 def is_overbet(action: ActionStats, obs: Observation) -> bool:

@@ -134,6 +134,7 @@ def build_tables(
     prior: F64 | None = None,
     evidence_k: float = 1.0,
     prior_sizes: F64 | None = None,
+    overbet_prior: Sequence[float] | None = None,
 ) -> OpponentTables:
     """Every player's tables for this decision (the decider's own row is the prior's).
 
@@ -147,7 +148,9 @@ def build_tables(
     (`ai.search.blueprint_prior`); the model's shares then only move them as far as the
     decisions seen of the player go (w = n / (n + evidence_k)): safe exploitation.
     `prior_sizes[i]`: player i's No-Limit bet-size shares by the blueprint, blended with
-    the model's by the same weight.
+    the model's by the same weight. `overbet_prior[i]`: the prior of player i's overbet
+    exponent (the blueprint's own, `ai.search.overbet_prior`; else pot odds' 1), used
+    as it stands until the player has answered our overbets.
     """
     n = obs.n
     shares = np.zeros((n, STREETS, COSTS, 3))
@@ -210,11 +213,13 @@ def build_tables(
     shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold
     shares[:, :, 0, 0] = 0.0
     shares /= shares.sum(axis=-1, keepdims=True)
-    exponents = [PRIOR_EXPONENT] * n
+    priors = [PRIOR_EXPONENT] * n if overbet_prior is None else [float(e) for e in overbet_prior]
+    exponents = list(priors)
     if overbets is not None and not generic_only:
         for i, over in enumerate(overbets):
             if over is not None and i != obs.index and over.any():
-                exponents[i] = overbet_exponent(over, shares[i, :, 2, 1] + shares[i, :, 2, 2])
+                cont = shares[i, :, 2, 1] + shares[i, :, 2, 2]
+                exponents[i] = overbet_exponent(over, cont, priors[i])
     return OpponentTables.of(shares, sizes, kappa, exponents)
 
 

@@ -165,15 +165,19 @@ class VersusBook:
         stats.add(record.street, cost, crowd_of(in_hand), action_class(record.kind))
 
 
-def overbet_exponent(over: F64, continue_share: F64) -> float:
+def overbet_exponent(over: F64, continue_share: F64, prior: float = PRIOR_EXPONENT) -> float:
     """The exponent of (2 / (1 + bet/pot)) that best explains a player's answers to our
     overbets (`VersusBook.overbets_of`), given its continuing share facing a big bet
     per street (`continue_share[street]`, the search's tables): the most likely on a
-    grid from 0 (met as often as a pot bet) to 2, with a normal prior around 1.
+    grid from 0 (met as often as a pot bet) to 2, with a normal prior around `prior`
+    (the blueprint's own, `ai.search.overbet_prior`, where one stands behind the
+    tables; else pot odds' minimum defence, 1).
 
     >>> over = np.zeros((4, 4, 2))
     >>> overbet_exponent(over, np.full(4, 0.5))
     1.0
+    >>> overbet_exponent(over, np.full(4, 0.5), prior=0.1)
+    0.1
     >>> over[1, 3] = (12, 10)  # all-ins of ten pots, called 10 times in 22
     >>> overbet_exponent(over, np.full(4, 0.5))
     0.1
@@ -181,7 +185,29 @@ def overbet_exponent(over: F64, continue_share: F64) -> float:
     >>> overbet_exponent(over, np.full(4, 0.5))
     1.4
     """
-    log_like = -((_GRID - PRIOR_EXPONENT) ** 2) / (2 * PRIOR_SD**2)
+    log_like = -((_GRID - prior) ** 2) / (2 * PRIOR_SD**2) + _log_likelihood(over, continue_share)
+    return round(float(_GRID[int(np.argmax(log_like))]), 6)
+
+
+def implied_exponent(over: F64, continue_share: F64) -> float:
+    """The exponent that best explains answers to overbets with no prior: for the
+    blueprint's own answers, weighed by how often self-play reaches them
+    (`ai.search.overbet_prior`).
+
+    >>> over = np.zeros((4, 4, 2))
+    >>> over[1, 3] = (12, 10)
+    >>> implied_exponent(over, np.full(4, 0.5))
+    0.1
+    >>> over[1, 3] = (40, 1)
+    >>> implied_exponent(over, np.full(4, 0.5))
+    1.8
+    """
+    return round(float(_GRID[int(np.argmax(_log_likelihood(over, continue_share)))]), 6)
+
+
+def _log_likelihood(over: F64, continue_share: F64) -> F64:
+    """Per exponent on the grid, the log likelihood of the answers `over`."""
+    log_like = np.zeros_like(_GRID)
     for street in range(over.shape[0]):
         for size, ratio in enumerate(OVERBET_SIZES):
             folded, continued = over[street, size]
@@ -189,4 +215,4 @@ def overbet_exponent(over: F64, continue_share: F64) -> float:
                 continue
             p = np.clip(continue_share[street] * (2.0 / (1.0 + ratio)) ** _GRID, 0.01, 0.99)
             log_like += continued * np.log(p) + folded * np.log(1.0 - p)
-    return round(float(_GRID[int(np.argmax(log_like))]), 6)
+    return log_like

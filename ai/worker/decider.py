@@ -309,6 +309,7 @@ def load_priors() -> None:
     seconds each, cached per process) before the first query rather than inside it."""
     from ai.policy.blueprint import NotCovered
     from ai.search.blueprint_prior import blueprint_shares, nway_prior, sixmax_prior
+    from ai.search.overbet_prior import blueprint_exponents
     from ai.search.rollout_blueprint import pack
 
     blueprint_shares()
@@ -317,6 +318,8 @@ def load_priors() -> None:
         try:
             nway_prior(game)
             pack(game)  # our later play in the search's simulations
+            if game == "nolimit-hu":
+                blueprint_exponents()  # the prior of how players answer our overbets
         except NotCovered:  # an artefact not shipped: the search falls back to the model
             log.warning("no %s blueprint to warm up", game)
     try:

@@ -14,7 +14,7 @@ from test_search_blueprint import seen_playing
 from ai.bots.mcts import MctsBot, rule_raise_size
 from ai.game.observation import Observation
 from ai.policy.nway.lookup import shipped
-from ai.search.mcts import Z95, ActionStats
+from ai.search.mcts import Z95, ActionStats, is_overbet
 from ai.sim.rules import BET, CALL, RAISE
 
 STATION = (0.0, 1.0, 0.0)  # calls every bet, checks otherwise
@@ -87,3 +87,19 @@ def test_the_evidence_sizes_raises_up_to_the_pot() -> None:
     result = replace(mcts.last, actions=[pot, shove])
     assert rule_raise_size(result, obs, 0.1)[0] is shove
     assert rule_raise_size(result, obs, 0.1, up_to_pot=True)[0] is pot
+
+
+def test_overbets_that_cannot_be_chosen_take_none_of_the_budget() -> None:
+    """Only raises up to the pot may replace the blueprint's call; the all-in, which a
+    calling station calls (`ai.search.overbet_prior`) and so outranks them, is not
+    played: with it searched (1,000 iterations) the pot-sized raise had half the visits
+    and its interval no longer cleared the call's."""
+    obs = _blueprint_calls("KhQd", seed=1)
+    mcts = bot(iterations=DEFAULT_ITERATIONS, seed=1, search_preflop=False)
+    calling_station_seen(mcts, obs)
+    mcts.decide(obs)
+    assert mcts.last is not None
+    overbets = [a for a in mcts.last.actions if a.kind >= BET and is_overbet(a, obs)]
+    assert overbets and all(a.visits == 0 for a in overbets)
+    searched = sum(a.visits for a in mcts.last.actions)
+    assert searched == mcts.last.iterations
