@@ -4,7 +4,6 @@ did not clearly beat)."""
 
 from __future__ import annotations
 
-import pytest
 from test_worker_decider import query_for, seated_table
 
 import ai.worker.decider as decider_module
@@ -17,16 +16,14 @@ from holdem.config import Variant
 from protocol.messages import QueryPurpose
 
 
-def test_advice_comes_from_the_search_and_its_reason_follows_the_numbers(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_advice_comes_from_the_search_and_its_reason_follows_the_numbers() -> None:
     assert ADVISOR_STYLE == "mcts-advisor"
-    # The iteration budget, not the machine's load, ends these searches.
-    monkeypatch.setattr(decider_module, "ADVICE_SECONDS", 60.0)
     # The blueprints are loaded as a worker's warm-up loads them, not inside a budget.
     decider_module.load_priors()
     for variant in (Variant.LIMIT, Variant.NO_LIMIT):
-        decider = Decider()
+        # The iteration budget, not the machine's load, ends these searches (the time
+        # budget is bound when the Decider is made: patching the module's default is too late).
+        decider = Decider(advice_seconds=60.0)
         table = seated_table(variant, 3, seed=5)
         table.start_hand()
         advised = 0

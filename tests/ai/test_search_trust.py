@@ -8,7 +8,6 @@ import pytest
 from search_spots import bot, spot
 from test_worker_decider import query_for, seated_table
 
-import ai.worker.decider as decider_module
 from ai.math.evaluator import strength_of
 from ai.math.range_strength import combo_values, hand_strength
 from ai.models.ranges import grid_of
@@ -81,14 +80,11 @@ def test_the_equity_shown_is_against_the_ranges_shown() -> None:
 
 
 @pytest.mark.parametrize(("variant", "repeats"), [(Variant.LIMIT, 20), (Variant.NO_LIMIT, 6)])
-def test_advice_and_let_ai_decide_agree_on_the_same_spot(
-    variant: Variant, repeats: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_advice_and_let_ai_decide_agree_on_the_same_spot(variant: Variant, repeats: int) -> None:
     """The same profile, the same iteration budget and a seed derived from the spot: the
     same answer every time, whichever asks (the time budget only stops a search under
     load, which this test takes away)."""
-    monkeypatch.setattr(decider_module, "ADVICE_SECONDS", 60.0)
-    decider = Decider()
+    decider = Decider(advice_seconds=60.0)
     table = seated_table(variant, 3, seed=5)
     table.start_hand()
     hand = table.hand
