@@ -30,6 +30,7 @@ blueprint, its seats mapped onto a smaller table's as its lookup maps them.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -162,20 +163,24 @@ def _pair(arrays: tuple[npt.NDArray[np.generic], ...]) -> tuple[F64, F64]:
     return np.asarray(shares, dtype=np.float64), np.asarray(sizes, dtype=np.float64)
 
 
-def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
-    # The stored tree holds no chips; the same game built again (tested equal) does.
-    # The 6-max artefact stores the pot and call per node (tested equal): no rebuild.
+def chips_tree(bp: NWayBlueprint) -> nway_tree.NWayTree:
+    """The blueprint's tree with each node's pot and call. The stored tree holds no chips;
+    the same game built again (tested equal) does. The 6-max artefacts store the pot and
+    call per node (tested equal): no rebuild."""
     t = bp.tree
     chips = t if t.pot.size else nway_tree.build_tree(bp.game)
     if chips.n_nodes != t.n_nodes:
         raise ValueError(f"{bp.version}: the stored tree differs from the game's")
+    return chips
+
+
+def reached_means(bp: NWayBlueprint) -> Iterator[tuple[int, F64, float]]:
+    """(node, strategy, reach) for each decision node of the blueprint's tree, depth
+    first: the strategy averaged over card buckets (weighed by the abstraction; an
+    unvisited node calls) and how often self-play reaches the node."""
+    t = bp.tree
     art = bp.artefact
     weights = abstraction_weights(art.abstraction)
-    game = bp.game
-    units = (game.big_blind, game.big_blind, 2 * game.big_blind, 2 * game.big_blind)
-    n = game.n
-    acts = np.zeros((n, STREETS, COSTS, 3))
-    sizes = np.zeros((n, STREETS, COSTS, N_SIZES))
     reach = np.zeros(t.n_nodes)
     reach[0] = 1.0
     for node in range(t.n_nodes):  # depth first: a node's parent comes before it
@@ -190,16 +195,30 @@ def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
             mean = (rows * w[:, None]).sum(axis=0) / w.sum()
         else:
             mean = np.array([float(a == nway_tree.A_CALL) for a in t.action[node, :k]])
+        yield node, mean, float(reach[node])
+        for a in range(k):
+            reach[int(t.child[node, a])] += reach[node] * float(mean[a])
+
+
+def nway_tables(bp: NWayBlueprint) -> tuple[F64, F64]:
+    t = bp.tree
+    chips = chips_tree(bp)
+    game = bp.game
+    units = (game.big_blind, game.big_blind, 2 * game.big_blind, 2 * game.big_blind)
+    n = game.n
+    acts = np.zeros((n, STREETS, COSTS, 3))
+    sizes = np.zeros((n, STREETS, COSTS, N_SIZES))
+    for node, mean, reach in reached_means(bp):
+        r = int(t.round[node])
         p, cost = int(t.player[node]), 0
         if t.action[node, 0] == nway_tree.A_FOLD:
             call, pot = int(chips.to_call[node]), int(chips.pot[node])
             cost = max(1, int(cost_of(call, pot, units[r], game.limit)))
-        for a in range(k):
+        for a in range(len(mean)):
             act, share = int(t.action[node, a]), float(mean[a])
-            acts[p, r, cost, act] += reach[node] * share
+            acts[p, r, cost, act] += reach * share
             if act == nway_tree.A_RAISE:
-                sizes[p, r, cost, size_bucket_of(float(t.frac[node, a]))] += reach[node] * share
-            reach[int(t.child[node, a])] += reach[node] * share
+                sizes[p, r, cost, size_bucket_of(float(t.frac[node, a]))] += reach * share
     return normalised(acts, sizes)
 
 

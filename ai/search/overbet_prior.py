@@ -28,7 +28,7 @@ from ai.game.observation import Observation
 from ai.policy.blueprint import NotCovered
 from ai.policy.nway import tree as nway_tree
 from ai.policy.nway.lookup import ARTEFACTS, NWayBlueprint, shipped
-from ai.search.blueprint_prior import abstraction_weights, nway_prior
+from ai.search.blueprint_prior import chips_tree, nway_prior, reached_means
 from ai.search.prior_cache import cached
 from ai.search.versus import OVERBET_EDGES, implied_exponent
 
@@ -42,35 +42,18 @@ def blueprint_overbets(bp: NWayBlueprint) -> F64:
     bets beyond the pot (`versus.OVERBET_EDGES` bins, as `VersusBook.overbets_of`
     counts ours), averaged over card buckets and weighed by self-play's reach."""
     t = bp.tree
-    chips = t if t.pot.size else nway_tree.build_tree(bp.game)
-    if chips.n_nodes != t.n_nodes:
-        raise ValueError(f"{bp.version}: the stored tree differs from the game's")
-    art = bp.artefact
-    weights = abstraction_weights(art.abstraction)
+    chips = chips_tree(bp)
     over = np.zeros((bp.game.n, STREETS, len(OVERBET_EDGES), 2))
-    reach = np.zeros(t.n_nodes)
-    reach[0] = 1.0
-    for node in range(t.n_nodes):  # depth first: a node's parent comes before it
-        if t.kind[node] != nway_tree.DECISION:
-            continue
-        k = int(t.n_actions[node])
-        r = int(t.round[node])
-        o = int(art.lay.base[node])
-        rows = art.strategy[o : o + art.lay.buckets[r] * k].reshape(-1, k)
-        w = weights[r] * (rows.sum(axis=1) > 0)
-        if w.sum() > 0:
-            mean = (rows * w[:, None]).sum(axis=0) / w.sum()
-        else:
-            mean = np.array([float(a == nway_tree.A_CALL) for a in t.action[node, :k]])
+    for node, mean, reach in reached_means(bp):
         if t.action[node, 0] == nway_tree.A_FOLD:
             call, pot = int(chips.to_call[node]), int(chips.pot[node])
             ratio = call / max(pot - call, 1)  # the bet over the pot before it
             if ratio > OVERBET_EDGES[0]:
                 size = int(np.searchsorted(OVERBET_EDGES, ratio)) - 1
                 folded = float(mean[0])
-                over[int(t.player[node]), r, size] += reach[node] * np.array([folded, 1 - folded])
-        for a in range(k):
-            reach[int(t.child[node, a])] += reach[node] * float(mean[a])
+                over[int(t.player[node]), int(t.round[node]), size] += reach * np.array(
+                    [folded, 1 - folded]
+                )
     return over
 
 
