@@ -41,6 +41,7 @@ from backend.realtime.inbox import Orders
 from backend.realtime.manager import TableManager
 from backend.realtime.runtime import TableRuntime
 from backend.tournament.director import Order, OrderKind, State
+from backend.tournament.seats import chips
 from backend.tournament.service import TournamentService
 from backend.tournament.store import TournamentStore
 from backend.tournament.structures import Level
@@ -275,8 +276,14 @@ class ClusterTournaments:
     def report(self, tournament_id: str, body: dict[str, Any]) -> None:
         self._queue(f"tournament.{tournament_id}.report", body)
 
-    def publish(self, state: State) -> None:
-        body = {"node": self._node_id, "state": state.model_dump(mode="json")}
+    def publish(self, state: State, counted: dict[str, int]) -> None:
+        """After a write: the state (in memory: maybe ahead of the store) for the replicas,
+        and the hands the write stored as counted, which acknowledge the tables' reports."""
+        body = {
+            "node": self._node_id,
+            "state": state.model_dump(mode="json"),
+            "counted": counted,
+        }
         self._queue(f"tournament.{state.tournament_id}.state", body)
 
     async def forward(self, tournament_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -299,6 +306,7 @@ class ClusterTournaments:
             orders = tuple(order_from(doc) for doc in body.get("orders", []))
             runtime.post(Orders(orders))
         elif op == "t.seats":  # not awaited: the table's commands go on meanwhile
+            self._service.resend(table_id)  # (queued before the seats: told first)
             task = asyncio.get_running_loop().create_task(self._service.seats_when_idle(table_id))
             self._asks.add(task)
             task.add_done_callback(self._asks.discard)
@@ -311,7 +319,9 @@ class ClusterTournaments:
     async def _replicated(self, msg: Msg) -> None:
         body = loads(msg.data)
         if body.get("node") != self._node_id:
-            self._service.replicate(State.model_validate(body["state"]))
+            state = State.model_validate(body["state"])
+            self._service.acknowledged(state.tournament_id, chips(body.get("counted") or {}))
+            self._service.replicate(state)
 
     async def _request(self, tournament_id: str, msg: Msg) -> None:
         reply = await self._service.serve_request(tournament_id, loads(msg.data))
