@@ -4,13 +4,13 @@
 Two nodes in this process (each its own bus connection, tables, tournament service and
 `ClusterTournaments`, as `showdown serve --nodes` runs them) on a real nats-server and
 the real embedded database. The director's node `a` took the tournament's lease and
-died: nobody directs. Node `c` owns table 1, which plays three hands meanwhile and
-reports them on the bus: hand 2 busts two players who began it with 700 and 1,000
-chips. Then `a`'s lease runs out and node `b` takes the director over from the stored
-state: it asks table 1 for its seats, and `c` first tells it the three reports again
-(kept until a stored state of the director counts them). The busts are placed by the
-chips they began hand 2 with, 7th and 8th; before, only the seats after hand 3 came,
-in which neither was dealt, and they tied for 7th.
+died: nobody directs. Node `c` (it takes no director over) owns table 1, which plays
+three hands meanwhile and reports them on the bus: hand 2 busts two players who began
+it with 700 and 1,000 chips. Then `a`'s lease runs out and node `b` takes the director
+over from the stored state: it asks table 1 for its seats, and `c` first tells it the
+three hands again (kept until a stored state of the director counts them). The busts
+are placed by the chips they began hand 2 with, 7th and 8th; before, only the seats
+after hand 3 came, in which neither was dealt, and they tied for 7th.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from backend.tournament.store import TournamentStore
 from backend.tournament.structures import Level, Structure
 from backend.tournament.tables import table_config
 
-TTL = 60.0  # no lease runs out by itself in the test (nor does a takeover round come)
+TTL = 60.0  # no lease runs out by itself in the test
 LEVEL = Level(small_blind=10, big_blind=20)
 
 
@@ -81,10 +81,11 @@ class Node:
 @pytest.fixture
 async def nodes(
     nats_url: str, db: AsyncDatabase[Document], make_settings: Callable[..., Settings]
-) -> AsyncIterator[Callable[[str], Awaitable[Node]]]:
+) -> AsyncIterator[Callable[..., Awaitable[Node]]]:
     started: list[Node] = []
 
-    async def start(name: str) -> Node:
+    async def start(name: str, directs: bool = True) -> Node:
+        """`directs`: False, the node takes no director over (as a draining node)."""
         bus = await Bus.connect(nats_url, name)
         repos = Repositories.of(db)
         # Its tables deal no hand of their own: the test tells the hands.
@@ -96,7 +97,7 @@ async def nodes(
             return False
 
         link = ClusterTournaments(
-            bus, db, name, TTL, service, store, tables, lambda: False, nowhere
+            bus, db, name, TTL, service, store, tables, lambda: not directs, nowhere
         )
         owner = OwnerSide(bus, tables, name, 16)
         owner.tournament_op = link.table_op
@@ -118,7 +119,7 @@ async def until(done: Callable[[], bool], within: float = 10.0) -> None:
 
 
 async def test_reports_sent_while_no_node_directs_reach_the_next_director(
-    db: AsyncDatabase[Document], nodes: Callable[[str], Awaitable[Node]]
+    db: AsyncDatabase[Document], nodes: Callable[..., Awaitable[Node]]
 ) -> None:
     structure = Structure(starting_chips=1000, levels=[LEVEL, LEVEL.model_copy()])
     spec = Spec(name="t", max_players=8, seats_per_table=4, structure=structure, prize_shares=[100])
@@ -129,7 +130,7 @@ async def test_reports_sent_while_no_node_directs_reach_the_next_director(
     await TournamentStore(db).save(director.state)
     # Node a took the director's lease, then died.
     assert await Leases(db, "a", ttl=TTL, collection=LEASES).acquire("TR") is not None
-    c = await nodes("c")
+    c = await nodes("c", False)
     table_id = "TR-1"
     runtime = await c.tables.open_tournament_table(table_id, table_config(4, LEVEL), "t #1", "TR")
     c.link.opened(runtime)
