@@ -10,6 +10,9 @@
   which only the table's owner serves; `t.seats` asks it for its seats between hands.
 - **Reports** of a table whose director is elsewhere (a hand started, finished, its
   seats) go to `tournament.<id>.report`; the director's node handles them in order.
+  The table's node keeps each hand's reports until a state the director stored counts
+  them (the `counted` its publication carries), and tells them again, before the seats,
+  to a director just taken over: one published while no node directed is not lost.
 - **Replicas**: after each write the director publishes the state on
   `tournament.<id>.state`; the other nodes show pages, views and the AI's situation
   from it, and forward a player's requests on `tournament.<id>.req`.
@@ -208,7 +211,7 @@ class ClusterTournaments:
         """The node drains: each director it runs stops, its last state stored (fenced),
         its lease released and the other nodes told (`tournament.free`), so one of them
         takes it at once from the stored state and reconciles its tables between hands.
-        No hand is voided; a table's report sent meanwhile is repaired by that reconcile."""
+        No hand is voided; a table's report sent meanwhile is told again to that one."""
         for tournament_id in self._service.directing():
             self._unserve(tournament_id)  # (a forwarded request would come back here)
             await self._service.release(tournament_id)
