@@ -87,13 +87,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.nats_url:  # one of many nodes: tables are loaded as their leases allow
             node = await ClusterNode.start(settings, mongo.db, repos, tables, gateway)
             app.state.showdown.cluster = node
-        restored = await tables.load_all() if node is None else 0
         store = TournamentStore(mongo.db)
         await store.ensure_indexes()
         app.state.showdown.tournaments = TournamentService(store, tables)
         if node is not None:  # one director per tournament, its tables on any node
             await node.direct_tournaments(app.state.showdown.tournaments, store)
+        # The directors first: each tournament table is reconciled by its director as it
+        # loads (paused until then), from its stored seats and last filed hand.
         await app.state.showdown.tournaments.load_all()
+        restored = await tables.load_all() if node is None else 0
         app.state.showdown.tournaments.start_clock()
         idle = IdleCloser(mongo.db, tables, settings.table_idle_close)
         idle.start()

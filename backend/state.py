@@ -33,7 +33,7 @@ class AppState:
     password_tries: Quota
     session_sockets: SessionSockets = field(default_factory=SessionSockets)
     reviews: ReviewService | None = None  # set by the app once the gateway exists
-    tournaments: TournamentService | None = None  # set by the app once the tables load
+    tournaments: TournamentService | None = None  # set by the app before the tables load
     cluster: ClusterNode | None = None  # a node of a cluster (NATS_URL set); None: alone
     # Table names are checked and taken under this lock: two creates cannot share one.
     create_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

@@ -10,6 +10,9 @@
   which only the table's owner serves; `t.seats` asks it for its seats between hands.
 - **Reports** of a table whose director is elsewhere (a hand started, finished, its
   seats) go to `tournament.<id>.report`; the director's node handles them in order.
+  The table's node keeps each hand's reports until a state the director stored counts
+  them (the `counted` its publication carries), and tells them again, before the seats,
+  to a director just taken over: one published while no node directed is not lost.
 - **Replicas**: after each write the director publishes the state on
   `tournament.<id>.state`; the other nodes show pages, views and the AI's situation
   from it, and forward a player's requests on `tournament.<id>.req`.
@@ -41,6 +44,7 @@ from backend.realtime.inbox import Orders
 from backend.realtime.manager import TableManager
 from backend.realtime.runtime import TableRuntime
 from backend.tournament.director import Order, OrderKind, State
+from backend.tournament.seats import chips
 from backend.tournament.service import TournamentService
 from backend.tournament.store import TournamentStore
 from backend.tournament.structures import Level
@@ -207,7 +211,7 @@ class ClusterTournaments:
         """The node drains: each director it runs stops, its last state stored (fenced),
         its lease released and the other nodes told (`tournament.free`), so one of them
         takes it at once from the stored state and reconciles its tables between hands.
-        No hand is voided; a table's report sent meanwhile is repaired by that reconcile."""
+        No hand is voided; a table's report sent meanwhile is told again to that one."""
         for tournament_id in self._service.directing():
             self._unserve(tournament_id)  # (a forwarded request would come back here)
             await self._service.release(tournament_id)
@@ -275,8 +279,14 @@ class ClusterTournaments:
     def report(self, tournament_id: str, body: dict[str, Any]) -> None:
         self._queue(f"tournament.{tournament_id}.report", body)
 
-    def publish(self, state: State) -> None:
-        body = {"node": self._node_id, "state": state.model_dump(mode="json")}
+    def publish(self, state: State, counted: dict[str, int]) -> None:
+        """After a write: the state (in memory: maybe ahead of the store) for the replicas,
+        and the hands the write stored as counted, which acknowledge the tables' reports."""
+        body = {
+            "node": self._node_id,
+            "state": state.model_dump(mode="json"),
+            "counted": counted,
+        }
         self._queue(f"tournament.{state.tournament_id}.state", body)
 
     async def forward(self, tournament_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -299,6 +309,7 @@ class ClusterTournaments:
             orders = tuple(order_from(doc) for doc in body.get("orders", []))
             runtime.post(Orders(orders))
         elif op == "t.seats":  # not awaited: the table's commands go on meanwhile
+            self._service.resend(table_id)  # (queued before the seats: told first)
             task = asyncio.get_running_loop().create_task(self._service.seats_when_idle(table_id))
             self._asks.add(task)
             task.add_done_callback(self._asks.discard)
@@ -311,7 +322,9 @@ class ClusterTournaments:
     async def _replicated(self, msg: Msg) -> None:
         body = loads(msg.data)
         if body.get("node") != self._node_id:
-            self._service.replicate(State.model_validate(body["state"]))
+            state = State.model_validate(body["state"])
+            self._service.acknowledged(state.tournament_id, chips(body.get("counted") or {}))
+            self._service.replicate(state)
 
     async def _request(self, tournament_id: str, msg: Msg) -> None:
         reply = await self._service.serve_request(tournament_id, loads(msg.data))

@@ -282,6 +282,10 @@ class Hands:
     async def get(self, hand_id_: str) -> Document | None:
         return await self._col.find_one({"_id": hand_id_})
 
+    async def last_of(self, table_id: str) -> Document | None:
+        """The table's last filed hand (the highest number: voided hands are not filed)."""
+        return await self._col.find_one({"table_id": table_id}, sort=[("hand_no", DESCENDING)])
+
     async def for_player(
         self, player_id: str, limit: int, offset: int, table_id: str | None = None
     ) -> tuple[list[Document], int]:

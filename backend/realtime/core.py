@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 class TournamentHook(Protocol):
     """The tournament director's ears at a tournament table (backend.tournament.service)."""
 
-    def hand_started(self, table_id: str) -> None: ...
+    def hand_started(self, table_id: str, hand_no: int | None = None) -> None: ...
 
     def hand_finished(
         self,

@@ -55,7 +55,7 @@ class HandCycle(RuntimeCore):
         self._persist.start_hand(table.hand_no, hand.button, dict(hand.starting_stacks), players)
         self._events_persisted = 0
         if self.tournament is not None:
-            self.tournament.hand_started(self.table_id)
+            self.tournament.hand_started(self.table_id, table.hand_no)
         self._changed(Change(kind=ChangeKind.HAND_START, by=ActedBy.TABLE), False)
 
     def _chips_after_hand(self) -> list[Change]:

@@ -251,7 +251,6 @@ class TableManager:
         assert isinstance(snapshot_doc, dict)
         config = config_from_doc(config_doc)
         snapshot = snapshot_from_doc(table_id, config, snapshot_doc)
-        last_finished = snapshot.hand_no  # (before a voided hand's number replaces it)
         live = await repos.hands.get_live(table_id)
         if live is not None:
             hand_no = int(live["hand_no"])
@@ -281,31 +280,29 @@ class TableManager:
             fence,
         )
         runtime.restore_access(doc.get("access"))
-        if self.tournament_loaded is not None and runtime.options.tournament_id is not None:
-            runtime.stored_last_hand = await self._last_hand(table_id, last_finished)
-            self.tournament_loaded(runtime)
+        if runtime.options.tournament_id is not None:
+            # Read whoever reconciles it (a director loaded before or after the table).
+            runtime.stored_last_hand = await self._last_hand(table_id)
+            if self.tournament_loaded is not None:
+                self.tournament_loaded(runtime)
         runtime.start(Change(kind=ChangeKind.RESTORE, by=ActedBy.TABLE))
         log.info("table restored", extra={"seats": sorted(table.seats), "hand_no": table.hand_no})
 
-    async def _last_hand(self, table_id: str, hand_no: int) -> tuple[int, dict[str, int]] | None:
-        """The last filed hand, `hand_no` (the stored seats') or the one before it (seats
-        stored during hand `hand_no`, which was then voided): its number and its players'
-        starting chips (a tournament's director places a lost report's busts by them)."""
-        record: object = None
-        for number in (hand_no, hand_no - 1):
-            filed = await self._repos.hands.get(hand_id(table_id, number)) if number else None
-            record = filed.get("record") if filed is not None else None
-            if isinstance(record, dict):
-                hand_no = number
-                break
-        if not isinstance(record, dict):
-            return None
+    async def _last_hand(self, table_id: str) -> tuple[int, dict[str, int]]:
+        """The table's last filed hand: its number and its players' starting chips (a
+        tournament's director places a lost report's busts by them). Every finished hand
+        is filed by now (the pending record above), whatever hands were voided since, so
+        none filed means none finished: hand 0, nobody dealt."""
+        filed = await self._repos.hands.last_of(table_id)
+        record = filed.get("record") if filed is not None else None
+        if filed is None or not isinstance(record, dict):
+            return 0, {}
         seats = record.get("seats")
         starting = {
             str(seat["player_id"]): int(seat["starting_stack"])
             for seat in (seats if isinstance(seats, list) else [])
         }
-        return hand_no, starting
+        return int(filed["hand_no"]), starting
 
     async def close(self) -> None:
         await asyncio.gather(*(r.stop() for r in self._runtimes.values()))

@@ -263,7 +263,11 @@ class Director:
 
     # -- events from the tables --------------------------------------------------------
 
-    def hand_started(self, table_id: str) -> None:
+    def hand_started(self, table_id: str, hand_no: int | None = None) -> None:
+        """`hand_no`: the table's number of the hand; one counted already (its report
+        told again after a takeover) starts nothing."""
+        if hand_no is not None and hand_no <= self.state.counted.get(table_id, 0):
+            return
         if table_id not in self.state.busy:
             self.state.busy.append(table_id)
 

@@ -4,13 +4,16 @@ its stored state, and the clock task that starts breaks' ends and sit-and-gos.
 The tables call in (a hand started, a hand finished) from their own tasks; the director's
 answer, host commands as `Order`s, goes to each table's inbox, so every table still
 changes only in its own task. The director's state is stored after every event; on a
-restart it is read again and every table of a running tournament resynced from its own
-stored seats (the hand in progress voided, as at every table).
+restart it is read again and every table of a running tournament, as it loads, waits
+paused until it is reconciled from its own stored seats and last filed hand (the hand in
+progress voided, as at every table; the hands whose director's writes were lost counted).
 
 On a cluster (`link`, backend.cluster.tournaments) a director runs only on the node
 holding its tournament's lease, and its writes carry the lease's token. Its tables may
 be on any node: orders to another node's table and that table's reports cross the bus;
 a table loaded by a node (a takeover) waits, paused, for its director to reconcile it.
+A table's reports on the bus are kept until a stored state of its director counts them,
+and told again to a director just taken over before the table's seats.
 The other nodes keep a replica of each state (published after every write) for pages,
 views and the AI's situation, and forward a player's requests to the director's node.
 """
@@ -69,7 +72,7 @@ class Link(Protocol):
         self, table_id: str, config: TableConfig, name: str, tournament_id: str
     ) -> bool: ...
 
-    def publish(self, state: State) -> None: ...
+    def publish(self, state: State, counted: dict[str, int]) -> None: ...
 
     async def forward(self, tournament_id: str, body: dict[str, Any]) -> dict[str, Any]: ...
 
@@ -92,73 +95,38 @@ class TournamentService:
         self.link: Link | None = None  # on a cluster's node
         self._fence: dict[str, int] = {}  # the lease token of each director run here
         self._replicas: dict[str, Director] = {}  # others' directors, as last published
+        # Per table here, its reports sent on the bus that no stored state has counted yet
+        # (its director's node may die before storing them): told again to the next one.
+        self._unacked: dict[str, list[dict[str, Any]]] = {}
 
     # -- life --------------------------------------------------------------------------
 
     async def load_all(self) -> int:
-        """After the tables are loaded: every tournament back, its tables reattached.
-        On a cluster only replicas: a director runs where its lease is taken (`take`)."""
+        """Before the tables are loaded: every stored tournament back. Each of its tables,
+        once loaded (`table_loaded`), waits paused until its director reconciled it from
+        its stored seats and its last filed hand (its hand number: the hands whose
+        director's writes a kill lost are counted). On a cluster only replicas: a
+        director runs where its lease is taken (`take`)."""
         if self.link is not None:
             for state in await self._store.all():
                 self.replicate(state)
             return 0
+        self._tables.tournament_loaded = self.table_loaded
         now = self.clock.now()
         for state in await self._store.all():
             director = Director(state)
             director.restarted(now)
             self._directors[state.tournament_id] = director
-            for table_id in list(state.tables):
-                self._attach(state.tournament_id, table_id)
-            if state.status is Status.RUNNING:
-                self._dispatch(state.tournament_id, self._reconcile(director))
             self._save(state.tournament_id)
         return len(self._directors)
 
-    def _reconcile(self, director: Director) -> list[Order]:
-        """After a restart, the tables' stored seats against the director's: a move cut
-        short (removed at one table, not yet seated at the other, or the reverse) is
-        completed; every stack comes from the player's own table, a voided hand's
-        chips given back."""
-        state = director.state
-        orders: list[Order] = []
-        seated: set[str] = set()
-        for table_id in state.tables:
-            runtime = self._tables.get(table_id)
-            if runtime is None:
-                continue
-            stacks: dict[str, int] = {}
-            for seat in runtime.table.snapshot().seats:
-                entrant = state.entrants.get(seat.player_id)
-                if entrant is None or entrant.table_id != table_id:
-                    orders.append(Order(OrderKind.REMOVE, table_id, player_id=seat.player_id))
-                    continue
-                stacks[seat.player_id] = seat.stack
-                seated.add(seat.player_id)
-            orders += director.resync(table_id, stacks)
-        for entrant in director.players_left:
-            table = state.tables.get(entrant.table_id or "")
-            if entrant.player_id in seated or table is None:
-                continue
-            number = next(n for n, p in table.seats.items() if p == entrant.player_id)
-            orders.append(
-                Order(
-                    OrderKind.SEAT,
-                    table.table_id,
-                    player_id=entrant.player_id,
-                    name=entrant.name,
-                    seat=number,
-                    chips=entrant.chips,
-                    is_bot=entrant.is_bot,
-                )
-            )
-        return orders
-
     def _reconcile_table(self, director: Director, table_id: str, seats: Seats) -> list[Order]:
-        """One table's seats (between hands) against the director's, on a cluster: what
-        `_reconcile` does for each table after a restart, plus the orders the table may
-        have missed while it had no owner (its stakes, the pause or the resume; a table
-        the director broke meanwhile closed), and the end of a hand whose report was lost
-        with the director's node (a bust stored by the table: out now, or a table of one
+        """One table's seats (between hands: after a restart or a takeover) against the
+        director's: a move cut short completed (a stale copy removed, a player it misses
+        seated), the stacks from the table (a voided hand's chips given back), the orders
+        the table may have missed while it had no owner (its stakes, the pause or the
+        resume; a table the director broke meanwhile closed), and the end of a hand whose
+        report or director's write was lost (a bust stored by the table: out now, or a table of one
         player with chips would wait for ever)."""
         state = director.state
         orders: list[Order] = []
@@ -250,6 +218,8 @@ class TournamentService:
         for table_id in list(state.tables):
             self._attach(tournament_id, table_id)
             if self._tables.get(table_id) is not None:
+                for body in self._unacked.get(table_id, []):  # sent while none directed
+                    self.reported(tournament_id, body)
                 self._spawn(self.seats_when_idle(table_id))
             elif self.link is not None:
                 self.link.ask_seats(table_id)
@@ -308,12 +278,36 @@ class TournamentService:
         if state.tournament_id not in self._directors:
             self._replicas[state.tournament_id] = Director(state)
 
+    def acknowledged(self, tournament_id: str, counted: dict[str, int]) -> None:
+        """The tournament's director stored a state that counted each table's hands up to
+        `counted`: the reports of those hands are safe (a report is acknowledged by the
+        stored state, not by its arrival: a director may die before storing it)."""
+        for table_id in [t for t, tid in self._of_table.items() if tid == tournament_id]:
+            reports = self._unacked.get(table_id)
+            if reports:
+                last = counted.get(table_id, 0)
+                self._unacked[table_id] = [r for r in reports if r["hand_no"] > last]
+
+    def unacknowledged(self, table_id: str) -> list[dict[str, Any]]:
+        """The table's reports on the bus no stored state has counted yet."""
+        return list(self._unacked.get(table_id, []))
+
+    def resend(self, table_id: str) -> None:
+        """A director just taken over asks the table for its seats: first, its reports
+        that no stored state counted (sent while no node directed), in order. Counted
+        already, one counts nothing: each carries its hand number."""
+        tournament_id = self._of_table.get(table_id)
+        if self.link is None or tournament_id is None:
+            return
+        for body in self._unacked.get(table_id, []):
+            self.link.report(tournament_id, body)
+
     # -- a cluster's tables -------------------------------------------------------------
 
     def table_loaded(self, runtime: TableRuntime) -> None:
-        """A tournament's table loaded by this node (a takeover; before it starts): it
-        waits, paused, until its director has reconciled it (a move or a bust it missed
-        while it had no owner would otherwise be dealt with stale seats)."""
+        """A tournament's table loaded by this process (a restart, a takeover; before it
+        starts): it waits, paused, until its director has reconciled it (a move or a bust
+        it missed while it had no owner would otherwise be dealt with stale seats)."""
         tournament_id = runtime.options.tournament_id
         if tournament_id is None:
             return
@@ -374,7 +368,7 @@ class TournamentService:
         if kind == "seats":
             self._seats(tournament_id, table_id, Seats.from_doc(body))
         elif kind == "started":
-            director.hand_started(table_id)
+            director.hand_started(table_id, int_or_none(body.get("hand_no")))
             self._save(tournament_id)
         elif kind == "finished":
             self._finished(
@@ -490,6 +484,7 @@ class TournamentService:
     async def _store_now(self, director: Director) -> None:
         """The state written now (fenced on a cluster: StaleOwner drops the director)."""
         tid = director.state.tournament_id
+        counted = dict(director.state.counted)  # as stored (the state changes meanwhile)
         try:
             await self._store.save(director.state, self._fence.get(tid))
         except StaleOwner as error:
@@ -498,7 +493,8 @@ class TournamentService:
                 "the tournament's director moved to another node: try again"
             ) from error
         if self.link is not None:
-            self.link.publish(director.state)
+            self.acknowledged(tid, counted)
+            self.link.publish(director.state, counted)
 
     async def register(self, tournament_id: str, player_id: str, name: str) -> Director:
         if self._remote(tournament_id):
@@ -603,13 +599,13 @@ class TournamentService:
 
     # -- the tables' events (called from the table's own task) ---------------------------
 
-    def hand_started(self, table_id: str) -> None:
+    def hand_started(self, table_id: str, hand_no: int | None = None) -> None:
         director = self._of(table_id)
         if director is not None:
-            director.hand_started(table_id)
+            director.hand_started(table_id, hand_no)
             self._save(director.state.tournament_id)
         else:
-            self._report(table_id, {"kind": "started"})
+            self._report(table_id, {"kind": "started", "hand_no": hand_no})
 
     def hand_finished(
         self,
@@ -637,7 +633,10 @@ class TournamentService:
         tournament_id = self._of_table.get(table_id)
         if self.link is None or tournament_id is None:
             return False
-        self.link.report(tournament_id, {**body, "table": table_id})
+        report = {**body, "table": table_id}
+        if isinstance(report.get("hand_no"), int):  # kept until a stored state counts it
+            self._unacked.setdefault(table_id, []).append(report)
+        self.link.report(tournament_id, report)
         return True
 
     def _finished(

@@ -357,3 +357,54 @@ async def test_a_table_restored_from_the_store_places_its_lost_hands_busts(
     assert (entrants[big].place, entrants[short].place) == (5, 6)
     assert entrants[winner].chips == 3000 and len(taken.players_left) == 4
     assert taken.state.hands[table_id] == 7
+
+
+async def test_a_table_restored_after_voided_hands_reports_its_last_filed_hand(
+    db: AsyncDatabase[Document],
+    repos: Repositories,
+    store: TournamentStore,
+    tables: TableManager,
+    service: TournamentService,
+) -> None:
+    """A tournament table's hand 7 (two busts, both stood up) was filed with its report
+    lost; hands 8 and 9 were dealt and voided by restarts (its stored seats carry number 9,
+    nothing filed past 7). Loaded again, it reports hand 7, the last hand it finished: the
+    busts are placed by their chips as it began (not a tie) and its seven hands count.
+    Before, only the hands numbered 9 and 8 were looked for: none, so the busts tied."""
+    director = Director(_state("T9", players=6, seats=3))
+    director.start(service.now())
+    await store.save(director.state)
+    assert await service.take("T9", 1)
+    taken = service.get("T9")
+    assert taken is not None
+    table_id = next(iter(taken.state.tables))
+    winner, short, big = sorted(taken.state.tables[table_id].seats.values())
+    config = table_config(3, LEVELS[0])
+    table = Table(table_id, config, tournament=True)
+    host_commands.seat_player(table, 1, winner, "W", 3000)
+    snapshot = {**snapshot_to_doc(table.snapshot()), "hand_no": 9}
+    options = TableOptions(name="t #1", action_timeout=30, time_bank=0, tournament_id="T9")
+    doc = options.model_dump(mode="json")
+    await repos.tables.insert(table_id, config_to_doc(config), doc, snapshot, 1)
+    starting = {winner: 1000, short: 400, big: 1600}
+    for hand_no, seats in ((6, {winner: 1000, short: 1000, big: 1000}), (7, starting)):
+        record = {
+            "table_id": table_id,
+            "hand_no": hand_no,
+            "seats": [{"player_id": p, "starting_stack": c} for p, c in seats.items()],
+        }
+        filed = {"_id": hand_id(table_id, hand_no), "table_id": table_id, "hand_no": hand_no}
+        await db.hands.insert_one({**filed, "record": record})
+    tables.tournament_loaded = service.table_loaded
+    assert await tables.load(table_id)
+    runtime = tables.get(table_id)
+    assert runtime is not None and runtime.stored_last_hand == (7, starting)
+    assert runtime.table.hand_no == 9  # (its numbering goes on past the voided hands)
+    # The table reports its seats from a callback scheduled at its load: run it.
+    ran = asyncio.get_running_loop().create_future()
+    asyncio.get_running_loop().call_soon(ran.set_result, None)
+    await ran
+    entrants = taken.state.entrants
+    assert (entrants[big].place, entrants[short].place) == (5, 6)
+    assert entrants[winner].chips == 3000 and len(taken.players_left) == 4
+    assert taken.state.hands[table_id] == 7
