@@ -316,6 +316,7 @@ class StatsResponse(BaseModel):
     ai: dict[str, int]
     database: dict[str, int] = Field(
         description="writes sent, round trips (batches) they took, journal syncs (commits), "
-        "the table lane's writes and round trips, retried and failed writes"
+        "the table lane's writes and round trips, retried and failed writes, and "
+        "`writes.<lane>.<collection>`: the writes sent by lane and collection"
     )
     loop_lag: LoopLag  # how late the server's event loop runs what is due, recently

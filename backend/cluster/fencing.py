@@ -29,12 +29,15 @@ class StaleOwner(Exception):
 
 
 def fenced_filter(doc_id: str, token: int, **conditions: Any) -> Document:
-    """Matches the document only while no later token has written it (or none yet)."""
-    return {
-        "_id": doc_id,
-        "$or": [{"fence": {"$lte": token}}, {"fence": {"$exists": False}}],
-        **conditions,
-    }
+    """Matches the document only while no later token has written it (or none yet).
+
+    `fence` not above the token also matches a document with no fence. Written as a
+    condition on the field, not a top-level `$or`: the embedded database looks a
+    filter with a top-level operator up by scanning the whole collection (every
+    table's document, twice a hand), where `_id` beside field conditions is a point
+    lookup; measured on 100 tables' documents, 2.2 against 1.1 ms of its CPU per
+    fenced update."""
+    return {"_id": doc_id, "fence": {"$not": {"$gt": token}}, **conditions}
 
 
 def fenced_doc(token: int, update: Document) -> Document:

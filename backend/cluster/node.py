@@ -34,8 +34,9 @@ from backend.cluster.ai_relay import AIRelay
 from backend.cluster.bus import Bus, NoOwner, dumps, loads
 from backend.cluster.fencing import StaleOwner, stamp
 from backend.cluster.filings import ClusterFilings
+from backend.cluster.free_tables import FreeTables
 from backend.cluster.keeper import LeaseKeeper
-from backend.cluster.leases import COLLECTION, Leases
+from backend.cluster.leases import Leases
 from backend.cluster.lobby import ClusterLobby
 from backend.cluster.remote import OwnerSide
 from backend.cluster.tournaments import ClusterTournaments
@@ -72,6 +73,7 @@ class ClusterNode:
         self._tables = tables
         self.leases = Leases(db, node_id, ttl=settings.lease_ttl)
         self.keeper = LeaseKeeper(self.leases, self._lost)
+        self._free = FreeTables(db, self.leases)
         self.owner = OwnerSide(bus, tables, node_id, settings.send_queue_size)
         self.lobby = ClusterLobby(bus, tables, repos.hands.stats, node_id)
         self.ai: AIRelay | None = None
@@ -195,20 +197,12 @@ class ClusterNode:
     async def _take_over(self) -> list[str]:
         if self.draining:
             return []
-        ids = await self._repos.tables.ids()
-        now = self.leases.now()
-        held = {
-            str(doc["_id"])
-            async for doc in self._db[COLLECTION].find(
-                {"_id": {"$in": ids}, "expires_at": {"$gt": now}}, {"_id": 1}
-            )
-        }
-        free = [tid for tid in ids if tid not in held and self._tables.get(tid) is None]
+        count, free = await self._free.find(lambda table_id: self._tables.get(table_id) is not None)
         if not free:
             return []
         alive = self.alive()
         mine = len(self._tables.all())
-        share = math.ceil(len(ids) / len(alive)) - mine
+        share = math.ceil(count / len(alive)) - mine
         if self.least_loaded() == self.node_id:
             share = max(share, 1)
         taken: list[str] = []

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from pymongo import DeleteOne, InsertOne, ReplaceOne, UpdateOne
@@ -137,6 +137,7 @@ class BatchWriter:
         self.table_rounds = 0  # its rounds (a round's commands and marker)
         self.table_round_us = 0  # their time, summed (microseconds)
         self.table_round_max_us = 0
+        self.by_kind: Counter[str] = Counter()  # operations sent, by "lane.collection"
 
     async def write(
         self,
@@ -275,6 +276,7 @@ class BatchWriter:
     ) -> dict[int, PyMongoError]:
         self.batches += 1
         self.writes += len(items)
+        self.by_kind[f"{lane.name}.{name}"] += len(items)
         if lane is not self._background:
             self.table_batches += 1
         if lane is self._urgent:

@@ -166,10 +166,6 @@ class Tables:
     async def one(self, table_id: str) -> Document | None:
         return await self._col.find_one({"_id": table_id})
 
-    async def ids(self) -> list[str]:
-        """Every open table's id (a cluster node looks for tables nobody holds)."""
-        return [str(doc["_id"]) async for doc in self._col.find({}, {"_id": 1})]
-
     async def save_state(
         self,
         table_id: str,

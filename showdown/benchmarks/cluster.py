@@ -102,6 +102,9 @@ class Figures:
     round_trips_per_hand: float
     journal_syncs_per_hand: float
     client_cpu_share: float
+    writes_by_kind: dict[str, float] = field(default_factory=dict)  # per hand, "lane.collection"
+    database_ops_per_hand: dict[str, float] = field(default_factory=dict)  # its opcounters
+    round_trips_by_lane: dict[str, float] = field(default_factory=dict)  # per hand
 
 
 @dataclass
@@ -218,6 +221,7 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
         async with httpx.AsyncClient(timeout=60) as http:
             before = await _hands(http, room)
             _, writer_before = await _stats(http, room)
+            ops_before = await _opcounters(room)
             gc.collect()
             gc.disable()  # the client's pauses would count as the server's latency
             tally.measuring = players.measuring = True
@@ -232,6 +236,7 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
             gc.enable()
             after = await _hands(http, room)
             lag, writer_after = await _stats(http, room)
+            ops_after = await _opcounters(room)
     finally:
         stop.set()
         for task in tasks:
@@ -246,8 +251,11 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
     cores = meter.total / elapsed
 
     def per_hand(counter: str) -> float:
-        done = writer_after[counter] - writer_before[counter]
+        done = writer_after.get(counter, 0) - writer_before.get(counter, 0)
         return round(done / hands, 2) if hands else math.nan
+
+    kinds = sorted(k for k in writer_after if k.startswith("writes."))
+    ops = {k: round((ops_after[k] - ops_before.get(k, 0)) / hands, 2) for k in ops_after}
 
     return Figures(
         name=name,
@@ -279,6 +287,13 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
         round_trips_per_hand=per_hand("batches"),
         journal_syncs_per_hand=per_hand("commits"),
         client_cpu_share=round(client_used / elapsed, 3),
+        writes_by_kind={k.removeprefix("writes."): per_hand(k) for k in kinds},
+        database_ops_per_hand=ops if hands else {},
+        round_trips_by_lane={
+            "urgent": per_hand("urgent_batches"),
+            "table": round(per_hand("table_batches") - per_hand("urgent_batches"), 2),
+            "background": round(per_hand("batches") - per_hand("table_batches"), 2),
+        },
     )
 
 
@@ -313,14 +328,30 @@ async def _hands(http: Any, room: Room) -> dict[str, int]:
 
 
 async def _stats(http: Any, room: Room) -> tuple[float, dict[str, int]]:
-    """The worst node's loop lag p99, and the database writer's counters summed over nodes."""
-    worst, counters = 0.0, dict.fromkeys(("writes", "batches", "commits"), 0)
+    """The worst node's loop lag p99, and the database writers' counters summed over
+    nodes (writes, round trips, syncs, and the writes by lane and collection)."""
+    names = ("writes", "batches", "commits", "urgent_batches", "table_batches")
+    worst, counters = 0.0, dict.fromkeys(names, 0)
     for url in room.urls.values():
         stats = (await http.get(f"{url}/api/stats")).json()
         worst = max(worst, float(stats["loop_lag"]["p99_ms"]))
-        for name in counters:
-            counters[name] += int(stats["database"].get(name, 0))
+        for name, value in stats["database"].items():
+            if name in counters or name.startswith("writes."):
+                counters[name] = counters.get(name, 0) + int(value)
     return round(worst, 2), counters
+
+
+async def _opcounters(room: Room) -> dict[str, int]:
+    """The database's operation counters: every process's writes and reads, those the
+    nodes send by themselves (leases, takeover rounds, stamps) included."""
+    from pymongo import AsyncMongoClient
+
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(room.database_url)
+    try:
+        status = await client.admin.command("serverStatus")
+    finally:
+        await client.close()
+    return {str(k): int(v) for k, v in status.get("opcounters", {}).items()}
 
 
 def verdict(figures: list[Figures]) -> list[dict[str, Any]]:
@@ -387,6 +418,12 @@ def report(figures: list[Figures], verdicts: list[dict[str, Any]]) -> str:
             f"client CPU {100 * f.client_cpu_share:.0f}% of a core; per hand {f.writes_per_hand} "
             f"writes, {f.round_trips_per_hand} round trips, {f.journal_syncs_per_hand} syncs"
         )
+        kinds = ", ".join(f"{k} {v}" for k, v in f.writes_by_kind.items() if v >= 0.01)
+        ops = ", ".join(f"{k} {v}" for k, v in f.database_ops_per_hand.items() if v >= 0.01)
+        lines.append(f"    writes per hand by lane.collection: {kinds or '-'}")
+        lanes = ", ".join(f"{k} {v}" for k, v in f.round_trips_by_lane.items())
+        lines.append(f"    round trips per hand by lane: {lanes or '-'}")
+        lines.append(f"    database operations per hand (every process): {ops or '-'}")
     for v in verdicts:
         met = "met" if v["met"] else "NOT met"
         lines.append(

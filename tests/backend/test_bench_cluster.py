@@ -36,6 +36,12 @@ def test_bench_cluster_measures_one_process_and_two_nodes(
         assert figures["cores_used"] > 0 and math.isfinite(figures["tables_per_core"])
         assert sum(figures["tables_per_node"].values()) == 2
         assert figures["writes_per_hand"] >= figures["round_trips_per_hand"] > 0
+        # The writes by lane and collection add up to them; the database counted its own.
+        by_kind = figures["writes_by_kind"]
+        assert by_kind["urgent.tables"] > 0 and by_kind["urgent.live_hands"] > 0
+        assert sum(by_kind.values()) == pytest.approx(figures["writes_per_hand"], abs=0.1)
+        assert figures["database_ops_per_hand"]["update"] > 0
+        assert figures["round_trips_by_lane"]["urgent"] > 0
     assert anchor["relayed_sockets"] == 0 and anchor["cpu_seconds"]["bus"] == 0
     assert anchor["processes"] == {"server": 1, "bus": 0, "database": 1}
     # The launcher and its two nodes, nats-server, the database: all counted.

@@ -97,6 +97,7 @@ async def stats(state: State) -> StatsResponse:
             "retries": sum(r.persister.retries for r in runtimes),
             "failed": sum(r.persister.errors for r in runtimes),
             "paused_tables": sum(1 for r in runtimes if r.paused),
+            **{f"writes.{kind}": n for kind, n in state.repos.writer.by_kind.items()},
         },
         loop_lag=state.loop_lag.summary(),
     )
