@@ -55,7 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         mongo = Mongo(url, settings.mongodb_db)
         await mongo.ensure_indexes()
-        repos = Repositories.of(mongo.db)
+        repos = Repositories.of(mongo.db, mongo.blocking_db)
         await repos.players.ensure_indexes()
         gateway = AIGateway(settings.ai_shared_secret, settings.send_queue_size)
         tables = TableManager(settings, repos, gateway)

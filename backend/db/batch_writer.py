@@ -35,6 +35,15 @@ acknowledged before it (WiredTiger's log and MongoDB's journal alike). Only
 then are the journaled writes reported stored. A round that would sync only a
 single time (an insert command, a lone update) journals it directly: a round
 trip less.
+
+Given a synchronous client (`blocking`), the urgent lane sends each round from a
+worker thread, and the event loop hears of it once, at its end. Through the
+asynchronous driver a round took ~22 turns of the event loop (its connection
+checkout, send, reads and pymongo's tasks around them each wait for a turn), and
+the turns of a server's busy loop last as long as all its tables' ready work:
+a waited-for write's time was those turns times that length
+(docs/experiments/2026-11-28-frames-per-tick-and-held-states.md). In the thread
+a step waits for the GIL at most a switch interval, not a turn.
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ from dataclasses import dataclass, field
 from pymongo import DeleteOne, InsertOne, ReplaceOne, UpdateOne
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.database import Database
 from pymongo.errors import BulkWriteError, PyMongoError, WriteError
 from pymongo.write_concern import WriteConcern
 
@@ -84,6 +94,16 @@ def _syncs(chunk: list[_Queued]) -> int:
     return len(chunk) - inserts + (1 if inserts else 0)
 
 
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    """A blocking round's counts, added to the writer's in the loop's thread."""
+
+    commands: int
+    writes: int
+    syncs: int  # journaled directly
+    marker: bool
+
+
 @dataclass
 class _Lane:
     name: str
@@ -104,6 +124,8 @@ class BatchWriter:
     `marker` names this process's marker document (one per node: no two nodes
     contend for one document). A round whose journaled commands would sync at most
     `group_commit_min` times journals them directly instead of sending a marker.
+    `blocking`, the same database through a synchronous client: the urgent lane's
+    rounds are sent from a worker thread with it.
     """
 
     def __init__(
@@ -111,8 +133,10 @@ class BatchWriter:
         db: AsyncDatabase[Document],
         marker: str = "node",
         group_commit_min: int = GROUP_COMMIT_MIN,
+        blocking: Database[Document] | None = None,
     ) -> None:
         self._db = db
+        self._blocking = blocking
         self._marker = marker
         self._group_commit_min = group_commit_min
         self._urgent = _Lane("urgent", TABLE_CHUNK, parallel=True, max_rounds=TABLE_ROUNDS)
@@ -213,6 +237,14 @@ class BatchWriter:
             self.table_writes += len(items)
         if lane is self._urgent:
             self.urgent_writes += len(items)
+        if lane is self._urgent and self._blocking is not None:
+            failed, sent = await asyncio.to_thread(self._round_blocking, self._blocking, batch)
+            self.batches += sent.commands + sent.marker
+            self.table_batches += sent.commands + sent.marker
+            self.urgent_batches += sent.commands + sent.marker
+            self.writes += sent.writes
+            self.commits += sent.syncs + sent.marker
+            return failed
         commands = [
             (name, group[start : start + lane.chunk])
             for name, group in batch.items()
@@ -243,6 +275,39 @@ class BatchWriter:
                 errors.update({id(item): failure for item in journaled})
         return errors
 
+    def _round_blocking(
+        self, db: Database[Document], batch: dict[str, list[_Queued]]
+    ) -> tuple[dict[int, PyMongoError], _Sent]:
+        """`_round` in a worker thread: the same commands, marker and outcomes, one
+        command after the other. Touches nothing of the writer's but its settings."""
+        commands = [
+            (name, group[start : start + TABLE_CHUNK])
+            for name, group in batch.items()
+            for start in range(0, len(group), TABLE_CHUNK)
+        ]
+        syncs = sum(_syncs(chunk) for _, chunk in commands if any(i.journal for i in chunk))
+        direct = syncs <= self._group_commit_min
+        errors: dict[int, PyMongoError] = {}
+        for name, chunk in commands:
+            journal = direct and any(item.journal for item in chunk)
+            collection = db.get_collection(name, write_concern=_concern(db.write_concern, journal))
+            try:
+                collection.bulk_write([item.op for item in chunk], ordered=False)
+            except Exception as error:
+                errors.update(_failures(chunk, error))
+        journaled = [item for group in batch.values() for item in group if item.journal]
+        journaled = [item for item in journaled if id(item) not in errors]
+        marker = not direct and bool(journaled)
+        if marker:
+            commits = db.get_collection(COMMITS, write_concern=_concern(db.write_concern, True))
+            try:
+                commits.update_one({"_id": self._marker}, {"$inc": {"n": 1}}, upsert=True)
+            except Exception as error:
+                failure = error if isinstance(error, PyMongoError) else PyMongoError(repr(error))
+                errors.update({id(item): failure for item in journaled})
+        writes = sum(len(chunk) for _, chunk in commands)
+        return errors, _Sent(len(commands), writes, syncs if direct else 0, marker)
+
     async def _yield(self, lane: _Lane) -> None:
         """Wait for the rounds in flight of the lanes that go first: the database is
         shared by threads, and a round that runs beside another command takes longer."""
@@ -251,8 +316,9 @@ class BatchWriter:
             await asyncio.wait(ahead, timeout=BACKGROUND_YIELD)
 
     def _collection(self, name: str, journal: bool) -> AsyncCollection[Document]:
-        concern = WriteConcern(**{**self._db.write_concern.document, "j": journal})
-        return self._db.get_collection(name, write_concern=concern)
+        return self._db.get_collection(
+            name, write_concern=_concern(self._db.write_concern, journal)
+        )
 
     async def _commit(self, lane: _Lane) -> PyMongoError | None:
         """One journaled write after the round: its sync makes the whole round durable."""
@@ -281,19 +347,30 @@ class BatchWriter:
             self.table_batches += 1
         if lane is self._urgent:
             self.urgent_batches += 1
-        failed: dict[int, PyMongoError] = {}
         try:
             await self._collection(name, journal).bulk_write(
                 [item.op for item in items], ordered=False
             )
-        except BulkWriteError as error:
-            details = error.details
-            for entry in details.get("writeErrors", []):
-                failed[int(entry["index"])] = WriteError(entry.get("errmsg", ""), entry.get("code"))
-            if details.get("writeConcernErrors"):  # nothing in the batch is known to be safe
-                failed = dict.fromkeys(range(len(items)), error)
-        except PyMongoError as error:
+        except Exception as error:
+            return _failures(items, error)
+        return {}
+
+
+def _concern(concern: WriteConcern, journal: bool) -> WriteConcern:
+    return WriteConcern(**{**concern.document, "j": journal})
+
+
+def _failures(items: list[_Queued], error: Exception) -> dict[int, PyMongoError]:
+    """A command's failure as each of its items' own error, by id() of the item."""
+    failed: dict[int, PyMongoError] = {}
+    if isinstance(error, BulkWriteError):
+        details = error.details
+        for entry in details.get("writeErrors", []):
+            failed[int(entry["index"])] = WriteError(entry.get("errmsg", ""), entry.get("code"))
+        if details.get("writeConcernErrors"):  # nothing in the batch is known to be safe
             failed = dict.fromkeys(range(len(items)), error)
-        except Exception as error:  # e.g. a document BSON cannot encode: still an answer
-            failed = dict.fromkeys(range(len(items)), PyMongoError(repr(error)))
-        return {id(items[index]): error for index, error in failed.items()}
+    elif isinstance(error, PyMongoError):
+        failed = dict.fromkeys(range(len(items)), error)
+    else:  # e.g. a document BSON cannot encode: still an answer
+        failed = dict.fromkeys(range(len(items)), PyMongoError(repr(error)))
+    return {id(items[index]): error for index, error in failed.items()}

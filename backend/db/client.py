@@ -6,8 +6,9 @@ import asyncio
 import logging
 from typing import Any
 
-from pymongo import ASCENDING, DESCENDING, AsyncMongoClient
+from pymongo import ASCENDING, DESCENDING, AsyncMongoClient, MongoClient
 from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.database import Database
 from pymongo.errors import PyMongoError
 from pymongo.uri_parser import parse_uri
 
@@ -15,6 +16,7 @@ log = logging.getLogger(__name__)
 
 Document = dict[str, Any]
 PING_TIMEOUT = 0.5  # seconds a health check waits for the database
+BLOCKING_TIMEOUT = 30.0  # seconds a write from the worker thread waits for its answer
 
 
 class Mongo:
@@ -28,10 +30,23 @@ class Mongo:
         # keeps journaled writes only. The table writes that need no wait opt out
         # (backend.db.batch_writer).
         journal: dict[str, Any] = {} if "journal" in parsed["options"] else {"journal": True}
-        self.client: AsyncMongoClient[Document] = AsyncMongoClient(
-            url, serverSelectionTimeoutMS=5000, connectTimeoutMS=5000, tz_aware=True, **journal
-        )
+        options: dict[str, Any] = {
+            "serverSelectionTimeoutMS": 5000,
+            "connectTimeoutMS": 5000,
+            "tz_aware": True,
+            **journal,
+        }
+        self.client: AsyncMongoClient[Document] = AsyncMongoClient(url, **options)
         self.db: AsyncDatabase[Document] = self.client[database]
+        # The same database for the writes a player waits for, sent from a worker
+        # thread (backend.db.batch_writer): no turns of the event loop on their way.
+        # A thread cannot be cancelled: a write the database holds for BLOCKING_TIMEOUT
+        # fails instead (the table's persister sends it again), so no thread waits
+        # for ever and a shutdown is not held by one.
+        self.blocking_client: MongoClient[Document] = MongoClient(
+            url, connect=False, socketTimeoutMS=int(BLOCKING_TIMEOUT * 1000), **options
+        )
+        self.blocking_db: Database[Document] = self.blocking_client[database]
 
     async def ping(self, within: float = PING_TIMEOUT) -> bool:
         return await self.check(within) is None
@@ -70,3 +85,4 @@ class Mongo:
 
     async def close(self) -> None:
         await self.client.close()
+        await asyncio.to_thread(self.blocking_client.close)

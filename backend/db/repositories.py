@@ -19,6 +19,7 @@ from typing import Any
 
 from pymongo import ASCENDING, DESCENDING, InsertOne, ReplaceOne, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.database import Database
 from pymongo.errors import DuplicateKeyError, WriteError
 
 from backend.cluster.fencing import fenced_filter, fenced_update
@@ -445,6 +446,10 @@ class Repositories:
     writer: BatchWriter
 
     @classmethod
-    def of(cls, db: AsyncDatabase[Document]) -> Repositories:
-        writer = BatchWriter(db)
+    def of(
+        cls, db: AsyncDatabase[Document], blocking: Database[Document] | None = None
+    ) -> Repositories:
+        """`blocking`: the same database through a synchronous client, for the writes
+        a player waits for (BatchWriter)."""
+        writer = BatchWriter(db, blocking=blocking)
         return cls(Players(db), Tables(db, writer), Hands(db, writer), Ledger(db, writer), writer)

@@ -7,7 +7,10 @@ spectators and measures for a fixed time:
 - hands/s over all tables,
 - messages/s received by the spectators,
 - action-to-broadcast latency: from the moment the server applied a change
-  (the state's `at`) to the moment a spectator received it, p50 and p99;
+  (the state's `at`) to the moment a spectator received it, p50 and p99, and
+  apart for the states shown at once (an action within a hand) and those held
+  until the database stored them (a deal, a hand's end, a seat change): the
+  first measure the server's own queueing, the second the durable write too;
 - states a spectator never received (sequence gaps) and spectators that
   received nothing, so a fast figure cannot hide lost or stalled sockets;
 - the server's own event-loop lag (from /api/stats), which separates time lost
@@ -44,6 +47,15 @@ from pathlib import Path
 
 _AT = re.compile(rb'"at":([0-9.]+)')
 _SEQ = re.compile(rb'"seq":([0-9]+)')
+# Only an action within a hand is shown before it is stored (docs/protocol.md,
+# "When the database cannot store changes"): every other change is held for it.
+_ACT = b'"cause":{"kind":"act"'
+_LIVE = b'"hand_in_progress":true'
+
+
+def held_for_storage(state: bytes) -> bool:
+    """Whether the server held this state until the database stored its change."""
+    return not (_ACT in state and _LIVE in state)
 
 
 @dataclass
@@ -52,6 +64,9 @@ class Tally:
     gaps: int = 0  # state messages a spectator never received (seq jumped)
     per_client: list[int] = field(default_factory=list)  # messages per spectator
     latencies: list[float] = field(default_factory=list)
+    # The same latencies apart: states held until stored, and those shown at once.
+    held: list[float] = field(default_factory=list)
+    at_once: list[float] = field(default_factory=list)
     measuring: bool = False
 
 
@@ -159,7 +174,9 @@ async def _spectate(url: str, token: str, tally: Tally, index: int, stop: asynci
             if seq is not None:
                 match = _AT.search(raw)
                 if match:
-                    tally.latencies.append(received - float(match.group(1)))
+                    latency = received - float(match.group(1))
+                    tally.latencies.append(latency)
+                    (tally.held if held_for_storage(raw) else tally.at_once).append(latency)
 
 
 async def _bench(args: argparse.Namespace) -> int:
@@ -275,6 +292,15 @@ async def _bench(args: argparse.Namespace) -> int:
         f"                      p90 {percentile(lat, 0.9):.1f} ms   "
         f"p95 {percentile(lat, 0.95):.1f} ms   p99.9 {percentile(lat, 0.999):.1f} ms   "
         f"max {max(lat, default=float('nan')):.1f} ms"
+    )
+    held, at_once = tally.held, tally.at_once
+    print(
+        f"    shown at once     p50 {percentile(at_once, 0.5):.1f} ms   "
+        f"p99 {percentile(at_once, 0.99):.1f} ms   (n={len(at_once)}: actions within a hand)"
+    )
+    print(
+        f"    held until stored p50 {percentile(held, 0.5):.1f} ms   "
+        f"p99 {percentile(held, 0.99):.1f} ms   (n={len(held)}: deals, hands' ends, seat changes)"
     )
     lag = stats["loop_lag"]
     print(

@@ -193,3 +193,65 @@ def test_a_group_commit_survives_the_database_killed(tmp_path: Path) -> None:
             assert sync.showdown.live_hands.count_documents({"n": {"$gte": 0}}) == 50
     finally:
         embedded.close()
+
+
+@pytest.fixture
+def blocking(mongo_url: str, db):  # type: ignore[no-untyped-def]
+    """The test's database through a synchronous client, as `showdown serve` gives it."""
+    client: MongoClient[dict[str, object]] = MongoClient(mongo_url)
+    yield client[db.name]
+    client.close()
+
+
+async def test_an_urgent_round_reaches_the_database_while_the_loop_is_busy(db, blocking) -> None:  # type: ignore[no-untyped-def]
+    # A loop busy with tables' work gives the asynchronous driver no turn to send: the
+    # writes a player waits for go from a worker thread and need none.
+    writer = BatchWriter(db, blocking=blocking)
+    try:
+        write = asyncio.create_task(
+            writer.write("live_hands", InsertOne({"_id": "t1"}), journal=True, urgent=True)
+        )
+        for _ in range(100):  # until the round is handed over
+            if writer._urgent.sending:
+                break
+            await asyncio.sleep(0)
+        assert writer._urgent.sending
+        # The loop held: nothing else of it runs while the database is polled.
+        stored = False
+        for _ in range(5000):
+            if blocking.live_hands.find_one({"_id": "t1"}) is not None:
+                stored = True
+                break
+        assert stored
+        await write
+    finally:
+        await writer.close()
+    assert writer.urgent_writes == 1 and writer.commits == 1
+
+
+async def test_urgent_rounds_from_the_thread_keep_the_group_commit_and_each_outcome(
+    db, blocking
+) -> None:  # type: ignore[no-untyped-def]
+    await db.live_hands.insert_one({"_id": "taken"})
+    writer = BatchWriter(db, blocking=blocking)
+    try:
+        update = {"$set": {"x": 1}}
+        results = await asyncio.gather(
+            *(
+                writer.write(
+                    "tables", UpdateOne({"_id": n}, update, upsert=True), journal=True, urgent=True
+                )
+                for n in range(30)
+            ),
+            writer.write("live_hands", InsertOne({"_id": "taken"}), journal=True, urgent=True),
+            writer.write("live_hands", InsertOne({"_id": "new"}), journal=True, urgent=True),
+            return_exceptions=True,
+        )
+    finally:
+        await writer.close()
+    assert all(result is None for result in results[:30]) and results[31] is None
+    assert isinstance(results[30], WriteError)  # a duplicate key fails alone
+    # The first round may journal its one write directly; the others share a marker.
+    assert writer.commits <= 2 and await db.group_commits.count_documents({}) == 1
+    assert writer.urgent_writes == writer.writes == 32
+    assert await db.tables.count_documents({"x": 1}) == 30
