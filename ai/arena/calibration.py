@@ -171,14 +171,15 @@ def play(
     stack_bb: int = 100,
     iterations: int | None = None,
 ) -> tuple[list[dict[str, Any]], str]:
-    """Heads-up duplicate hands of `player` against `opponent`, keeping every searched
+    """Heads-up duplicate hands of `player` against `opponent` (one of our styles or an
+    outside agent of the gauntlet, `ai.gauntlet.opponents`), keeping every searched
     decision; returns the rows and the player's display name in them."""
-    from ai.bots import make_bot
     from ai.bots.base import Bot
     from ai.bots.mcts import MctsBot
+    from ai.gauntlet.opponents import make_player
 
     def make(style: str, bot_seed: int) -> Bot:
-        bot = make_bot(style, bot_seed)
+        bot = make_player(style, bot_seed)
         if iterations is not None and isinstance(bot, MctsBot):
             bot.iterations = iterations
         return bot
