@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         write_chart,
     )
     from ai.bots import canonical_style
-    from ai.gauntlet.opponents import OPPONENTS
+    from ai.gauntlet.opponents import OPPONENTS, make_player
     from holdem.config import Variant
 
     if args.rows:
@@ -71,7 +71,14 @@ def run(args: argparse.Namespace) -> int:
             print("showdown calibration: --hands must be at least 2", file=sys.stderr)
             return 2
         rows, player = play(
-            Variant(args.game), bot, against, args.hands, args.seed, args.stack, args.iterations
+            Variant(args.game),
+            bot,
+            against,
+            args.hands,
+            args.seed,
+            args.stack,
+            args.iterations,
+            make_player,
         )
         if args.write_rows:
             Path(args.write_rows).write_text("".join(json.dumps(r) + "\n" for r in rows))
