@@ -90,9 +90,10 @@ ADVISOR = MctsConfig(
     search_preflop=True,
     keep_tree=False,
     nolimit_prior=False,
-    # A No-Limit shove of many pots read as the top of the shover's raises, and the
-    # deals drawn from that range with the probability the shover's shows give its bets
-    # (SearchConfig.mixed_ranges): calls of shoves valued against what shoves hold.
+    # A No-Limit bet beyond 1.4 pots read as the top of the bettor's raises, and the
+    # deals drawn from that range with the probability the bettor's shows give its bets
+    # (SearchConfig.mixed_ranges): calls of shoves valued against what shoves hold
+    # (docs/experiments/2026-11-28-advisor-reads-shoves.md).
     reads_overbets=True,
     # Our later decisions in the simulations by the blueprint: values of a sound
     # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts).
