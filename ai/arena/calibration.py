@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ai.arena.match import Match, MatchConfig
 from ai.sim.rules import FOLD
 from holdem.config import Variant
+
+if TYPE_CHECKING:
+    from ai.bots.base import Bot
 
 # Bucket edges of the predicted value, big blinds.
 EDGES: tuple[float, ...] = (-math.inf, -5.0, -1.0, 0.0, 1.0, 3.0, 10.0, math.inf)
@@ -170,15 +173,19 @@ def play(
     seed: int,
     stack_bb: int = 100,
     iterations: int | None = None,
+    make_player: Callable[[str, int], Bot] | None = None,
 ) -> tuple[list[dict[str, Any]], str]:
     """Heads-up duplicate hands of `player` against `opponent`, keeping every searched
-    decision; returns the rows and the player's display name in them."""
+    decision; returns the rows and the player's display name in them. `make_player`
+    builds both by name (default: our styles, `make_bot`; the command passes the
+    gauntlet's, which knows the outside agents too)."""
     from ai.bots import make_bot
-    from ai.bots.base import Bot
     from ai.bots.mcts import MctsBot
 
+    build = make_player or make_bot
+
     def make(style: str, bot_seed: int) -> Bot:
-        bot = make_bot(style, bot_seed)
+        bot = build(style, bot_seed)
         if iterations is not None and isinstance(bot, MctsBot):
             bot.iterations = iterations
         return bot

@@ -92,6 +92,7 @@ class MctsBot(LokiBot):
         generic = self.config.generic_only
         self.ranges.own_play = obs.limit and not generic
         self.ranges.own_play_in_hand = OWN_PLAY_IN_HAND
+        self.ranges.overbet_sizes = self.config.reads_overbets and not obs.limit
         self.ranges.own_stats = self.versus.with_us if obs.n > 2 else None
         if not generic:
             super().update_model(obs)

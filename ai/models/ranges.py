@@ -58,6 +58,10 @@ SIGMA = 0.12
 RUNOUT_STRIDE = 3
 # Width of the edges between bet sizes, as a share of the raising holdings.
 SIZE_RAMP = 0.1
+# A bet of more than this many pots after calling is read by its size with
+# `overbet_sizes`: the size buckets' edge between a pot and two pots
+# (`ai.models.features.size_bucket`); a preflop open to 3.25 blinds (1.1 pots) is not.
+OVERBET_POTS = 1.4
 
 
 def holding_strengths(
@@ -109,7 +113,12 @@ def _edge(strength: FloatArray, share: float) -> FloatArray:
 
 
 def size_given_raise(
-    p_raise: FloatArray, sizes: FloatArray, bucket: int, trust: float, strength: FloatArray
+    p_raise: FloatArray,
+    sizes: FloatArray,
+    bucket: int,
+    trust: float,
+    strength: FloatArray,
+    or_bigger: bool = False,
 ) -> FloatArray:
     """P(a bet or raise is of size `bucket` | it is made, holding) per holding: the
     bucket's share whatever the holding (size-blind), mixed by `trust` with the ordinal
@@ -125,6 +134,12 @@ def size_given_raise(
     [1.0, 1.0, 1.0, 0.0, 0.0]
     >>> size_given_raise(raising, sizes, 1, 0.5, s)[6:].round(2).tolist()
     [0.8, 0.8, 0.8, 0.3, 0.3]
+
+    `or_bigger`: the slice of this size and every bigger one (the top is not cut off):
+    an overbet comes from holdings at least as strong as its slice's.
+
+    >>> size_given_raise(raising, sizes, 1, 1.0, s, or_bigger=True)[6:].round(2).tolist()
+    [1.0, 1.0, 1.0, 1.0, 1.0]
     """
     share = float(sizes[bucket])
     total = float(p_raise.sum())
@@ -136,9 +151,29 @@ def size_given_raise(
     stronger = np.cumsum(mass[::-1])[::-1] - mass
     u = (stronger + mass / 2)[group] / total
     bigger = float(sizes[bucket + 1 :].sum())  # the share of raises bigger than this one
-    window = _below(u, bigger + share) - _below(u, bigger)
+    window = _below(u, bigger + share) - (0.0 if or_bigger else _below(u, bigger))
     out: FloatArray = (1.0 - trust) * share + trust * window
     return out
+
+
+def is_overbet(spot: Observation, to: int) -> bool:
+    """Whether a No-Limit bet or raise to street total `to` at `spot` puts in more than
+    OVERBET_POTS pots after calling (a size of the two-pot or all-in bucket, not an
+    all-in for less).
+
+    >>> from ai.sim.state import SimState
+    >>> from ai.game.observe import observe
+    >>> from holdem.config import TableConfig, Variant
+    >>> cfg = TableConfig(variant=Variant.NO_LIMIT, seats=2, small_blind=1, big_blind=2)
+    >>> obs = observe(SimState.new_hand(cfg, {1: 200, 2: 200}, button=1, seed=1), [])
+    >>> is_overbet(obs, 7), is_overbet(obs, 8), is_overbet(obs, 200)
+    (False, True, True)
+    """
+    legal = spot.legal
+    if spot.limit:
+        return False
+    call = legal.call_amount
+    return to - legal.committed - call > OVERBET_POTS * (spot.pot + call)
 
 
 def _below(u: FloatArray, cut: float) -> FloatArray:
@@ -164,6 +199,10 @@ class RangeTracker:
         self, size_trust: float = 0.0, potential: bool = False, own_play: bool = False
     ) -> None:
         self.size_trust = size_trust
+        # No-Limit bets beyond the pot read by their size (trust 1) whatever size_trust
+        # says for smaller ones (`is_overbet`): the top slice of the raising holdings
+        # that this size and bigger ones take; sizes are then counted for every bet.
+        self.overbet_sizes = False
         self.potential = potential
         # The model's shares moved towards the player's own frequencies in the spot's
         # context and crowd (`with_own_play`), as the search's tables are, for actions
@@ -212,14 +251,19 @@ class RangeTracker:
                     spot.legal.can_fold,
                 )
                 likelihood = np.maximum(p_raise if record.kind >= BET else p_call, MIN_WEIGHT)
-                if record.kind >= BET and self.size_trust > 0 and not spot.limit:
+                reads_size = self.size_trust > 0 or self.overbet_sizes
+                if record.kind >= BET and reads_size and not spot.limit:
                     player = spot.player_id(record.player)
                     facing = spot.legal.call_amount > 0
                     sizes = self.sizes.shares(player, spot.street, facing, prediction.sizes)
                     bucket = size_bucket(spot, record.to)
-                    likelihood *= size_given_raise(
-                        p_raise, sizes, bucket, self.size_trust, strength
-                    )
+                    trust, or_bigger = self.size_trust, False
+                    if self.overbet_sizes and is_overbet(spot, record.to):
+                        trust, or_bigger = 1.0, True
+                    if trust > 0:
+                        likelihood *= size_given_raise(
+                            p_raise, sizes, bucket, trust, strength, or_bigger
+                        )
                     self.sizes.add(player, spot.street, facing, bucket)
                 weights *= likelihood
                 peak = weights.max()

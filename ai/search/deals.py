@@ -29,13 +29,22 @@ RangeTables = list[tuple[int, FloatArray, FloatArray]]
 
 
 def range_tables(
-    obs: Observation, ranges: RangeTracker, kappa: Sequence[float] | None = None
+    obs: Observation,
+    ranges: RangeTracker,
+    kappa: Sequence[float] | None = None,
+    mixed: bool = False,
 ) -> RangeTables:
     """Per opponent: (index, weights over the 1326 holdings, their cumulative shares),
     what `deal_from_ranges` draws from; the same for every batch of one decision.
 
     `kappa[i]` < 1 (a player whose bets do not follow their cards) flattens i's range
-    towards every live holding in that proportion.
+    towards every live holding in that proportion. With `mixed` the proportion is of
+    probability: i's holding is drawn from its range with probability kappa and from
+    every live holding with 1 - kappa (the posterior when i's actions followed its cards
+    with probability kappa and were card-blind otherwise, at the same frequencies).
+    Without it the range's weights, its best holding at 1, get 1 - kappa added on every
+    live holding: a range narrowed to a twentieth of the holdings then draws three
+    deals in four from the card-blind part at kappa 0.86.
     """
     known = np.zeros(52, dtype=np.bool_)
     known[[*obs.hole, *obs.board]] = True
@@ -48,7 +57,10 @@ def range_tables(
         weights[~live] = 0.0
         k = 1.0 if kappa is None else kappa[i]
         if k < 1.0 and weights.max() > 0:
-            weights = k * weights / weights.max() + (1.0 - k) * live
+            if mixed:
+                weights = k * weights / weights.sum() + (1.0 - k) * live / live.sum()
+            else:
+                weights = k * weights / weights.max() + (1.0 - k) * live
         total = weights.sum()
         if total <= 0:  # nothing left in the table: any holding
             weights = np.where(known[COMBO_FIRST] | known[COMBO_SECOND], 0.0, 1.0)

@@ -89,6 +89,13 @@ class SearchConfig:
     # against always-raise -78.6 [-115.3, -41.9] bb/100, level against loki, poki and
     # calling-station: docs/experiments/2026-11-27-rollouts-on-the-blueprint.md).
     blueprint_rollouts: bool = False
+    # How the deals mix an opponent's range with every live holding by its reliability
+    # kappa (`ai.search.deals.range_tables`): as probabilities (kappa of the deals from
+    # the range), or the range's peak-1 weights plus 1 - kappa on every holding, which
+    # deals mostly card-blind holdings once the range is narrow (a flop shove read as
+    # the top twentieth of holdings). On in the advisor, whose values must mean what
+    # they say; the default's play keeps the weights until measured in play.
+    mixed_ranges: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +224,9 @@ class Search:
         started = time.process_time()
         count = self.config.batch
         if self._ranges is None:
-            self._ranges = range_tables(self.obs, self.ranges, self.tables.kappa)
+            self._ranges = range_tables(
+                self.obs, self.ranges, self.tables.kappa, self.config.mixed_ranges
+            )
         holes, runouts = deal_from_ranges(
             self.obs, self.ranges, self._np_rng, count, tables=self._ranges
         )

@@ -48,6 +48,11 @@ class MctsConfig:
     # apart, advice at No-Limit stays on the model.
     nolimit_prior: bool = True
     evidence_k: float = 200.0
+    # No-Limit: a player's bet or raise beyond the pot read by its size
+    # (`RangeTracker.overbet_sizes`): the top slice of its raising holdings, the slice
+    # its share of such sizes in that context (the model's, corrected by the sizes seen
+    # of it). Smaller sizes are read size-blind.
+    reads_overbets: bool = False
     # Heads-up Limit, preflop by the blueprint: where it samples a fold and anything was
     # seen of the opponent, the search (whose opponents carry the evidence weight above)
     # is consulted, and the fold gives way to the best continuing action when that
@@ -85,9 +90,14 @@ ADVISOR = MctsConfig(
     search_preflop=True,
     keep_tree=False,
     nolimit_prior=False,
+    # A No-Limit bet beyond 1.4 pots read as the top of the bettor's raises, and the
+    # deals drawn from that range with the probability the bettor's shows give its bets
+    # (SearchConfig.mixed_ranges): calls of shoves valued against what shoves hold
+    # (docs/experiments/2026-11-28-advisor-reads-shoves.md).
+    reads_overbets=True,
     # Our later decisions in the simulations by the blueprint: values of a sound
     # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts).
-    search=SearchConfig(blueprint_rollouts=True),
+    search=SearchConfig(blueprint_rollouts=True, mixed_ranges=True),
 )
 
 # name -> (config, what it ablates)

@@ -16,7 +16,12 @@ def add_parser(subparsers: Subparsers) -> None:
         "action it took with the chips that action went on to win, per bucket, with 95%% CIs.",
     )
     parser.add_argument("--bot", default="mcts-advisor", help="the searching style measured")
-    parser.add_argument("--against", default="loki", help="the opponent's style")
+    parser.add_argument(
+        "--against",
+        default="loki",
+        help="the opponent: one of our styles or an outside agent of the gauntlet "
+        "(texasholdem-random, rlcard-random, ...)",
+    )
     parser.add_argument("--game", choices=["limit", "no-limit"], default="no-limit")
     parser.add_argument("--hands", type=int, default=400, help="hands in total (two per deal)")
     parser.add_argument("--seed", type=int, default=1)
@@ -44,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         write_chart,
     )
     from ai.bots import canonical_style
+    from ai.gauntlet.opponents import OPPONENTS, make_player
     from holdem.config import Variant
 
     if args.rows:
@@ -52,15 +58,27 @@ def run(args: argparse.Namespace) -> int:
         player = canonical_style(args.bot)
     else:
         try:
-            bot, against = canonical_style(args.bot), canonical_style(args.against)
+            bot = canonical_style(args.bot)
+            against = args.against if args.against in OPPONENTS else canonical_style(args.against)
         except KeyError as error:
             print(f"showdown calibration: {error.args[0]}", file=sys.stderr)
+            return 2
+        opponent = OPPONENTS.get(against)
+        if opponent is not None and not opponent.plays(Variant(args.game)):
+            print(f"showdown calibration: {against} does not play {args.game}", file=sys.stderr)
             return 2
         if args.hands < 2:
             print("showdown calibration: --hands must be at least 2", file=sys.stderr)
             return 2
         rows, player = play(
-            Variant(args.game), bot, against, args.hands, args.seed, args.stack, args.iterations
+            Variant(args.game),
+            bot,
+            against,
+            args.hands,
+            args.seed,
+            args.stack,
+            args.iterations,
+            make_player,
         )
         if args.write_rows:
             Path(args.write_rows).write_text("".join(json.dumps(r) + "\n" for r in rows))

@@ -118,3 +118,15 @@ def test_the_command_plays_the_advisor_and_writes_rows_json_and_a_chart(
     broken.write_text('{"player": "mcts-advisor"}\n')
     assert main(["calibration", "--rows", str(broken)]) == 1
     assert "not a searched decision row" in capsys.readouterr().err
+
+
+def test_the_command_plays_an_outside_agent_of_the_gauntlet(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The validation set's outside agents (texasholdem's, rlcard's) can be the opponent."""
+    argv = ["calibration", "--game", "no-limit", "--against", "texasholdem-random",
+            "--hands", "2", "--iterations", "32", "--seed", "3", "--json"]  # fmt: skip
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["player"] == "mcts-advisor"
+    assert main(["calibration", "--game", "limit", "--against", "texasholdem-random"]) == 2
+    assert "does not play limit" in capsys.readouterr().err
