@@ -301,9 +301,9 @@ class MctsBot(LokiBot):
 
     def consults_search(self, obs: Observation) -> bool:
         """Whether a blueprint fold is put to the search (`MctsConfig.preflop_evidence`):
-        at heads-up Limit tables (and No-Limit: `MctsConfig.nolimit_evidence`) once any
-        decision of the opponent was seen. With nothing seen, never: our preflop play is
-        then the blueprint's.
+        at heads-up Limit tables (and No-Limit heads-up and three to six handed:
+        `MctsConfig.nolimit_evidence`) once any decision of an opponent still in was
+        seen. With nothing seen, never: our preflop play is then the blueprint's.
 
         The evidence is counted once, in the search's opponents: their shares are the
         blueprint's moved towards the model by w = n / (n + evidence_k), so with little
@@ -315,23 +315,25 @@ class MctsBot(LokiBot):
         config = self.config
         if not (config.preflop_evidence and config.preflop_blueprint):
             return False
-        if obs.n != 2 or config.generic_only:
+        if config.generic_only or (obs.n != 2 and obs.limit):
             return False
         if not obs.limit and not (config.nolimit_evidence and self._preflop_blueprint):
             return False
-        seen = self.model.stats(obs.player_id(1 - obs.index)).decisions
+        others = [i for i in range(obs.n) if i != obs.index and obs.in_hand[i]]
+        seen = max(self.model.stats(obs.player_id(i)).decisions for i in others)
         return evidence_weight(seen, config.evidence_k) > 0
 
     def sizes_by_evidence(self, obs: Observation, rule: Decision) -> bool:
         """Whether the search sizes the No-Limit blueprint's preflop raise (and may turn
         its call facing a raise into a raise): heads-up, once anything was seen of the
-        opponent (`consults_search`). The evidence is in the search's opponents only."""
+        opponent (`consults_search`). The evidence is in the search's opponents only.
+        Multiway only the blueprint's folds are put to the search."""
         config = self.config
         if obs.limit or not config.evidence_sizes or not self._preflop_blueprint:
             return False
         if rule.kind < BET and not (config.evidence_raises and rule.kind == CALL):
             return False
-        return self.consults_search(obs)
+        return obs.n == 2 and self.consults_search(obs)
 
     def budget(self, limit: bool) -> int:
         """Iterations for a decision in this game (a deadline may stop it sooner)."""

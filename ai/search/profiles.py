@@ -60,8 +60,10 @@ class MctsConfig:
     # The equilibrium folds hands that a player seen raising at random pays off; with no
     # evidence, the blueprint's fold.
     preflop_evidence: bool = True
-    # The same at heads-up No-Limit tables, on the No-Limit blueprint's folds (measured:
-    # docs/experiments/2026-11-27-nolimit-blueprint-in-the-search.md).
+    # The same at No-Limit tables, on the No-Limit blueprints' folds: heads-up (measured:
+    # docs/experiments/2026-11-27-nolimit-blueprint-in-the-search.md) and three to six
+    # handed, once anything was seen of a player still in
+    # (docs/experiments/2026-11-28-six-handed-preflop-evidence.md).
     nolimit_evidence: bool = True
     # No-Limit, preflop by the rules: where they raise, the search picks the size.
     preflop_sizes: bool = True

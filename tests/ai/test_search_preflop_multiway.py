@@ -50,7 +50,10 @@ def test_multiway_preflop_is_the_blueprints_sample_not_lokis_rule(
             mcts = bot(seed=seed, search_preflop=False)
             decision = mcts.decide(obs)
             assert (decision.kind, decision.to) == sampled(obs, seed), hole
-            assert mcts.last is None  # the search never ran: the blueprint's own size
+            # The blueprint's own size, never the search's; a fold is put to the search
+            # (the limper's one decision seen) and stands: its opponents are nearly the
+            # blueprint (tests/ai/test_search_multiway_evidence.py).
+            assert mcts.last is None or decision.kind == FOLD
             rule = bot(seed=seed, search_preflop=False).preflop(obs)
             differs += (rule.kind, rule.to) != (decision.kind, decision.to)
     assert differs > 0  # Loki's rules would have played other actions here
