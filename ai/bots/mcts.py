@@ -183,7 +183,9 @@ class MctsBot(LokiBot):
         call: Decision | None = None  # the blueprint's call a clearly better raise overrules
         if obs.street == PREFLOP and not config.search_preflop:
             rule = self.preflop_play(obs)
-            if rule.kind == FOLD and self.consults_search(obs):
+            if self.off_the_tree(obs):
+                rule = None  # the search decides, every action a candidate
+            elif rule.kind == FOLD and self.consults_search(obs):
                 rule, fold = None, rule
             elif self.sizes_by_evidence(obs, rule):
                 up_to = largest_up_to_pot(obs)
@@ -298,6 +300,20 @@ class MctsBot(LokiBot):
             spread={a.label: (a.stderr_bb, a.share) for a in result.actions},
             folds={a.label: a.folds for a in result.actions if a.visits},
         )
+
+    def off_the_tree(self, obs: Observation) -> bool:
+        """Whether this heads-up No-Limit preflop spot is one the blueprint's tree does not
+        hold (a raise beyond its abstraction: `preflop_play` fell back on Loki's rules), so
+        the search decides it as it decides every later street.
+
+        Loki's preflop rules read only hand rank and how often the pot was raised, never
+        the price: heads-up against texasholdem's random agent they folded for 15 bb into
+        a 385 bb pot after the search's own re-raise, whose value had assumed a
+        continuation that calls (docs/experiments/2026-11-28-hunl-off-the-tree.md)."""
+        config = self.config
+        if obs.limit or obs.n != 2 or not config.preflop_blueprint:
+            return False
+        return not self._preflop_blueprint
 
     def consults_search(self, obs: Observation) -> bool:
         """Whether a blueprint fold is put to the search (`MctsConfig.preflop_evidence`):
