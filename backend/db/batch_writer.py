@@ -243,6 +243,8 @@ class BatchWriter:
             self.table_batches += sent.commands + sent.marker
             self.urgent_batches += sent.commands + sent.marker
             self.writes += sent.writes
+            for name, group in batch.items():
+                self.by_kind[f"{lane.name}.{name}"] += len(group)
             self.commits += sent.syncs + sent.marker
             return failed
         commands = [

@@ -254,4 +254,6 @@ async def test_urgent_rounds_from_the_thread_keep_the_group_commit_and_each_outc
     # The first round may journal its one write directly; the others share a marker.
     assert writer.commits <= 2 and await db.group_commits.count_documents({}) == 1
     assert writer.urgent_writes == writer.writes == 32
+    # Counted by lane and collection as the asynchronous rounds are (`bench cluster`).
+    assert writer.by_kind == {"urgent.tables": 30, "urgent.live_hands": 2}
     assert await db.tables.count_documents({"x": 1}) == 30
