@@ -68,7 +68,7 @@ async def test_a_tournament_survives_its_directors_node(cluster: Cluster) -> Non
             "starting_chips": CHIPS,
             "structure": "turbo",
             "levels_by": "hands",
-            "level_hands": 4,
+            "level_hands": 6,
             "prizes": "top2",
             "buy_in": BUY_IN,
         }
