@@ -92,7 +92,9 @@ def from_view(
     for seat in order:
         cards = known.get(seat) or [fresh.pop(), fresh.pop()]
         holes.append((cards[0], cards[1]))
-    rules = Rules.of_hand(view.config, view.events)
+    # The view says whether this hand is a bomb pot; its events alone cannot always.
+    straddle = any(e.kind is EventKind.STRADDLE for e in view.events)
+    rules = Rules.of(view.config, straddle, view.bomb_pot)
     state = SimState(rules, order, [start[s] for s in order], holes, board + fresh)
     replay(state, view.events)
     _check(state, view)

@@ -81,10 +81,27 @@ class Rules:
     @classmethod
     def of_hand(cls, config: TableConfig, events: Iterable[HandEvent]) -> Rules:
         """The rules a hand was dealt under, read from its public events: a straddle
-        posted, or a bomb pot (antes with no big blind: every other hand has one)."""
+        posted, or a bomb pot (antes and no blind or straddle at all). A missing big
+        blind alone is no bomb pot: with a big-blind ante a short big blind can be all
+        in on the ante, and a straddle is never posted in a bomb pot.
+
+        >>> from holdem.actions import HandEvent
+        >>> from holdem.config import Straddle, TableConfig, Variant
+        >>> cfg = TableConfig(variant=Variant.NO_LIMIT, seats=6, small_blind=1, big_blind=2,
+        ...                   straddle=Straddle.UTG, bomb_pot_ante=4, bomb_pot_every=3)
+        >>> short_big_blind = [HandEvent(kind=k, street="preflop", seat=s, amount=2)
+        ...                    for k, s in (("ante", 3), ("small_blind", 2), ("straddle", 4))]
+        >>> rules = Rules.of_hand(cfg, short_big_blind)
+        >>> rules.bomb_pot, rules.straddle is Straddle.UTG
+        (False, True)
+        >>> antes = [HandEvent(kind="ante", street="preflop", seat=s, amount=4) for s in (1, 2)]
+        >>> Rules.of_hand(cfg, antes).bomb_pot
+        True
+        """
         kinds = {e.kind for e in events}
+        posted = {EventKind.SMALL_BLIND, EventKind.BIG_BLIND, EventKind.STRADDLE}
         bomb_pot = bool(config.bomb_pot_ante) and EventKind.ANTE in kinds
-        bomb_pot = bomb_pot and EventKind.BIG_BLIND not in kinds
+        bomb_pot = bomb_pot and not kinds & posted
         return _rules(config, EventKind.STRADDLE in kinds, bomb_pot)
 
 
