@@ -23,6 +23,7 @@ from backend.db.codec import Document, config_to_doc, hand_id, snapshot_to_doc
 from backend.db.repositories import Repositories
 from backend.realtime import host_commands
 from backend.realtime.manager import TableManager
+from backend.realtime.runtime import TableRuntime
 from backend.schemas import TableOptions
 from backend.settings import Settings
 from backend.tournament.director import Director, Order, OrderKind, Spec, State
@@ -310,6 +311,58 @@ async def test_lost_hands_count_toward_a_level_by_hands_from_the_tables_hand_num
     assert taken.state.hands[table_id] == 6
 
 
+async def _reload_a_table_of_three(
+    db: AsyncDatabase[Document],
+    repos: Repositories,
+    store: TournamentStore,
+    tables: TableManager,
+    service: TournamentService,
+    tid: str,
+    stored_hand_no: int,
+    filed: list[tuple[int, tuple[int, int, int]]],
+) -> tuple[Director, str, tuple[str, str, str], TableRuntime]:
+    """A tournament of two three-seat tables taken over by `service`; its first table as
+    a node stored it (the winner alone with every chip, numbered `stored_hand_no`) with
+    its hands `filed` (number, starting chips of winner, short and big stack), loaded by
+    `tables`, and the seats report its load schedules run. The director, the table, its
+    (winner, short, big) players and its runtime."""
+    director = Director(_state(tid, players=6, seats=3))
+    director.start(service.now())
+    await store.save(director.state)
+    assert await service.take(tid, 1)
+    taken = service.get(tid)
+    assert taken is not None
+    table_id = next(iter(taken.state.tables))
+    winner, short, big = sorted(taken.state.tables[table_id].seats.values())
+    config = table_config(3, LEVELS[0])
+    table = Table(table_id, config, tournament=True)
+    host_commands.seat_player(table, 1, winner, "W", 3000)
+    snapshot = {**snapshot_to_doc(table.snapshot()), "hand_no": stored_hand_no}
+    options = TableOptions(name="t #1", action_timeout=30, time_bank=0, tournament_id=tid)
+    doc = options.model_dump(mode="json")
+    await repos.tables.insert(table_id, config_to_doc(config), doc, snapshot, 1)
+    for hand_no, chips in filed:
+        record = {
+            "table_id": table_id,
+            "hand_no": hand_no,
+            "seats": [
+                {"player_id": p, "starting_stack": c}
+                for p, c in zip((winner, short, big), chips, strict=True)
+            ],
+        }
+        found = {"_id": hand_id(table_id, hand_no), "table_id": table_id, "hand_no": hand_no}
+        await db.hands.insert_one({**found, "record": record})
+    tables.tournament_loaded = service.table_loaded
+    assert await tables.load(table_id)
+    runtime = tables.get(table_id)
+    assert runtime is not None
+    # The table reports its seats from a callback scheduled at its load: run it.
+    ran = asyncio.get_running_loop().create_future()
+    asyncio.get_running_loop().call_soon(ran.set_result, None)
+    await ran
+    return taken, table_id, (winner, short, big), runtime
+
+
 async def test_a_table_restored_from_the_store_places_its_lost_hands_busts(
     db: AsyncDatabase[Document],
     repos: Repositories,
@@ -321,38 +374,10 @@ async def test_a_table_restored_from_the_store_places_its_lost_hands_busts(
     its report; another node loads the table from the store: its seats carry hand 7's
     starting chips, read from the filed hand, so the bigger stack takes the better place
     (not a tie), and the seven hands are counted."""
-    director = Director(_state("T8", players=6, seats=3))
-    director.start(service.now())
-    await store.save(director.state)
-    assert await service.take("T8", 1)
-    taken = service.get("T8")
-    assert taken is not None
-    table_id = next(iter(taken.state.tables))
-    winner, short, big = sorted(taken.state.tables[table_id].seats.values())
-    # The table as its node stored it after hand 7: the winner alone, with every chip.
-    config = table_config(3, LEVELS[0])
-    table = Table(table_id, config, tournament=True)
-    host_commands.seat_player(table, 1, winner, "W", 3000)
-    snapshot = {**snapshot_to_doc(table.snapshot()), "hand_no": 7}
-    options = TableOptions(name="t #1", action_timeout=30, time_bank=0, tournament_id="T8")
-    doc = options.model_dump(mode="json")
-    await repos.tables.insert(table_id, config_to_doc(config), doc, snapshot, 1)
-    starting = {winner: 1000, short: 400, big: 1600}
-    record = {
-        "table_id": table_id,
-        "hand_no": 7,
-        "seats": [{"player_id": p, "starting_stack": c} for p, c in starting.items()],
-    }
-    filed = {"_id": hand_id(table_id, 7), "table_id": table_id, "hand_no": 7, "record": record}
-    await db.hands.insert_one(filed)
-    tables.tournament_loaded = service.table_loaded
-    assert await tables.load(table_id)
-    runtime = tables.get(table_id)
-    assert runtime is not None and runtime.stored_last_hand == (7, starting)
-    # The table reports its seats from a callback scheduled at its load: run it.
-    ran = asyncio.get_running_loop().create_future()
-    asyncio.get_running_loop().call_soon(ran.set_result, None)
-    await ran
+    taken, table_id, (winner, short, big), runtime = await _reload_a_table_of_three(
+        db, repos, store, tables, service, "T8", 7, [(7, (1000, 400, 1600))]
+    )
+    assert runtime.stored_last_hand == (7, {winner: 1000, short: 400, big: 1600})
     entrants = taken.state.entrants
     assert (entrants[big].place, entrants[short].place) == (5, 6)
     assert entrants[winner].chips == 3000 and len(taken.players_left) == 4
@@ -371,39 +396,12 @@ async def test_a_table_restored_after_voided_hands_reports_its_last_filed_hand(
     nothing filed past 7). Loaded again, it reports hand 7, the last hand it finished: the
     busts are placed by their chips as it began (not a tie) and its seven hands count.
     Before, only the hands numbered 9 and 8 were looked for: none, so the busts tied."""
-    director = Director(_state("T9", players=6, seats=3))
-    director.start(service.now())
-    await store.save(director.state)
-    assert await service.take("T9", 1)
-    taken = service.get("T9")
-    assert taken is not None
-    table_id = next(iter(taken.state.tables))
-    winner, short, big = sorted(taken.state.tables[table_id].seats.values())
-    config = table_config(3, LEVELS[0])
-    table = Table(table_id, config, tournament=True)
-    host_commands.seat_player(table, 1, winner, "W", 3000)
-    snapshot = {**snapshot_to_doc(table.snapshot()), "hand_no": 9}
-    options = TableOptions(name="t #1", action_timeout=30, time_bank=0, tournament_id="T9")
-    doc = options.model_dump(mode="json")
-    await repos.tables.insert(table_id, config_to_doc(config), doc, snapshot, 1)
-    starting = {winner: 1000, short: 400, big: 1600}
-    for hand_no, seats in ((6, {winner: 1000, short: 1000, big: 1000}), (7, starting)):
-        record = {
-            "table_id": table_id,
-            "hand_no": hand_no,
-            "seats": [{"player_id": p, "starting_stack": c} for p, c in seats.items()],
-        }
-        filed = {"_id": hand_id(table_id, hand_no), "table_id": table_id, "hand_no": hand_no}
-        await db.hands.insert_one({**filed, "record": record})
-    tables.tournament_loaded = service.table_loaded
-    assert await tables.load(table_id)
-    runtime = tables.get(table_id)
-    assert runtime is not None and runtime.stored_last_hand == (7, starting)
+    filed = [(6, (1000, 1000, 1000)), (7, (1000, 400, 1600))]
+    taken, table_id, (winner, short, big), runtime = await _reload_a_table_of_three(
+        db, repos, store, tables, service, "T9", 9, filed
+    )
+    assert runtime.stored_last_hand == (7, {winner: 1000, short: 400, big: 1600})
     assert runtime.table.hand_no == 9  # (its numbering goes on past the voided hands)
-    # The table reports its seats from a callback scheduled at its load: run it.
-    ran = asyncio.get_running_loop().create_future()
-    asyncio.get_running_loop().call_soon(ran.set_result, None)
-    await ran
     entrants = taken.state.entrants
     assert (entrants[big].place, entrants[short].place) == (5, 6)
     assert entrants[winner].chips == 3000 and len(taken.players_left) == 4
