@@ -38,6 +38,7 @@ from backend.review.service import ReviewService
 from backend.security_headers import SecurityHeaders
 from backend.sessions import SessionStore
 from backend.settings import Settings
+from backend.shutdown_steps import ShutdownSteps
 from backend.state import AppState
 from backend.tournament.service import TournamentService
 from backend.tournament.store import TournamentStore
@@ -57,6 +58,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await mongo.ensure_indexes()
         repos = Repositories.of(mongo.db, mongo.blocking_db)
         await repos.players.ensure_indexes()
+        # The hands the last stop left uncounted, first: before any table files more.
+        await repos.hands.stats.resume()
         gateway = AIGateway(settings.ai_shared_secret, settings.send_queue_size)
         tables = TableManager(settings, repos, gateway)
         loop_lag = LoopLagMonitor()
@@ -104,19 +107,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            await idle.stop()
-            await loop_lag.stop()
-            await app.state.showdown.tournaments.close()
+            steps = ShutdownSteps()
+            await steps("idle closer", idle.stop())
+            await steps("loop lag monitor", loop_lag.stop())
+            await steps("tournaments", app.state.showdown.tournaments.close())
             if node is not None:
-                await node.close()
-            await tables.close()
+                await steps("cluster node", node.close())
+            await steps("tables", tables.close())
             if node is not None:
-                await node.release()  # stored and stopped: the other nodes take them now
-            await app.state.showdown.reviews.close()
-            await repos.hands.stats.close()  # the hands filed last are counted
-            await repos.writer.close()
-            await gateway.close()
-            await mongo.close()
+                # Stored and stopped: the other nodes take them now.
+                await steps("leases released", node.release())
+            await steps("reviews", app.state.showdown.reviews.close())
+            # The hands not counted yet are counted after the next start.
+            await steps("statistics", repos.hands.stats.close())
+            await steps("batch writer", repos.writer.close())
+            await steps("AI gateway", gateway.close())
+            await steps("database client", mongo.close())
+            steps.done()
 
     app = FastAPI(
         title="Showdown",

@@ -217,9 +217,14 @@ async def serve(settings: Settings, options: ServeOptions) -> int:
         await serving
         return 0
     finally:
+        began = time.perf_counter()
         for task in (worker, collections, supervisor):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         if database is not None:
             database.close()
+        log.info(
+            "worker and database stopped",
+            extra={"ms": round(1000 * (time.perf_counter() - began))},
+        )

@@ -10,12 +10,15 @@ at the table never change in total. Each finished hand replays for the bots' lea
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
 import pytest
 
+from ai.bots.base import Bot
 from ai.bots.from_view import observation_from_view
+from ai.bots.mcts import MctsBot
 from ai.models.public import from_record_doc
 from ai.models.replay import summary_of
 from ai.sim.rules import Rules
@@ -27,6 +30,8 @@ from holdem.table import Table
 from holdem.views import observe
 from protocol.messages import DecisionAnswer, DecisionQuery, QueryPurpose
 
+# Searches stop at this many iterations, never at a clock: the same hands on any machine.
+ITERATIONS = 64
 STYLES = ("rational", "loki", "aggressive", "calling", "mcts", "cautious")
 OPTIONS: dict[str, dict[str, object]] = {
     "utg-straddle": {"straddle": Straddle.UTG},
@@ -42,6 +47,21 @@ OPTIONS: dict[str, dict[str, object]] = {
         "run_it_max": 2,
     },
 }
+
+
+class IterationBudget(Decider):
+    """The worker's decider with no time budget: its search bots (and "Let AI decide")
+    run ITERATIONS iterations, the sampling bots all their rollouts, however loaded the
+    machine (a 30 ms budget played other hands on a busy one)."""
+
+    def __init__(self) -> None:
+        super().__init__(advice_seconds=math.inf)
+
+    def bot_for(self, table_id: str, seat: int, style: str) -> Bot:
+        bot = super().bot_for(table_id, seat, style)
+        if isinstance(bot, MctsBot):
+            bot.iterations = ITERATIONS
+        return bot
 
 
 def _config(option: str) -> TableConfig:
@@ -65,8 +85,8 @@ def _happened(option: str, kinds: set[EventKind], bomb_pots: int) -> bool:
         "button-straddle": straddled,
         "bomb-pot": bomb_pots > 0,
         "big-blind-ante": antes,
-        # (Whether an all-in reaches a run-it-twice vote depends on the bots' time-budgeted
-        # choices; the votes themselves are the table's, tested in tests/holdem.)
+        # (Whether an all-in reaches a run-it-twice vote depends on the bots' choices;
+        # the votes themselves are the table's, tested in tests/holdem.)
         "all-with-runs": straddled and bomb_pots > 0,
     }[option]
 
@@ -76,7 +96,7 @@ def test_bots_play_every_home_game_rule(option: str) -> None:
     config = _config(option)
     assert bot_refusal(config) is None  # the table takes bots
     rng = random.Random(34)
-    decider = Decider()
+    decider = IterationBudget()
     table = Table(f"t-{option}", config, seed=34)
     for seat in range(1, 7):
         table.sit(seat, f"p{seat}", f"P{seat}", rng.randint(30, 400), is_bot=seat != 1)
@@ -115,7 +135,7 @@ def test_bots_play_every_home_game_rule(option: str) -> None:
                 view=view, legal=view.legal_actions, deadline=time.time() * 1000 + 2000,
                 timeout_ms=2000, want_advice=False,
             )  # fmt: skip
-            answer = decider.answer(query, budget=0.03)
+            answer = decider.answer(query, budget=math.inf)
             assert isinstance(answer, DecisionAnswer)
             table.act(actor, Action(kind=answer.action, amount=answer.amount))
             asked += 1

@@ -43,8 +43,10 @@ async def play_hands(server_factory: Any, **table: Any) -> tuple[RunningServer, 
     await watcher.send({"type": "auth", "token": token})
     await watcher.wait_state(past(HANDS), within=60)
     await watcher.close()
-    await server.stop()  # every hand filed and counted: the tables drain on the way out
-    return await server_factory(), created["table_id"]
+    await server.stop()  # every hand filed; those not counted yet kept for the next start
+    reader: RunningServer = await server_factory()
+    await reader.state.repos.hands.stats.drain()  # the kept hands, counted at its start
+    return reader, created["table_id"]
 
 
 def approx_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -329,6 +331,39 @@ async def test_hands_counted_in_one_batch_equal_those_counted_one_by_one(
     await stats.file_many(hands)
     after = {doc["_id"]: doc["hands"] async for doc in again.player_results.find({})}
     assert after == {key: 2 * count for key, count in before.items()}
+
+
+async def test_a_stop_keeps_the_hands_not_counted_and_the_next_start_counts_them(
+    server_factory: Any,
+) -> None:
+    """A stop counts nothing more (a busy room's queue held its shutdown for seconds):
+    the hands still queued are kept, and counted first after the next start, the same as
+    if they had been counted at once."""
+    reader, _ = await play_hands(server_factory, small_blind=5, big_blind=10)
+    db = reader.state.mongo.db
+    filed = [doc async for doc in db.hands.find({}).sort("played_at", 1)]
+    again = db.client[f"{db.name}_kept"]
+    await again.hands.insert_many(filed)
+    stats = PlayerStats(again, BatchWriter(again))
+    for doc in filed:
+        stats.file_later(doc["record"], doc["played_at"])
+    await stats.close()  # before the counting task took any: every hand is kept
+    assert await again.player_hand_stats.count_documents({}) == 0
+    kept = [doc async for doc in again[player_stats.BACKLOG].find({})]
+    assert [doc["hands"] for doc in kept] == [[doc["_id"] for doc in filed]]
+
+    started = PlayerStats(again, BatchWriter(again))
+    assert await started.resume() == len(filed)
+    await started.drain()
+    for name in ("player_stats", "player_results", "table_stats", "player_hand_stats"):
+        counted = [doc async for doc in db[name].find({}).sort("_id", 1)]
+        recount = [doc async for doc in again[name].find({}).sort("_id", 1)]
+        assert len(recount) == len(counted) > 0, name
+        for a, b in zip(recount, counted, strict=True):
+            assert a == approx_row(b), name
+    assert await again[player_stats.BACKLOG].count_documents({}) == 0  # counted: forgotten
+    await started.close()
+    assert await again[player_stats.BACKLOG].count_documents({}) == 0  # nothing left to keep
 
 
 async def test_players_without_hands_have_statistics_of_zero_hands(
