@@ -375,12 +375,11 @@ class PlayerStats:
             left.append(self._queue.get_nowait())
         for _ in left:
             self._queue.task_done()
-        if left:
-            await self._keep(left)
-        if self._resumed:  # their hands not counted yet are in `left`
+        kept = await self._keep(left) if left else True
+        if self._resumed and kept:  # their hands not counted yet are in `left`, kept anew
             await self._forget_resumed()
 
-    async def _keep(self, left: list[Queued]) -> None:
+    async def _keep(self, left: list[Queued]) -> bool:
         hands = [hand_id(doc["table_id"], doc["hand_no"]) for doc, _ in left]
         try:
             await self._backlog.insert_one(
@@ -391,8 +390,9 @@ class PlayerStats:
                 "statistics: hands left uncounted by the stop",
                 extra={"hands": len(hands), "error": str(error)[:200]},
             )
-            return
+            return False
         log.info("statistics kept for the next start", extra={"hands": len(hands)})
+        return True
 
     async def file(self, doc: Document, played_at: datetime) -> None:
         """Count one filed hand (its stored record); counting it again changes nothing."""
