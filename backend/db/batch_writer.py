@@ -36,14 +36,19 @@ then are the journaled writes reported stored. A round that would sync only a
 single time (an insert command, a lone update) journals it directly: a round
 trip less.
 
-Given a synchronous client (`blocking`), the urgent lane sends each round from a
-worker thread, and the event loop hears of it once, at its end. Through the
-asynchronous driver a round took ~22 turns of the event loop (its connection
-checkout, send, reads and pymongo's tasks around them each wait for a turn), and
-the turns of a server's busy loop last as long as all its tables' ready work:
-a waited-for write's time was those turns times that length
-(docs/experiments/2026-11-28-frames-per-tick-and-held-states.md). In the thread
-a step waits for the GIL at most a switch interval, not a turn.
+Given a synchronous client (`blocking`), the urgent lane's rounds are sent by
+URGENT_THREADS worker threads, and the event loop hears of each once, at its end.
+Through the asynchronous driver a round took ~22 turns of the event loop (its
+connection checkout, send, reads and pymongo's tasks around them each wait for a
+turn), and the turns of a server's busy loop last as long as all its tables' ready
+work: a waited-for write's time was those turns times that length
+(docs/experiments/2026-11-28-frames-per-tick-and-held-states.md). In the thread a
+step waits for the GIL at most a switch interval, not a turn. A write is handed to
+the threads in the writer's own step, and a free thread sends it at once with
+whatever else is queued (no task of the loop starts a round: that was two turns, and
+a round ending waited a turn more before the next began); the step that learns a
+round's outcome tells each writer and calls its `stored`, so the table's wait ends in
+that step (docs/experiments/2026-11-28-held-writes-loop-turns.md).
 """
 
 from __future__ import annotations
@@ -142,8 +147,9 @@ class _Lane:
 class BatchWriter:
     """`await write(collection, op)` returns once the op is stored, or raises PyMongoError.
 
-    `marker` names this process's marker document (one per node: no two nodes
-    contend for one document). A round whose journaled commands would sync at most
+    `marker` prefixes this process's marker documents, one per lane and per urgent
+    thread (`node.table`, `node.urgent0`...): no two rounds in flight at once contend
+    for one document. A round whose journaled commands would sync at most
     `group_commit_min` times journals them directly instead of sending a marker.
     `blocking`, the same database through a synchronous client: the urgent lane's
     rounds are sent from a worker thread with it.
@@ -314,7 +320,7 @@ class BatchWriter:
             threads = self._threads = _Threads(asyncio.get_running_loop())
             for index in range(URGENT_THREADS):
                 worker = threading.Thread(
-                    target=self._serve, args=(threads,), name=f"urgent-{index}", daemon=True
+                    target=self._serve, args=(threads, index), name=f"urgent-{index}", daemon=True
                 )
                 threads.workers.append(worker)
                 worker.start()
@@ -322,7 +328,7 @@ class BatchWriter:
             threads.queued.append((collection, item))
             threads.ready.notify()
 
-    def _serve(self, threads: _Threads) -> None:
+    def _serve(self, threads: _Threads, index: int) -> None:
         """A worker thread: one round at a time, each with everything queued."""
         assert self._blocking is not None
         while True:
@@ -339,7 +345,7 @@ class BatchWriter:
                 batch[name].append(item)
             began = time.perf_counter()
             try:
-                errors, sent = self._round_blocking(self._blocking, batch)
+                errors, sent = self._round_blocking(self._blocking, batch, f"urgent{index}")
             except Exception as error:  # not expected: every command's errors are caught
                 failure = PyMongoError(repr(error))
                 errors, sent = dict.fromkeys(map(id, items), failure), _Sent(0, 0, 0, False)
@@ -383,7 +389,7 @@ class BatchWriter:
             threads.idle.set()
 
     def _round_blocking(
-        self, db: Database[Document], batch: dict[str, list[_Queued]]
+        self, db: Database[Document], batch: dict[str, list[_Queued]], sender: str
     ) -> tuple[dict[int, PyMongoError], _Sent]:
         """`_round` in a worker thread: the same commands, marker and outcomes, one
         command after the other. Touches nothing of the writer's but its settings."""
@@ -408,12 +414,19 @@ class BatchWriter:
         if marker:
             commits = db.get_collection(COMMITS, write_concern=_concern(db.write_concern, True))
             try:
-                commits.update_one({"_id": self._marker}, {"$inc": {"n": 1}}, upsert=True)
+                commits.update_one(self._marker_of(sender), {"$inc": {"n": 1}}, upsert=True)
             except Exception as error:
                 failure = error if isinstance(error, PyMongoError) else PyMongoError(repr(error))
                 errors.update({id(item): failure for item in journaled})
         writes = sum(len(chunk) for _, chunk in commands)
         return errors, _Sent(len(commands), writes, syncs if direct else 0, marker)
+
+    def _marker_of(self, sender: str) -> Document:
+        """The marker document of one sender (a lane, or one of the urgent threads).
+        Markers of rounds in flight together are different documents: two journaled
+        updates of one document at once conflict in the embedded database, and the
+        one retried waited p50 7-9 ms (max 50-290 ms) against 1.5 ms apart."""
+        return {"_id": f"{self._marker}.{sender}"}
 
     async def _yield(self, lane: _Lane) -> None:
         """Wait for the rounds in flight of the lanes that go first: the database is
@@ -450,7 +463,7 @@ class BatchWriter:
             self.urgent_batches += 1
         marker = self._collection(COMMITS, True)
         try:
-            await marker.update_one({"_id": self._marker}, {"$inc": {"n": 1}}, upsert=True)
+            await marker.update_one(self._marker_of(lane.name), {"$inc": {"n": 1}}, upsert=True)
         except PyMongoError as error:
             return error
         except Exception as error:
