@@ -134,7 +134,7 @@ async def test_the_table_is_told_in_the_turn_its_deal_is_known_stored(mongo_url:
         confirmed = persister.confirmation()
         assert confirmed is not None
         turns: list[tuple[int, bool]] = []  # per turn: the rounds answered, the table told
-        while not confirmed.done():  # noqa: ASYNC110 - each pass is one turn of the loop
+        while not confirmed.done():  # each pass is one turn of the loop
             turns.append((repos.writer.table_rounds, confirmed.done()))
             await asyncio.sleep(0)
         turns.append((repos.writer.table_rounds, confirmed.done()))
