@@ -36,22 +36,30 @@ then are the journaled writes reported stored. A round that would sync only a
 single time (an insert command, a lone update) journals it directly: a round
 trip less.
 
-Given a synchronous client (`blocking`), the urgent lane sends each round from a
-worker thread, and the event loop hears of it once, at its end. Through the
-asynchronous driver a round took ~22 turns of the event loop (its connection
-checkout, send, reads and pymongo's tasks around them each wait for a turn), and
-the turns of a server's busy loop last as long as all its tables' ready work:
-a waited-for write's time was those turns times that length
-(docs/experiments/2026-11-28-frames-per-tick-and-held-states.md). In the thread
-a step waits for the GIL at most a switch interval, not a turn.
+Given a synchronous client (`blocking`), the urgent lane's rounds are sent by
+URGENT_THREADS worker threads, and the event loop hears of each once, at its end.
+Through the asynchronous driver a round took ~22 turns of the event loop (its
+connection checkout, send, reads and pymongo's tasks around them each wait for a
+turn), and the turns of a server's busy loop last as long as all its tables' ready
+work: a waited-for write's time was those turns times that length
+(docs/experiments/2026-11-28-frames-per-tick-and-held-states.md). In the thread a
+step waits for the GIL at most a switch interval, not a turn. A write is handed to
+the threads in the writer's own step, and a free thread sends it at once with
+whatever else is queued (no task of the loop starts a round: that was two turns, and
+a round ending waited a turn more before the next began); the step that learns a
+round's outcome tells each writer and calls its `stored`, so the table's wait ends in
+that step (docs/experiments/2026-11-28-held-writes-loop-turns.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pymongo import DeleteOne, InsertOne, ReplaceOne, UpdateOne
 from pymongo.asynchronous.collection import AsyncCollection
@@ -78,6 +86,9 @@ TABLE_ROUNDS = 2
 # unjournaled with a marker after them: 27 ms), and the marker is a sync and a round
 # trip: only a round that syncs once goes without.
 GROUP_COMMIT_MIN = 1
+# Worker threads of the urgent lane: each takes everything queued as soon as it is
+# free, so a write queued while one round is in flight goes out at once in the next.
+URGENT_THREADS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +96,7 @@ class _Queued:
     op: WriteOp
     done: asyncio.Future[None]
     journal: bool
+    stored: Callable[[], None] | None = None  # told in the step that learns of it
 
 
 def _syncs(chunk: list[_Queued]) -> int:
@@ -105,6 +117,20 @@ class _Sent:
 
 
 @dataclass
+class _Threads:
+    """The urgent lane's worker threads and what they share with the event loop
+    (everything but the asyncio event, under `ready`'s lock)."""
+
+    loop: asyncio.AbstractEventLoop
+    ready: threading.Condition = field(default_factory=threading.Condition)
+    queued: list[tuple[str, _Queued]] = field(default_factory=list)
+    sending: dict[int, list[_Queued]] = field(default_factory=dict)  # rounds in flight
+    closing: bool = False
+    idle: asyncio.Event = field(default_factory=asyncio.Event)  # no round in flight
+    workers: list[threading.Thread] = field(default_factory=list)
+
+
+@dataclass
 class _Lane:
     name: str
     chunk: int
@@ -121,8 +147,9 @@ class _Lane:
 class BatchWriter:
     """`await write(collection, op)` returns once the op is stored, or raises PyMongoError.
 
-    `marker` names this process's marker document (one per node: no two nodes
-    contend for one document). A round whose journaled commands would sync at most
+    `marker` prefixes this process's marker documents, one per lane and per urgent
+    thread (`node.table`, `node.urgent0`...): no two rounds in flight at once contend
+    for one document. A round whose journaled commands would sync at most
     `group_commit_min` times journals them directly instead of sending a marker.
     `blocking`, the same database through a synchronous client: the urgent lane's
     rounds are sent from a worker thread with it.
@@ -151,6 +178,7 @@ class BatchWriter:
             yields_to=(self._urgent, self._table),
         )
         self._lanes = (self._urgent, self._table, self._background)
+        self._threads: _Threads | None = None  # started by the first urgent write
         self.batches = 0  # round trips (commands), group commits included
         self.writes = 0  # operations sent (a marker is not one)
         self.commits = 0  # journal syncs asked for: group commits and lone journaled writes
@@ -171,13 +199,23 @@ class BatchWriter:
         journal: bool = False,
         background: bool = False,
         urgent: bool = False,
+        stored: Callable[[], None] | None = None,
     ) -> None:
-        """`urgent`: a write a player waits for (it goes first); `background`: statistics."""
+        """`urgent`: a write a player waits for (it goes first); `background`: statistics.
+
+        `stored` is called in the event-loop step that learns the op is stored, before
+        this returns (a turn of the loop later): whoever waits for it can be woken
+        without another turn."""
         lane = self._urgent if urgent else self._background if background else self._table
+        done = asyncio.get_running_loop().create_future()
+        item = _Queued(op, done, journal, stored)
+        if lane is self._urgent and self._blocking is not None:
+            self._hand_over(collection, item)
+            await done
+            return
         if lane.task is None:
             lane.task = asyncio.create_task(self._run(lane), name=f"batch-writer-{lane.name}")
-        done = asyncio.get_running_loop().create_future()
-        lane.queued[collection].append(_Queued(op, done, journal))
+        lane.queued[collection].append(item)
         lane.wake.set()
         await done
 
@@ -189,6 +227,20 @@ class BatchWriter:
         self._background.yields_to = ()
 
     async def close(self) -> None:
+        threads, self._threads = self._threads, None
+        if threads is not None:
+            with threads.ready:
+                threads.closing = True
+                # Whether a round in flight was stored is unknown: its writers are told
+                # it failed (the thread's own answer, later, is ignored).
+                items = [item for group in threads.sending.values() for item in group]
+                items += [item for _, item in threads.queued]
+                threads.queued = []
+                threads.ready.notify_all()
+            for item in items:
+                if not item.done.done():
+                    item.done.set_exception(PyMongoError("the server is shutting down"))
+            threads.idle.set()
         for lane in self._lanes:
             # Whether a round in flight was stored is unknown: its writers are told it failed.
             items = [item for group in lane.sending.values() for item in group]
@@ -228,14 +280,7 @@ class BatchWriter:
             self.table_round_us += took
             self.table_round_max_us = max(self.table_round_max_us, took)
         del lane.sending[id(items)]
-        for item in items:
-            if item.done.done():  # the writer gave up waiting (cancelled)
-                continue
-            error = errors.get(id(item))
-            if error is not None:
-                item.done.set_exception(error)
-            else:
-                item.done.set_result(None)
+        _tell(items, errors)
 
     async def _round(self, lane: _Lane, batch: dict[str, list[_Queued]]) -> dict[int, PyMongoError]:
         """Send a round; the errors by id() of the items that failed."""
@@ -244,16 +289,6 @@ class BatchWriter:
             self.table_writes += len(items)
         if lane is self._urgent:
             self.urgent_writes += len(items)
-        if lane is self._urgent and self._blocking is not None:
-            failed, sent = await asyncio.to_thread(self._round_blocking, self._blocking, batch)
-            self.batches += sent.commands + sent.marker
-            self.table_batches += sent.commands + sent.marker
-            self.urgent_batches += sent.commands + sent.marker
-            self.writes += sent.writes
-            for name, group in batch.items():
-                self.by_kind[f"{lane.name}.{name}"] += len(group)
-            self.commits += sent.syncs + sent.marker
-            return failed
         commands = [
             (name, group[start : start + lane.chunk])
             for name, group in batch.items()
@@ -284,8 +319,84 @@ class BatchWriter:
                 errors.update({id(item): failure for item in journaled})
         return errors
 
+    def _hand_over(self, collection: str, item: _Queued) -> None:
+        """Queue an urgent write for the worker threads, in this step: a free one sends
+        it at once, with whatever else is queued, without a turn of the loop."""
+        threads = self._threads
+        if threads is None:
+            threads = self._threads = _Threads(asyncio.get_running_loop())
+            for index in range(URGENT_THREADS):
+                worker = threading.Thread(
+                    target=self._serve, args=(threads, index), name=f"urgent-{index}", daemon=True
+                )
+                threads.workers.append(worker)
+                worker.start()
+        with threads.ready:
+            threads.queued.append((collection, item))
+            threads.ready.notify()
+
+    def _serve(self, threads: _Threads, index: int) -> None:
+        """A worker thread: one round at a time, each with everything queued."""
+        assert self._blocking is not None
+        while True:
+            with threads.ready:
+                while not threads.queued and not threads.closing:
+                    threads.ready.wait()
+                if threads.closing:
+                    return
+                taken, threads.queued = threads.queued, []
+                items = [item for _, item in taken]
+                threads.sending[id(items)] = items
+            batch: dict[str, list[_Queued]] = defaultdict(list)
+            for name, item in taken:
+                batch[name].append(item)
+            began = time.perf_counter()
+            try:
+                errors, sent = self._round_blocking(self._blocking, batch, f"urgent{index}")
+            except Exception as error:  # not expected: every command's errors are caught
+                failure = PyMongoError(repr(error))
+                errors, sent = dict.fromkeys(map(id, items), failure), _Sent(0, 0, 0, False)
+            took = int(1e6 * (time.perf_counter() - began))
+            with threads.ready:
+                del threads.sending[id(items)]
+                if threads.closing:
+                    return
+            try:
+                threads.loop.call_soon_threadsafe(
+                    self._finished, threads, batch, errors, sent, took
+                )
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
+                return
+
+    def _finished(
+        self,
+        threads: _Threads,
+        batch: dict[str, list[_Queued]],
+        errors: dict[int, PyMongoError],
+        sent: _Sent,
+        took: int,
+    ) -> None:
+        """In the loop: a thread's round is over; its counts, and each writer told."""
+        self.batches += sent.commands + sent.marker
+        self.table_batches += sent.commands + sent.marker
+        self.urgent_batches += sent.commands + sent.marker
+        self.writes += sent.writes
+        self.commits += sent.syncs + sent.marker
+        self.table_rounds += 1
+        self.table_round_us += took
+        self.table_round_max_us = max(self.table_round_max_us, took)
+        for name, group in batch.items():
+            self.by_kind[f"urgent.{name}"] += len(group)
+            self.table_writes += len(group)
+            self.urgent_writes += len(group)
+        _tell([item for group in batch.values() for item in group], errors)
+        with threads.ready:
+            idle = not threads.sending
+        if idle:
+            threads.idle.set()
+
     def _round_blocking(
-        self, db: Database[Document], batch: dict[str, list[_Queued]]
+        self, db: Database[Document], batch: dict[str, list[_Queued]], sender: str
     ) -> tuple[dict[int, PyMongoError], _Sent]:
         """`_round` in a worker thread: the same commands, marker and outcomes, one
         command after the other. Touches nothing of the writer's but its settings."""
@@ -310,19 +421,39 @@ class BatchWriter:
         if marker:
             commits = db.get_collection(COMMITS, write_concern=_concern(db.write_concern, True))
             try:
-                commits.update_one({"_id": self._marker}, {"$inc": {"n": 1}}, upsert=True)
+                commits.update_one(self._marker_of(sender), {"$inc": {"n": 1}}, upsert=True)
             except Exception as error:
                 failure = error if isinstance(error, PyMongoError) else PyMongoError(repr(error))
                 errors.update({id(item): failure for item in journaled})
         writes = sum(len(chunk) for _, chunk in commands)
         return errors, _Sent(len(commands), writes, syncs if direct else 0, marker)
 
+    def _marker_of(self, sender: str) -> Document:
+        """The marker document of one sender (a lane, or one of the urgent threads).
+        Markers of rounds in flight together are different documents: two journaled
+        updates of one document at once conflict in the embedded database, and the
+        one retried waited p50 7-9 ms (max 50-290 ms) against 1.5 ms apart."""
+        return {"_id": f"{self._marker}.{sender}"}
+
     async def _yield(self, lane: _Lane) -> None:
         """Wait for the rounds in flight of the lanes that go first: the database is
         shared by threads, and a round that runs beside another command takes longer."""
-        ahead = {task for first in lane.yields_to for task in first.rounds}
+        ahead: set[asyncio.Future[Any]] = {
+            task for first in lane.yields_to for task in first.rounds
+        }
+        threads = self._threads if self._urgent in lane.yields_to else None
+        idle = None
+        if threads is not None:
+            with threads.ready:
+                busy = bool(threads.sending or threads.queued)
+            if busy:
+                threads.idle.clear()
+                idle = asyncio.ensure_future(threads.idle.wait())
+                ahead.add(idle)
         if ahead:
             await asyncio.wait(ahead, timeout=BACKGROUND_YIELD)
+        if idle is not None:
+            idle.cancel()
 
     def _collection(self, name: str, journal: bool) -> AsyncCollection[Document]:
         return self._db.get_collection(
@@ -339,7 +470,7 @@ class BatchWriter:
             self.urgent_batches += 1
         marker = self._collection(COMMITS, True)
         try:
-            await marker.update_one({"_id": self._marker}, {"$inc": {"n": 1}}, upsert=True)
+            await marker.update_one(self._marker_of(lane.name), {"$inc": {"n": 1}}, upsert=True)
         except PyMongoError as error:
             return error
         except Exception as error:
@@ -363,6 +494,20 @@ class BatchWriter:
         except Exception as error:
             return _failures(items, error)
         return {}
+
+
+def _tell(items: Iterable[_Queued], errors: dict[int, PyMongoError]) -> None:
+    """Each writer its outcome (and `stored` of those stored), in this step."""
+    for item in items:
+        if item.done.done():  # the writer gave up waiting (cancelled)
+            continue
+        error = errors.get(id(item))
+        if error is not None:
+            item.done.set_exception(error)
+            continue
+        if item.stored is not None:
+            item.stored()
+        item.done.set_result(None)
 
 
 def _concern(concern: WriteConcern, journal: bool) -> WriteConcern:

@@ -12,7 +12,7 @@ sends many tables' writes in one round trip; the rest go straight to the driver.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -175,13 +175,15 @@ class Tables:
         pending_record: Document | None = None,
         ledger: list[Document] | None = None,
         fence: int | None = None,
+        stored: Callable[[], None] | None = None,
     ) -> None:
         """Seats and stacks, and (at a hand's end) its record in the same atomic update.
 
         The record rides along so that stacks and the hand that produced them are
         never out of step; `Hands.insert` then files it and `clear_pending` drops it.
         So do the ledger entries of the chips that came or went (`Ledger.file` files
-        them; the next update replaces them).
+        them; the next update replaces them). `stored`: called as soon as the write is
+        known stored (BatchWriter.write).
         """
         update: dict[str, Any] = {
             "$set": {"snapshot": snapshot, "updated_at": now(), "pending_ledger": ledger or []},
@@ -196,7 +198,7 @@ class Tables:
             else fenced_update(table_id, fence, update)
         )
         # The table waits for it: it goes first.
-        await self._writer.write(self._col.name, saved, journal=True, urgent=True)
+        await self._writer.write(self._col.name, saved, journal=True, urgent=True, stored=stored)
 
     async def set_options(self, table_id: str, options: Document) -> None:
         """The table's options changed (its invite, its host, its settings)."""
@@ -325,7 +327,9 @@ class Hands:
         stacks: dict[int, int],
         players: Document,
         fence: int | None = None,
+        stored: Callable[[], None] | None = None,
     ) -> None:
+        """`stored`: called as soon as the write is known stored (BatchWriter.write)."""
         fenced: Document = {} if fence is None else {"fence": fence}
         started = ReplaceOne(
             {"_id": table_id} if fence is None else fenced_filter(table_id, fence),
@@ -342,7 +346,7 @@ class Hands:
             upsert=True,
         )
         # The deal waits for it: it goes first.
-        await self._writer.write(self._live.name, started, journal=True, urgent=True)
+        await self._writer.write(self._live.name, started, journal=True, urgent=True, stored=stored)
 
     async def push_live(
         self, table_id: str, hand_no: int, events: list[HandEvent], stored_before: int

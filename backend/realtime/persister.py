@@ -67,6 +67,8 @@ class _Op:
     done: asyncio.Future[None] | None = None  # for writes the table waits for
     ledger: list[Document] = field(default_factory=list)  # entries stored with a snapshot
     queued: float = 0.0  # perf_counter() when a waited-for write was queued
+    # Futures of the table's waits for it, set in the same step as `done`.
+    waiters: list[asyncio.Future[None]] = field(default_factory=list)
 
 
 class Persister:
@@ -84,7 +86,7 @@ class Persister:
         self.durable_waits = 0  # waited-for writes stored, and how long they took in all
         self.durable_wait_us = 0
         self.durable_wait_max_us = 0
-        self._durable: asyncio.Future[None] | None = None
+        self._durable: _Op | None = None  # the last durable write queued
         self._events_queued = 0  # events of the live hand queued so far
         self._failing_since: float | None = None
         self._ledger: list[Document] = []  # entries waiting for the next snapshot
@@ -126,7 +128,7 @@ class Persister:
 
         async def run() -> None:
             await self._repos.tables.save_state(
-                table_id, snapshot, seq, pending, entries, fence=self.fence
+                table_id, snapshot, seq, pending, entries, fence=self.fence, stored=stored
             )
 
         if record is not None:
@@ -145,7 +147,12 @@ class Persister:
                 if index == 0 or not (op.kind == "events" and op.hand_no == record.hand_no)
             )
         kind = "record" if record is not None else "snapshot"
-        self._push(_Op(kind, run, ledger=entries), durable=True)
+        op = _Op(kind, run, ledger=entries)
+
+        def stored() -> None:
+            self._confirm(op)
+
+        self._push(op, durable=True)
 
         async def file_ledger() -> None:
             # Whatever the snapshot stored (entries of a skipped one included).
@@ -204,12 +211,19 @@ class Persister:
 
         async def run() -> None:
             await self._repos.hands.start_live(
-                self.table_id, hand_no, button, stacks, players, fence=self.fence
+                self.table_id,
+                hand_no,
+                button,
+                stacks,
+                players,
+                fence=self.fence,
+                stored=lambda: self._confirm(op),
             )
 
+        op = _Op("start", run, hand_no)
         self._file_ledger_now()
         self._events_queued = 0
-        self._push(_Op("start", run, hand_no), durable=True)
+        self._push(op, durable=True)
 
     def push_events(self, hand_no: int, events: list[HandEvent]) -> None:
         stored_before = self._events_queued
@@ -254,7 +268,7 @@ class Persister:
         if durable:
             op.done = asyncio.get_running_loop().create_future()
             op.queued = time.perf_counter()
-            self._durable = op.done
+            self._durable = op
         self._ops.append(op)
         if op.kind != "events":
             self._flush.set()
@@ -297,12 +311,18 @@ class Persister:
                         # filings queued behind go first.
                         await self._filed.wait()
                     await self._apply(op)
-                if op.done is not None and not op.done.done():
-                    op.done.set_result(None)
-                    took = int(1e6 * (time.perf_counter() - op.queued))
-                    self.durable_waits += 1
-                    self.durable_wait_us += took
-                    self.durable_wait_max_us = max(self.durable_wait_max_us, took)
+                self._confirm(op)  # if the writer's step did not already
+
+    def _confirm(self, op: _Op) -> None:
+        """A durable write is stored: the table is told in this very step (called by
+        the database writer's step that learns of it, a turn before this task runs)."""
+        if op.done is None or op.done.done():
+            return
+        took = int(1e6 * (time.perf_counter() - op.queued))
+        self.durable_waits += 1
+        self.durable_wait_us += took
+        self.durable_wait_max_us = max(self.durable_wait_max_us, took)
+        _release(op)
 
     def _queue_behind(self, op: _Op) -> None:
         self._behind.append(op)
@@ -360,8 +380,7 @@ class Persister:
         log.warning("fenced write refused: another node owns the table", extra={"op": op.kind})
         self.stale = True
         for queued in self._ops:
-            if queued.done is not None and not queued.done.done():
-                queued.done.set_result(None)
+            _release(queued)
         self._ops.clear()
         while len(self._behind) > 1:  # the first is being written
             self._behind.pop()
@@ -370,8 +389,20 @@ class Persister:
 
     def unconfirmed(self) -> asyncio.Future[None] | None:
         """The last durable write queued so far, while the database has not confirmed it."""
-        durable = self._durable
+        durable = self._durable.done if self._durable is not None else None
         return durable if durable is not None and not durable.done() else None
+
+    def confirmation(self) -> asyncio.Future[None] | None:
+        """A future of the caller's own, set in the step the last durable write queued so
+        far is confirmed (None if it is): awaited directly, with no `shield` around the
+        shared one, the table runs a turn of the event loop sooner; cancelling it (a
+        timeout) touches nothing of the write."""
+        op = self._durable
+        if op is None or op.done is None or op.done.done():
+            return None
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        op.waiters = [w for w in op.waiters if not w.done()] + [waiter]
+        return waiter
 
     @property
     def failing_since(self) -> float | None:
@@ -408,3 +439,13 @@ class Persister:
         self._task.cancel()
         self._behind_task.cancel()
         await asyncio.gather(self._task, self._behind_task, return_exceptions=True)
+
+
+def _release(op: _Op) -> None:
+    """`op`'s waits are over: its own future and the table's waiters."""
+    if op.done is not None and not op.done.done():
+        op.done.set_result(None)
+    for waiter in op.waiters:
+        if not waiter.done():
+            waiter.set_result(None)
+    op.waiters.clear()

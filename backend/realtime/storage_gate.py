@@ -26,11 +26,14 @@ class StorageGate(RuntimeCore):
         shown; pings are answered and every other inbox item waits its turn.
         """
         durable = self._persist.unconfirmed()
-        if durable is None:
+        confirmed = self._persist.confirmation()
+        if durable is None or confirmed is None:
             return True
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(PAUSE_NOTICE_AFTER):
-                await asyncio.shield(durable)
+                # Set in the very step the write is confirmed: a turn sooner than a
+                # shield around `durable` (each hop is a whole turn of a busy loop).
+                await confirmed
         if durable.done():
             return True
         self.paused = True

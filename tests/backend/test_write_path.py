@@ -11,7 +11,7 @@ import uuid
 from collections.abc import AsyncIterator
 
 import pytest
-from pymongo import AsyncMongoClient, InsertOne, UpdateOne
+from pymongo import AsyncMongoClient, InsertOne, MongoClient, UpdateOne
 
 from backend.db.batch_writer import BatchWriter
 from backend.db.codec import snapshot_to_doc
@@ -119,3 +119,29 @@ async def test_the_deal_does_not_wait_for_the_last_hands_filing(mongo_url: str, 
     assert await db.hands.count_documents({}) == 2
     live = await db.live_hands.find_one({"_id": "t1"})
     assert live is not None and live["hand_no"] == 2
+
+
+async def test_the_table_is_told_in_the_turn_its_deal_is_known_stored(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
+    # On a busy server every hop (a task woken, a future chained to another) waits for
+    # a whole turn of the event loop: no turn may see the deal's round answered while
+    # the table's wait for it is not over.
+    sync: MongoClient[dict[str, object]] = MongoClient(mongo_url)
+    repos = Repositories.of(db, sync[db.name])
+    persister = Persister("t1", repos)
+    try:
+        await persister.drain()
+        persister.start_hand(1, 1, {1: 100, 2: 100}, {})
+        confirmed = persister.confirmation()
+        assert confirmed is not None
+        turns: list[tuple[int, bool]] = []  # per turn: the rounds answered, the table told
+        while not confirmed.done():  # each pass is one turn of the loop
+            turns.append((repos.writer.table_rounds, confirmed.done()))
+            await asyncio.sleep(0)
+        turns.append((repos.writer.table_rounds, confirmed.done()))
+        assert not [turn for turn in turns if turn[0] >= 1 and not turn[1]]
+        assert turns[-1] == (1, True)
+        await persister.wait_durable()
+    finally:
+        await persister.close()
+        await repos.writer.close()
+        sync.close()
