@@ -37,7 +37,6 @@ from protocol.messages import CloseCode
 log = logging.getLogger(__name__)
 
 JOIN_WITHIN = 2.0  # seconds the owner has to answer a join
-MAX_REASON = 120  # bytes of a close reason the outbox sends (RFC 6455 allows 123)
 
 
 async def relay_table_socket(
@@ -89,7 +88,7 @@ async def relay_table_socket(
             await outbox.close(CloseCode.UNKNOWN_TABLE)
         return
     moved = reply.get("moved")
-    if isinstance(moved, str) and len(moved.encode()) <= MAX_REASON:
+    if isinstance(moved, str):  # the owner admitted the player: open the socket there
         await sub.unsubscribe()
         await outbox.close(CloseCode.MOVED, moved)
         return

@@ -27,6 +27,8 @@ from protocol.messages import CloseCode, ErrorMessage, read_client_message
 
 log = logging.getLogger(__name__)
 
+MAX_REASON = 120  # bytes of a close reason the outbox sends (RFC 6455 allows 123)
+
 
 class RemoteOutbox(Outbox):
     """An outbox whose socket is on another node: messages go over the bus, in order.
@@ -91,7 +93,11 @@ class OwnerSide:
         self._tables = tables
         self._node_id = node_id
         self._queue_size = queue_size
-        self._url = url  # this node's address as clients reach it ("": none, relay only)
+        # This node's address as clients reach it ("": none, relay only); it travels as
+        # a close reason, which holds at most 123 bytes (the outbox sends 120).
+        self._url = url if len(url.encode()) <= MAX_REASON else ""
+        if url and not self._url:
+            log.warning("NODE_URL too long to send: sockets are relayed", extra={"url": url})
         self.moved = 0  # joins answered with this node's address instead of a relay
         self._subs: dict[str, Subscription] = {}
         self._conns: dict[str, tuple[str, Client]] = {}  # conn -> (table id, client)
