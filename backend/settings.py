@@ -147,6 +147,13 @@ class Settings(BaseSettings):
         "NATS_URL", "", "the message bus between nodes (nats://...); unset: one process, no bus"
     )
     node_id: str = _env("NODE_ID", "", "this node's id in a cluster; unset: random")
+    node_url: str = _env(
+        "NODE_URL",
+        "",
+        "this node's address as clients reach it (http://host:port); set: a client that "
+        "follows moves and opens a socket on another node for this node's table is sent "
+        "here; unset: relayed over the bus",
+    )
     lease_ttl: float = _env(
         "LEASE_TTL", 10.0, "seconds a node's table lease lasts unrenewed (failover time)", gt=0
     )

@@ -71,6 +71,10 @@ class CloseCode(IntEnum):
     TRY_AGAIN = 1013  # a client too slow to keep up with its messages; reconnect
     REPLACED = 4000  # the same player opened a newer connection to this table
     UNKNOWN_TABLE = 4004
+    # The table is served by another node; the reason is its address (http://host:port).
+    # Only to a client that asked to follow moves (`?follow=1`): it opens the same path
+    # there, and reconnects later where it first connected (a failover moves the table).
+    MOVED = 4010
 
 
 class ErrorCode(StrEnum):

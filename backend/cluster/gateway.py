@@ -7,6 +7,12 @@ messages to `gw.<conn>.m`, which go to the socket as they are. If nobody owns
 the table (its node died, the lease has not expired yet) the socket is closed
 with "try again": the client reconnects and lands wherever the table is then.
 If the owner stops answering its pings, the same.
+
+A client that follows moves (`?follow=1`) is not relayed when the owner has an
+address clients reach (`NODE_URL`): the owner admits it, answers its address, and
+the socket is closed with 4010 "moved" and that address, where the client opens
+its socket again. Only the first connection moves: the client reconnects where it
+first connected, which sends it to whichever node owns the table then.
 """
 
 from __future__ import annotations
@@ -64,6 +70,7 @@ async def relay_table_socket(
         "name": principal.name,
         "last_seq": last_seq,
         "invite": invite,
+        "follow": websocket.query_params.get("follow") == "1",
     }
     try:
         reply = loads(await bus.request(subject, dumps(join), within=JOIN_WITHIN))
@@ -79,6 +86,11 @@ async def relay_table_socket(
                 websocket, "unknown_table", f"no table {table_id!r}", CloseCode.UNKNOWN_TABLE
             )
             await outbox.close(CloseCode.UNKNOWN_TABLE)
+        return
+    moved = reply.get("moved")
+    if isinstance(moved, str):  # the owner admitted the player: open the socket there
+        await sub.unsubscribe()
+        await outbox.close(CloseCode.MOVED, moved)
         return
 
     forward: asyncio.Queue[Command] = asyncio.Queue()

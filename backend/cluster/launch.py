@@ -86,14 +86,17 @@ class NatsServer:
 async def _start_node(
     index: int, options: ServeOptions, env: dict[str, str]
 ) -> asyncio.subprocess.Process:
-    port = options.port + index if options.port else 0
+    # The port chosen here, not by the node: the node's address (NODE_URL) is where
+    # a socket opened on another node for one of its tables is sent (docs/cluster.md).
+    port = options.port + index if options.port else free_port(options.host)
+    shown = "127.0.0.1" if options.host in ("0.0.0.0", "::", "") else options.host  # noqa: S104
     command = [sys.executable, "-m", "showdown.cli", "serve", "--host", options.host]
     command += ["--port", str(port), "--data-dir", str(options.data_dir)]
     if not options.worker:
         command.append("--no-worker")
     process = await asyncio.create_subprocess_exec(
         *command,
-        env={**env, "NODE_ID": f"n{index}"},
+        env={**env, "NODE_ID": f"n{index}", "NODE_URL": f"http://{shown}:{port}"},
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         preexec_fn=die_with_parent,

@@ -74,7 +74,9 @@ class ClusterNode:
         self.leases = Leases(db, node_id, ttl=settings.lease_ttl)
         self.keeper = LeaseKeeper(self.leases, self._lost)
         self._free = FreeTables(db, self.leases)
-        self.owner = OwnerSide(bus, tables, node_id, settings.send_queue_size)
+        self.owner = OwnerSide(
+            bus, tables, node_id, settings.send_queue_size, settings.node_url.rstrip("/")
+        )
         self.lobby = ClusterLobby(bus, tables, repos.hands.stats, node_id)
         self.ai: AIRelay | None = None
         self.tournaments: ClusterTournaments | None = None

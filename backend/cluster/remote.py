@@ -27,6 +27,8 @@ from protocol.messages import CloseCode, ErrorMessage, read_client_message
 
 log = logging.getLogger(__name__)
 
+MAX_REASON = 120  # bytes of a close reason the outbox sends (RFC 6455 allows 123)
+
 
 class RemoteOutbox(Outbox):
     """An outbox whose socket is on another node: messages go over the bus, in order.
@@ -84,11 +86,19 @@ class RemoteOutbox(Outbox):
 class OwnerSide:
     """Serves `table.<id>.cmd` for every table this node owns: joins, commands, leaves."""
 
-    def __init__(self, bus: Bus, tables: TableManager, node_id: str, queue_size: int) -> None:
+    def __init__(
+        self, bus: Bus, tables: TableManager, node_id: str, queue_size: int, url: str = ""
+    ) -> None:
         self._bus = bus
         self._tables = tables
         self._node_id = node_id
         self._queue_size = queue_size
+        # This node's address as clients reach it ("": none, relay only); it travels as
+        # a close reason, which holds at most 123 bytes (the outbox sends 120).
+        self._url = url if len(url.encode()) <= MAX_REASON else ""
+        if url and not self._url:
+            log.warning("NODE_URL too long to send: sockets are relayed", extra={"url": url})
+        self.moved = 0  # joins answered with this node's address instead of a relay
         self._subs: dict[str, Subscription] = {}
         self._conns: dict[str, tuple[str, Client]] = {}  # conn -> (table id, client)
         # A tournament director's orders and asks (backend.cluster.tournaments).
@@ -112,6 +122,11 @@ class OwnerSide:
             if owned == table_id:
                 del self._conns[conn]
                 await client.outbox.close(CloseCode.TRY_AGAIN, "the table moved: reconnect")
+
+    @property
+    def relayed(self) -> int:
+        """Sockets on other nodes this node's tables serve now (over the bus)."""
+        return len(self._conns)
 
     @property
     def serving(self) -> set[str]:
@@ -144,6 +159,11 @@ class OwnerSide:
             invite = body.get("invite")
             if not runtime.admit(player_id, invite if isinstance(invite, str) else None):
                 await msg.respond(dumps({"ok": False}))
+                return
+            if body.get("follow") and self._url:
+                # The client opens its socket here instead: no relay (docs/cluster.md §3).
+                self.moved += 1
+                await msg.respond(dumps({"ok": True, "node": self._node_id, "moved": self._url}))
                 return
             client = Client(
                 player_id, str(body["name"]), RemoteOutbox(self._bus, conn, self._queue_size)

@@ -36,13 +36,14 @@ import math
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from showdown.benchmarks.proctree import TreeMeter
 from showdown.benchmarks.room import SINGLE, Room
-from showdown.benchmarks.server import Tally, _spectate, percentile
+from showdown.benchmarks.server import Tally, _spectate, open_table, percentile
 
 WARM_UP = 3.0  # seconds: connections settle and hands are under way before measuring
 GOAL = 0.9  # per core, N nodes serve at least this share of one node's tables
@@ -53,7 +54,8 @@ TABLE = {"seats": 6, "bots": 5, "small_blind": 5, "big_blind": 10}
 class Load:
     tables: int = 100
     clients: int = 500  # spectators
-    players: bool = True  # one socket player per table, relayed when the room has nodes
+    players: bool = True  # one socket player per table, on a node that does not own it
+    follow: bool = True  # sockets follow a move to the owner (4010); False: all relayed
     seconds: float = 20.0
     bot_delay_ms: int = 50
     hand_pause_ms: int = 200
@@ -90,7 +92,8 @@ class Figures:
     command_p50_ms: float  # a player's act until the state it caused
     command_p99_ms: float
     commands: int
-    relayed_sockets: float  # share of sockets on a node that does not own their table
+    relayed_sockets: float  # share of sockets served over the bus (the owners' count)
+    moved_sockets: float  # share of sockets sent to their table's owner when they opened
     tables_per_node: dict[str, int]
     cpu_seconds: dict[str, float]  # server (nodes + launcher), bus, database, total
     processes: dict[str, int]  # the processes counted in each
@@ -119,15 +122,21 @@ def _log(message: str) -> None:
 
 async def _play(url: str, token: str, buy_in: int, players: Players, stop: asyncio.Event) -> None:
     """A player at a table: takes a free seat, checks or folds at once on each turn."""
-    import websockets
+    ws, first = await open_table(url, token)
 
-    async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
-        await ws.send(json.dumps({"type": "auth", "token": token}))
+    async def received() -> AsyncIterator[bytes | str]:
+        yield first
+        while True:
+            yield await ws.recv()
+
+    async with ws:
         asked: int | None = None  # the seat asked for, until the table answers
         tried: set[int] = set()
         sent: float | None = None
-        while not stop.is_set():
-            message = json.loads(await ws.recv())
+        async for raw in received():
+            if stop.is_set():
+                break
+            message = json.loads(raw)
             kind = message.get("type")
             if kind == "error":
                 asked = sent = None  # a seat taken, a turn gone: go on from the next state
@@ -158,8 +167,9 @@ async def _play(url: str, token: str, buy_in: int, players: Players, stop: async
                 await ws.send(json.dumps({"type": "act", "action": action}))
 
 
-def _ws(url: str, table_id: str) -> str:
-    return url.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+def _ws(url: str, table_id: str, follow: bool) -> str:
+    path = url.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    return path + "?follow=1" if follow else path
 
 
 async def measure(room: Room, load: Load, name: str) -> Figures:
@@ -199,22 +209,19 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
         owners = await room.owners(table_ids)
         per_node = {node: sum(1 for o in owners.values() if o == node) for node in nodes}
         _log(f"{name}: tables per node {per_node}")
-        relayed = 0
         for index, token in enumerate(viewers):
             table_id = table_ids[index % len(table_ids)]
             # A table's spectators land on every node in turn, as behind a round-robin proxy.
             node = nodes[(index // len(table_ids)) % len(nodes)]
-            relayed += node != owners.get(table_id)
             tally.per_client.append(0)
-            url = _ws(room.urls[node], table_id)
+            url = _ws(room.urls[node], table_id, load.follow)
             tasks.append(asyncio.create_task(_spectate(url, token, tally, index, stop)))
         for index, token in enumerate(seated):
             table = created[index]
             owner = owners.get(str(table["table_id"]), nodes[0])
             others = [n for n in nodes if n != owner] or nodes
             node = others[index % len(others)]
-            relayed += node != owner
-            url = _ws(room.urls[node], str(table["table_id"]))
+            url = _ws(room.urls[node], str(table["table_id"]), load.follow)
             buy_in = int(table["max_buy_in"])
             tasks.append(asyncio.create_task(_play(url, token, buy_in, players, stop)))
         await asyncio.sleep(WARM_UP)  # warm-up: the sockets settle, hands under way
@@ -237,6 +244,8 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
             after = await _hands(http, room)
             lag, writer_after = await _stats(http, room)
             ops_after = await _opcounters(room)
+            # At the window's end: on a loaded host sockets still open after the warm-up.
+            relayed, moved = await _relayed(http, room)
     finally:
         stop.set()
         for task in tasks:
@@ -276,6 +285,7 @@ async def measure(room: Room, load: Load, name: str) -> Figures:
         command_p99_ms=round(percentile(trips, 0.99), 2),
         commands=len(trips),
         relayed_sockets=round(relayed / max(1, len(viewers) + len(seated)), 3),
+        moved_sockets=round(moved / max(1, len(viewers) + len(seated)), 3),
         tables_per_node=per_node,
         cpu_seconds={k: round(v, 2) for k, v in cpu.items()},
         processes=meter.processes,
@@ -325,6 +335,18 @@ async def _hands(http: Any, room: Room) -> dict[str, int]:
             table_id = str(table["table_id"])
             hands[table_id] = max(hands.get(table_id, 0), int(table["hand_no"]))
     return hands
+
+
+async def _relayed(http: Any, room: Room) -> tuple[int, int]:
+    """Sockets the owners serve over the bus now, and those moved to their owner at open."""
+    if not room.nodes:
+        return 0, 0
+    relayed = moved = 0
+    for url in room.urls.values():
+        cluster = (await http.get(f"{url}/readyz")).json()["cluster"]
+        relayed += int(cluster["relayed"])
+        moved += int(cluster["moved"])
+    return relayed, moved
 
 
 async def _stats(http: Any, room: Room) -> tuple[float, dict[str, int]]:
@@ -389,8 +411,8 @@ def verdict(figures: list[Figures]) -> list[dict[str, Any]]:
 def _table(figures: list[Figures]) -> str:
     lines = [
         "| room | hands/s | p50 / p99 ms | act->state p50 / p99 ms | server CPU s "
-        "(nodes+launcher / bus / db) | cores | tables per core | CPU ms/hand | relayed |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "(nodes+launcher / bus / db) | cores | tables per core | CPU ms/hand | relayed | moved |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for f in figures:
         cpu = f.cpu_seconds
@@ -399,7 +421,7 @@ def _table(figures: list[Figures]) -> str:
             f"{f.command_p50_ms:.0f} / {f.command_p99_ms:.0f} | {cpu['total']:.1f} "
             f"({cpu['server']:.1f} / {cpu['bus']:.1f} / {cpu['database']:.1f}) | "
             f"{f.cores_used:.2f} | {f.tables_per_core:.0f} | {f.cpu_ms_per_hand:.1f} | "
-            f"{100 * f.relayed_sockets:.0f}% |"
+            f"{100 * f.relayed_sockets:.0f}% | {100 * f.moved_sockets:.0f}% |"
         )
     return "\n".join(lines)
 
@@ -480,6 +502,7 @@ def run(args: argparse.Namespace) -> int:
         tables=int(getattr(args, "tables", 100)),
         clients=int(getattr(args, "clients", 500)),
         players=not getattr(args, "no_players", False),
+        follow=not getattr(args, "relay", False),
         seconds=float(getattr(args, "seconds", 20.0)),
         bot_delay_ms=int(getattr(args, "bot_delay_ms", 50)),
         hand_pause_ms=int(getattr(args, "hand_pause_ms", 200)),

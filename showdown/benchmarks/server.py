@@ -44,6 +44,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 _AT = re.compile(rb'"at":([0-9.]+)')
 _SEQ = re.compile(rb'"seq":([0-9]+)')
@@ -150,16 +151,38 @@ async def start_server(
                 return process
 
 
-async def _spectate(url: str, token: str, tally: Tally, index: int, stop: asyncio.Event) -> None:
+async def open_table(url: str, token: str) -> tuple[Any, bytes]:
+    """A table socket, signed in, and its first message. A socket opened with `?follow=1`
+    on a node that does not own the table is closed with 4010 and the owner's address
+    (docs/cluster.md §3): opened there once more, as the frontend's client would."""
     import websockets
+    from websockets.exceptions import ConnectionClosed
 
-    async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
+    from protocol.messages import CloseCode
+
+    for _ in range(2):
+        ws = await websockets.connect(url, max_size=None, open_timeout=60)
         await ws.send(json.dumps({"type": "auth", "token": token}))  # tokens never in URLs
+        try:
+            return ws, await ws.recv(decode=False)
+        except ConnectionClosed as closed:
+            await ws.close()
+            moved = closed.rcvd
+            if moved is None or moved.code != CloseCode.MOVED:
+                raise
+            path = url.split("://", 1)[1].split("/", 1)[1].split("?", 1)[0]
+            url = moved.reason.replace("http://", "ws://").replace("https://", "wss://")
+            url = url.rstrip("/") + "/" + path
+    raise RuntimeError(f"moved more than once: {url}")
+
+
+async def _spectate(url: str, token: str, tally: Tally, index: int, stop: asyncio.Event) -> None:
+    ws, raw = await open_table(url, token)
+    async with ws:
         # No timeout per message (a timer per receive is client CPU the server's
         # figures would pay for): the task is cancelled when the measurement ends.
         last_seq = -1
         while not stop.is_set():
-            raw = await ws.recv(decode=False)
             received = time.time() * 1000
             seq = _SEQ.search(raw) if raw.startswith(b'{"type":"state"') else None
             if seq is not None:
@@ -167,16 +190,16 @@ async def _spectate(url: str, token: str, tally: Tally, index: int, stop: asynci
                 if tally.measuring and last_seq >= 0 and number > last_seq + 1:
                     tally.gaps += number - last_seq - 1
                 last_seq = number
-            if not tally.measuring:
-                continue
-            tally.messages += 1
-            tally.per_client[index] += 1
-            if seq is not None:
-                match = _AT.search(raw)
-                if match:
-                    latency = received - float(match.group(1))
-                    tally.latencies.append(latency)
-                    (tally.held if held_for_storage(raw) else tally.at_once).append(latency)
+            if tally.measuring:
+                tally.messages += 1
+                tally.per_client[index] += 1
+                if seq is not None:
+                    match = _AT.search(raw)
+                    if match:
+                        latency = received - float(match.group(1))
+                        tally.latencies.append(latency)
+                        (tally.held if held_for_storage(raw) else tally.at_once).append(latency)
+            raw = await ws.recv(decode=False)
 
 
 async def _bench(args: argparse.Namespace) -> int:

@@ -68,6 +68,12 @@ def add_parser(subparsers: Subparsers) -> None:
     cluster.add_argument(
         "--no-players", action="store_true", help="cluster: spectators only, no socket players"
     )
+    cluster.add_argument(
+        "--relay",
+        action="store_true",
+        help="cluster: sockets stay on the node they open on (every one not on its table's "
+        "owner relayed over the bus) instead of following a move to the owner",
+    )
     faults = parser.add_argument_group("faults (--seconds: how long to inject them)")
     faults.add_argument("--fault-tables", type=int, default=4, help="tables of bots")
     faults.add_argument("--workers", type=int, default=1, help="AI worker processes")

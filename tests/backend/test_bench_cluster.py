@@ -42,14 +42,26 @@ def test_bench_cluster_measures_one_process_and_two_nodes(
         assert sum(by_kind.values()) == pytest.approx(figures["writes_per_hand"], abs=0.1)
         assert figures["database_ops_per_hand"]["update"] > 0
         assert figures["round_trips_by_lane"]["urgent"] > 0
-    assert anchor["relayed_sockets"] == 0 and anchor["cpu_seconds"]["bus"] == 0
+    assert anchor["relayed_sockets"] == anchor["moved_sockets"] == 0
+    assert anchor["cpu_seconds"]["bus"] == 0
     assert anchor["processes"] == {"server": 1, "bus": 0, "database": 1}
     # The launcher and its two nodes, nats-server, the database: all counted.
     assert two["processes"] == {"server": 3, "bus": 1, "database": 1}
-    # Placement puts one table on each node; half the spectators and every player relay.
+    # Placement puts one table on each node; half the spectators and every player open
+    # on the other node and are sent to the owner: none relayed.
     assert two["tables_per_node"] == {"n0": 1, "n1": 1}
-    assert two["relayed_sockets"] > 0.5
+    assert two["moved_sockets"] > 0.5 and two["relayed_sockets"] == 0
     assert body["goal"] == []  # no one-node run to hold two nodes against
+
+
+def test_bench_cluster_relays_the_sockets_that_do_not_follow(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["bench", "cluster", "--nodes", "2", "--tables", "2", "--clients", "4", "--relay"]
+    assert main([*argv, "--no-anchor", "--seconds", "2", "--json"]) == 0
+    (two,) = json.loads(capsys.readouterr().out)["figures"]
+    assert two["hands"] > 0 and two["states_missed"] == 0 and two["silent_spectators"] == 0
+    assert two["relayed_sockets"] > 0.5 and two["moved_sockets"] == 0
 
 
 def test_node_counts_are_a_list_of_small_numbers() -> None:

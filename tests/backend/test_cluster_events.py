@@ -12,7 +12,10 @@ processes), started once for the module:
   gets n0's fallback decision, and n1 stops relaying (no worker left in the cluster);
 - a player's hand list read on n0 lists the hand she just finished at n1's table,
   whose filing the database holds (n0 waits for n1's answer that it landed);
-- the review of a hand played at n1's table, asked on n1, is computed by n0's worker.
+- the review of a hand played at n1's table, asked on n1, is computed by n0's worker;
+- a socket that follows moves (`?follow=1`) opened on n0 for n1's table is sent to n1
+  (closed with 4010 and n1's address) and served there, not relayed; a private table's
+  stranger is refused as before, with no address; without `follow` it is relayed.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import pytest_asyncio
 from backend_testlib import TIMEOUT, WsClient, passive_action, signed_in
 from cluster_testlib import Cluster
 from pymongo import AsyncMongoClient
+from websockets.exceptions import ConnectionClosed
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 
@@ -390,3 +394,44 @@ async def test_a_hand_review_asked_on_a_node_without_workers_is_computed_elsewhe
         answering.cancel()
         await asyncio.gather(answering, return_exceptions=True)
         await worker.close()
+
+
+async def test_a_socket_that_follows_moves_is_sent_to_the_tables_owner(cluster: Cluster) -> None:
+    alice = await guest_token(cluster, "Mia")
+    stranger = await guest_token(cluster, "Max")
+    counts = {n: len(await cluster.tables_of(n)) for n in ("n0", "n1")}
+    for _ in range(counts["n1"] + 1 - counts["n0"]):  # the next table goes to n1
+        await create(cluster, alice, seats=2, bots=0, small_blind=5, big_blind=10)
+    table = await create(cluster, alice, seats=2, bots=1, small_blind=5, big_blind=10, private=True)
+    assert table["table_id"] in await cluster.tables_of("n1")
+    path = f"/ws/tables/{table['table_id']}"
+    before = (await cluster.readyz("n1"))["cluster"]
+
+    # Opened on n0 (as behind a round-robin web tier): closed with n1's address.
+    moving = await signed_in(cluster.ws("n0", path + "?follow=1"), alice)
+    with pytest.raises(ConnectionClosed) as closed:
+        await moving.wait_type("welcome")
+    assert closed.value.rcvd is not None
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4010, cluster.urls["n1"])
+    # Opened there: served by the owner itself, no socket relayed.
+    there = closed.value.rcvd.reason.replace("http://", "ws://") + path
+    at_owner = await signed_in(there, alice)
+    await at_owner.wait_type("welcome")
+    await at_owner.wait_state(lambda s: s["view"]["table_id"] == table["table_id"])
+    assert (await cluster.readyz("n1"))["cluster"]["moved"] == before["moved"] + 1
+
+    # A stranger to the private table learns nothing of where it is: refused as unknown.
+    refused = await signed_in(cluster.ws("n0", path + "?follow=1"), stranger)
+    with pytest.raises(ConnectionClosed) as closed:
+        await refused.wait_type("welcome")
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 4004
+    assert cluster.urls["n1"] not in closed.value.rcvd.reason
+
+    # Without `follow` (an older client) the socket is relayed as before: not moved.
+    relayed = await signed_in(cluster.ws("n0", path), alice)
+    await relayed.wait_type("welcome")
+    await relayed.wait_state(lambda s: s["view"]["table_id"] == table["table_id"])
+    assert (await cluster.readyz("n1"))["cluster"]["moved"] == before["moved"] + 1
+    await relayed.close()
+    await at_owner.close()

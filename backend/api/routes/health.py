@@ -62,6 +62,9 @@ async def readyz(state: State) -> JSONResponse:
         body["cluster"] = {"node": state.cluster.node_id, "nodes": state.cluster.alive()}
         # The tables this node owns (its lobby lists every node's).
         body["cluster"]["owns"] = sorted(r.table_id for r in state.tables.all())
+        # Sockets of this node's tables held by other nodes now, and those sent here.
+        body["cluster"]["relayed"] = state.cluster.owner.relayed
+        body["cluster"]["moved"] = state.cluster.owner.moved
         if state.cluster.tournaments is not None:  # the directors this node runs
             body["cluster"]["directs"] = sorted(state.cluster.tournaments.keeper.held)
         if state.cluster.ai is not None:  # workers other nodes announced (ai_relay)
