@@ -22,6 +22,7 @@ from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
 from ai.models.stats import crowd_of
 from ai.policy.blueprint import NotCovered, default_blueprint
+from ai.policy.nway.games import NOLIMIT_6MAX
 from ai.policy.nway.lookup import describe, own_blueprint, sample_action
 from ai.search.blueprint_prior import evidence_weight, prior_for
 from ai.search.explain import MAX_CHARS, reason
@@ -302,16 +303,20 @@ class MctsBot(LokiBot):
         )
 
     def off_the_tree(self, obs: Observation) -> bool:
-        """Whether this heads-up No-Limit preflop spot is one the blueprint's tree does not
-        hold (a raise beyond its abstraction: `preflop_play` fell back on Loki's rules), so
-        the search decides it as it decides every later street.
+        """Whether this No-Limit preflop spot (heads-up, or three to six handed: the 6-max
+        blueprint's tables) is one the blueprint's tree does not hold (a raise beyond its
+        abstraction: `preflop_play` fell back on Loki's rules), so the search decides it
+        as it decides every later street. Beyond six seats no blueprint plays No-Limit
+        preflop: Loki's rules there, as before.
 
         Loki's preflop rules read only hand rank and how often the pot was raised, never
         the price: heads-up against texasholdem's random agent they folded for 15 bb into
         a 385 bb pot after the search's own re-raise, whose value had assumed a
-        continuation that calls (docs/experiments/2026-11-28-hunl-off-the-tree.md)."""
+        continuation that calls (docs/experiments/2026-11-28-hunl-off-the-tree.md); six
+        handed, after a call, to the random re-raise that followed
+        (docs/experiments/2026-11-28-six-handed-off-the-tree.md)."""
         config = self.config
-        if obs.limit or obs.n != 2 or not config.preflop_blueprint:
+        if obs.limit or obs.n > NOLIMIT_6MAX.n or not config.preflop_blueprint:
             return False
         return not self._preflop_blueprint
 
