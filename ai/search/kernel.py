@@ -200,9 +200,7 @@ def blind_bluff_gain(s: float, call: int, pot: int, bet: int, kappa: float, row:
 
 
 @jit
-def rollout_choice(
-    st: I64, rules: I64, tab: F64, me: int, s: float, call: int, pot: int
-) -> int:
+def rollout_choice(st: I64, rules: I64, tab: F64, me: int, s: float, call: int, pot: int) -> int:
     """policy.rollout_choice: our_choice at the trust of the opponents still in; heads-up
     Limit, below average strength, a raise where the opponent's card-blind folds pay."""
     choice = our_choice(s, call, pot, trust_of(st, tab, me))
