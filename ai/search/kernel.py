@@ -190,13 +190,14 @@ def trust_of(st: I64, tab: F64, me: int) -> float:
 
 @jit
 def blind_bluff_gain(s: float, call: int, pot: int, bet: int, kappa: float, row: F64) -> float:
-    """policy.blind_bluff_gain: a Limit raise's worth beyond the rule's call or fold,
+    """policy.blind_bluff_gain: a Limit raise's worth beyond checking or calling,
     heads-up, from the folds that do not follow the opponent's cards."""
     blind = 1.0 - kappa
     fold = blind * (1.0 - row[T_CONTINUE_SHARE])
     raised = blind * row[T_RAISE_SHARE]
     called = 1.0 - fold - raised
-    return fold * (pot + call) * (1.0 - s) + bet * (2.0 * s - 1.0) * (called + 2.0 * raised)
+    gain: float = fold * (pot + call) * (1.0 - s) + bet * (2.0 * s - 1.0) * (called + 2.0 * raised)
+    return gain
 
 
 @jit
