@@ -189,9 +189,37 @@ def trust_of(st: I64, tab: F64, me: int) -> float:
 
 
 @jit
-def rollout_choice(st: I64, tab: F64, me: int, s: float, call: int, pot: int) -> int:
-    """policy.rollout_choice: our_choice at the trust of the opponents still in."""
-    return our_choice(s, call, pot, trust_of(st, tab, me))
+def blind_bluff_gain(s: float, call: int, pot: int, bet: int, kappa: float, row: F64) -> float:
+    """policy.blind_bluff_gain: a Limit raise's worth beyond checking or calling,
+    heads-up, from the folds that do not follow the opponent's cards."""
+    blind = 1.0 - kappa
+    fold = blind * (1.0 - row[T_CONTINUE_SHARE])
+    raised = blind * row[T_RAISE_SHARE]
+    called = 1.0 - fold - raised
+    gain: float = fold * (pot + call) * (1.0 - s) + bet * (2.0 * s - 1.0) * (called + 2.0 * raised)
+    return gain
+
+
+@jit
+def rollout_choice(st: I64, rules: I64, tab: F64, me: int, s: float, call: int, pot: int) -> int:
+    """policy.rollout_choice: our_choice at the trust of the opponents still in; heads-up
+    Limit, below average strength, a raise where the opponent's card-blind folds pay."""
+    choice = our_choice(s, call, pot, trust_of(st, tab, me))
+    if choice == 2 or s >= 0.5 or rules[IS_LIMIT] == 0 or st[N_IN_HAND] != 2:
+        return choice
+    if not raise_bounds(st, rules, me, call)[0]:
+        return choice
+    other = 0
+    for i in range(st[N]):
+        if i != me and st[IN_HAND + i]:
+            other = i
+    street = st[STREET]
+    bet = rules[MIN_INC + street]
+    row = tab[other, street, 1]
+    gain = blind_bluff_gain(s, call, pot, bet, tab[other, 0, 0, T_KAPPA], row)
+    if choice == 0:
+        gain += s * (pot + call) - call  # the rule folds: the raise must beat the fold
+    return 2 if gain > 0.0 else choice
 
 
 @jit
@@ -323,7 +351,7 @@ def play_out(
             slot = bp_choice(bpi, bps, node, ours[street], uniform(rng))
             choice = bpi[node, B_ACT + slot]  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2 as below
         elif i == me:
-            choice = rollout_choice(st, tab, me, s, call, pot)
+            choice = rollout_choice(st, rules, tab, me, s, call, pot)
         else:
             cost = cost_of(call, pot, rules[MIN_INC + street], limit)
             scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
@@ -766,7 +794,7 @@ def run_schedule(
                                     me, ours[st[STREET]], uniform(rng), limit)  # fmt: skip
                     else:
                         s = strength[me, st[STREET]]
-                        rule = rollout_choice(st, tab, me, s, to_call(st, me), pot_of(st))
+                        rule = rollout_choice(st, rules, tab, me, s, to_call(st, me), pot_of(st))
                         a = nodes[node, NODE_RULE + rule]
                 else:
                     a = select(nodes, edges, edge_f, node, exploration, scale, puct)

@@ -107,13 +107,52 @@ def trust_of(state: SimState, tables: OpponentTables, me: int) -> float:
     return min([1.0, *kappas])
 
 
+def blind_bluff_gain(
+    s: float, call: int, pot: int, bet: int, kappa: float, shares: tuple[float, float]
+) -> float:
+    """A Limit raise's worth beyond calling, heads-up, counting only the folds that do not
+    follow the opponent's cards: its card-blind share (1 - kappa) answers by the model's
+    (continue, raise) shares facing one bet, the rest is taken to call. Against a random
+    player (a third each) a quarter-strength hand bets into a free 8 chips:
+
+    >>> blind_bluff_gain(0.25, 0, 8, 2, 0.0, (2 / 3, 1 / 3))
+    1.0
+    >>> blind_bluff_gain(0.25, 0, 8, 2, 1.0, (2 / 3, 1 / 3)) < 0  # its bets follow its cards
+    True
+    """
+    continues, raises = shares
+    blind = 1.0 - kappa
+    fold = blind * (1.0 - continues)
+    raised = blind * raises
+    called = 1.0 - fold - raised
+    return fold * (pot + call) * (1.0 - s) + bet * (2.0 * s - 1.0) * (called + 2.0 * raised)
+
+
 def rollout_choice(
     state: SimState, tables: OpponentTables, me: int, s: float, call: int, pot: int
 ) -> int:
     """Our action in a rollout: `our_choice` at the trust of the opponents still in. Our
     later play is what the search improves on (the tree's later nodes, backed up as the
-    best continuation), so the rule only needs to be fast and sane."""
-    return our_choice(s, call, pot, trust_of(state, tables, me))
+    best continuation), so the rule only needs to be fast and sane.
+
+    Heads-up Limit, with a hand below average strength, a raise where the opponent's
+    card-blind folds pay for it (`blind_bluff_gain` above the rule's call, or above
+    folding where the rule folds): against a player who folds a third of the time
+    whatever it holds, a later street's check or fold gave up that pot, and an
+    earlier call's value with it (docs/experiments/2026-11-28-limit-hu-against-random.md)."""
+    choice = our_choice(s, call, pot, trust_of(state, tables, me))
+    rules = state.rules
+    if choice == 2 or s >= 0.5 or not rules.is_limit or state.n_in_hand != 2:
+        return choice
+    if state._raise_bounds(me, call) is None:
+        return choice
+    other = next(i for i in range(state.n) if i != me and state.in_hand[i])
+    street = state.street
+    shares = (tables.continue_share[other][street][1], tables.raise_share[other][street][1])
+    gain = blind_bluff_gain(s, call, pot, rules.min_increment[street], tables.kappa[other], shares)
+    if choice == 0:
+        gain += s * (pot + call) - call  # the rule folds: the raise must beat the fold
+    return 2 if gain > 0.0 else choice
 
 
 def opponent_bucket(tables: OpponentTables, i: int, street: int, cost: int, u: float) -> int:

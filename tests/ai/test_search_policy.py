@@ -43,10 +43,23 @@ def test_the_rollout_rule_is_our_choice_at_the_opponents_trust_in_both_copies() 
             tabs = tables(players, kappa)
             for s in (0.2, 0.3, 0.6, 0.9):
                 python = rollout_choice(state, tabs, me, s, call, pot)
-                compiled = K.rollout_choice(A.state_array(state), K.table_array(tabs), me, s,
-                                            call, pot)  # fmt: skip
-                assert python == compiled == our_choice(s, call, pot, kappa)
-    # A weak hand checks even against a card-blind player (no fold-equity bluffs).
+                compiled = K.rollout_choice(A.state_array(state), A.rules_array(state.rules),
+                                            K.table_array(tabs), me, s, call, pot)  # fmt: skip
+                assert python == compiled
+                if kappa == 1.0 or players > 2 or not limit or s >= 0.5:
+                    assert python == our_choice(s, call, pot, kappa)
+
+
+def test_heads_up_limit_a_weak_hand_bets_into_a_card_blind_player_who_folds_a_third() -> None:
+    """The rule checked a weak hand even against a random player, so the search valued
+    a turn call as if the river were given up: against rlcard's random agent mcts folded
+    hands whose call (and a river bet) was worth +0.2 to +4 bb."""
     state = flop(2, True)
     me = state.queue[0]
-    assert rollout_choice(state, tables(2, 0.06), me, 0.3, 0, 4) == 1
+    st, rules = A.state_array(state), A.rules_array(state.rules)
+    for s in (0.1, 0.3):
+        assert rollout_choice(state, tables(2, 0.06), me, s, 0, 8) == 2
+        assert K.rollout_choice(st, rules, K.table_array(tables(2, 0.06)), me, s, 0, 8) == 2
+        # A player whose bets follow its cards folds the hands we beat: no bluff.
+        assert rollout_choice(state, tables(2, 1.0), me, s, 0, 8) == 1
+        assert K.rollout_choice(st, rules, K.table_array(tables(2, 1.0)), me, s, 0, 8) == 1
