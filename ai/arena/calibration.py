@@ -16,14 +16,15 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ai.arena.match import Match, MatchConfig
-from ai.sim.rules import FOLD
+from ai.models.ranges import OVERBET_POTS
+from ai.sim.rules import CALL, CHECK, FOLD
 from holdem.config import Variant
 
 if TYPE_CHECKING:
@@ -32,6 +33,17 @@ if TYPE_CHECKING:
 # Bucket edges of the predicted value, big blinds.
 EDGES: tuple[float, ...] = (-math.inf, -5.0, -1.0, 0.0, 1.0, 3.0, 10.0, math.inf)
 STREETS = ("preflop", "flop", "turn", "river")
+# The kinds of action taken the breakdown separates. A call of an overbet calls more than
+# the pot before the bet; our own bet or raise is an overbet beyond OVERBET_POTS pots after
+# calling (`ai.models.ranges.is_overbet`'s edge), an all-in puts in all we have behind.
+KINDS = (
+    "check",
+    "call",
+    "call of an overbet",
+    "bet or raise",
+    "overbet, not all-in",
+    "all-in",
+)
 Z95 = 1.96
 
 
@@ -46,6 +58,11 @@ class Bucket:
     ci95: tuple[float, float]  # of the mean made
     error_ci95: tuple[float, float]  # of the mean of made - predicted
     hands: int = 0  # the hands the decisions came from (the intervals' clusters)
+    # The share of the chosen action's simulated hands where every opponent folded, and
+    # of the hands played where they all did: the opponent model's folds against the
+    # real ones (NaN where the rows do not say).
+    simulated_folds: float = math.nan
+    played_folds: float = math.nan
 
     @property
     def error_bb(self) -> float:
@@ -65,6 +82,7 @@ class Calibration:
     streets: list[Bucket]  # by street
     overall: Bucket
     folds: int  # chosen folds, left out
+    kinds: list[Bucket] = field(default_factory=list)  # by the kind of action taken (KINDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +93,32 @@ class Pairs:
     made: np.ndarray
     street: np.ndarray
     hand: np.ndarray  # decisions of one hand share its end: one cluster
+    kind: np.ndarray  # index into KINDS
+    simulated_folds: np.ndarray  # the chosen action's simulated all-fold share (NaN: unknown)
+    played_folds: np.ndarray  # 1.0 when every opponent folded in the hand played
+
+
+def kind_of(row: Mapping[str, Any], chosen: Mapping[str, Any]) -> int:
+    """The index in KINDS of the chosen action of a decision row. Rows written before
+    `committed_bb` was kept count nothing in front of us this street."""
+    kind = int(chosen["kind"])
+    if kind == CHECK:
+        return 0
+    pot, call = float(row.get("pot_bb", 0.0)), float(row.get("call_bb", 0.0))
+    if kind == CALL:
+        return 2 if call > pot - call else 1
+    to = float(chosen.get("to_bb", 0.0))
+    committed = float(row.get("committed_bb", 0.0))
+    behind = float(row.get("behind_bb", math.inf))
+    if to >= committed + behind - 1e-9:
+        return 5
+    return 4 if to - committed - call > OVERBET_POTS * (pot + call) else 3
 
 
 def chosen_pairs(rows: Iterable[Mapping[str, Any]], player: str) -> Pairs:
     """The searched decisions of `player` that did not fold. A row without `hand_key` is a
     hand of its own."""
-    found: list[tuple[float, float, int, int]] = []
+    found: list[tuple[float, float, int, int, int, float, float]] = []
     for k, row in enumerate(rows):
         try:
             if row["player"] != player:
@@ -89,17 +127,31 @@ def chosen_pairs(rows: Iterable[Mapping[str, Any]], player: str) -> Pairs:
             if chosen["kind"] == FOLD:
                 continue
             hand = int(row["hand_key"]) if "hand_key" in row else -1 - k
+            simulated = chosen.get("folds")
+            played = row.get("folded_out")
             found.append(
-                (float(chosen["value_bb"]), float(row["made_bb"]), int(row["street"]), hand)
+                (
+                    float(chosen["value_bb"]),
+                    float(row["made_bb"]),
+                    int(row["street"]),
+                    hand,
+                    kind_of(row, chosen),
+                    math.nan if simulated is None else float(simulated),
+                    math.nan if played is None else float(played),
+                )
             )
         except (KeyError, StopIteration, TypeError, ValueError):
             raise ValueError(f"not a searched decision row: {str(dict(row))[:120]}") from None
-    columns = list(zip(*found, strict=True)) if found else [(), (), (), ()]
+    columns = list(zip(*found, strict=True)) if found else [()] * 7
+    floats = [np.array(c, dtype=np.float64) for c in columns]
     return Pairs(
-        np.array(columns[0], dtype=np.float64),
-        np.array(columns[1], dtype=np.float64),
+        floats[0],
+        floats[1],
         np.array(columns[2], dtype=np.int64),
         np.array(columns[3], dtype=np.int64),
+        np.array(columns[4], dtype=np.int64),
+        floats[5],
+        floats[6],
     )
 
 
@@ -130,7 +182,14 @@ def _bucket(label: str, pairs: Pairs, inside: np.ndarray) -> Bucket:
         (mean - half, mean + half),
         (error - error_half, error + error_half),
         len(np.unique(hand)),
+        _known_mean(pairs.simulated_folds[inside]),
+        _known_mean(pairs.played_folds[inside]),
     )
+
+
+def _known_mean(values: np.ndarray) -> float:
+    known = values[~np.isnan(values)]
+    return float(known.mean()) if len(known) else math.nan
 
 
 def _range_label(low: float, high: float) -> str:
@@ -161,8 +220,14 @@ def calibrate(
         for s, name in enumerate(STREETS)
         if (pairs.street == s).any()
     ]
+    by_kind = [
+        _bucket(name, pairs, pairs.kind == k)
+        for k, name in enumerate(KINDS)
+        if (pairs.kind == k).any()
+    ]
     everything = np.ones(len(predicted), dtype=bool)
-    return Calibration(player, buckets, by_street, _bucket("all", pairs, everything), folds)
+    overall = _bucket("all", pairs, everything)
+    return Calibration(player, buckets, by_street, overall, folds, by_kind)
 
 
 def play(
@@ -202,21 +267,27 @@ def format_calibration(c: Calibration) -> str:
     lines = [
         f"{c.player}: {c.overall.decisions} searched decisions that did not fold "
         f"({c.folds} folds left out)",
-        f"{'predicted bucket':<18}{'n':>6}{'hands':>7}{'predicted':>11}{'made':>9}"
+        f"{'predicted bucket':<20}{'n':>6}{'hands':>7}{'predicted':>11}{'made':>9}"
         f"{'made - predicted':>18}{'its 95% CI':>22}  calibrated",
     ]
     for group in (c.buckets, [None], c.streets, [None], [c.overall]):
         for b in group:
-            if b is None:
-                lines.append("")
-                continue
-            lo, hi = b.error_ci95
-            lines.append(
-                f"{b.label:<18}{b.decisions:>6}{b.hands:>7}{b.predicted_bb:>+11.2f}"
-                f"{b.made_bb:>+9.2f}{b.error_bb:>+18.2f}{f'[{lo:+.2f}, {hi:+.2f}]':>22}  "
-                f"{'yes' if b.calibrated else 'no'}"
-            )
+            lines.append("" if b is None else _line(b))
+    if c.kinds:
+        lines += ["", f"{'action taken':<20}" + lines[1][20:] + "  all fold: simulated, played"]
+        for b in c.kinds:
+            folds = f"{b.simulated_folds:.2f}, {b.played_folds:.2f}"
+            lines.append(f"{_line(b)}  {folds:>5}".replace("nan", "?"))
     return "\n".join(lines)
+
+
+def _line(b: Bucket) -> str:
+    lo, hi = b.error_ci95
+    return (
+        f"{b.label:<20}{b.decisions:>6}{b.hands:>7}{b.predicted_bb:>+11.2f}"
+        f"{b.made_bb:>+9.2f}{b.error_bb:>+18.2f}{f'[{lo:+.2f}, {hi:+.2f}]':>22}  "
+        f"{'yes ' if b.calibrated else 'no  '}"
+    )
 
 
 def calibration_json(c: Calibration) -> dict[str, Any]:
@@ -231,6 +302,8 @@ def calibration_json(c: Calibration) -> dict[str, Any]:
             "error_bb": b.error_bb,
             "error_ci95": list(b.error_ci95),
             "calibrated": b.calibrated,
+            "simulated_folds": None if math.isnan(b.simulated_folds) else b.simulated_folds,
+            "played_folds": None if math.isnan(b.played_folds) else b.played_folds,
         }
 
     return {
@@ -239,6 +312,7 @@ def calibration_json(c: Calibration) -> dict[str, Any]:
         "overall": one(c.overall),
         "buckets": [one(b) for b in c.buckets],
         "streets": [one(b) for b in c.streets],
+        "kinds": [one(b) for b in c.kinds],
     }
 
 

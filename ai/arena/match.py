@@ -182,6 +182,7 @@ def decision_row(
         "pot_bb": obs.pot / bb,  # this street's bets included
         "call_bb": obs.legal.call_amount / bb,
         "behind_bb": behind / bb,
+        "committed_bb": obs.legal.committed / bb,  # in front of us this street
         "actions": [
             {
                 "label": a.label,

@@ -78,7 +78,7 @@ class MctsBot(LokiBot):
         self.last: SearchResult | None = None  # the search behind the last decision
         self._kept: Kept | None = None  # the tree of our last decision
         # How much each player's bets follow their cards, from the hands they showed.
-        self.reliability = Reliability()
+        self.reliability = Reliability(prior_shows=config.prior_shows)
         # How each opponent answers our bets.
         self.versus = VersusBook()
         # Samples our blueprint play (deterministic for the seed and the observations).

@@ -78,6 +78,10 @@ class MctsConfig:
     # pot) replaces it only when that raise's whole 95% interval is above the call's
     # (`ai.bots.mcts.raise_overrules`).
     evidence_raises: bool = True
+    # Imaginary shows at a strength-driven player's strength that an unknown player's
+    # reliability kappa starts from (`ai.search.reliability`): the more, the longer a
+    # card-blind player's bets are believed (a random agent rarely shows after betting).
+    prior_shows: float = 4.0
     # The tree of our last decision continued at the next one of the hand when the line
     # holds. The advisor starts afresh each time: the same spot gets the same answer.
     keep_tree: bool = True
@@ -97,6 +101,9 @@ ADVISOR = MctsConfig(
     # (SearchConfig.mixed_ranges): calls of shoves valued against what shoves hold
     # (docs/experiments/2026-11-28-advisor-reads-shoves.md).
     reads_overbets=True,
+    # One imaginary show, not four: a card-blind player's bets believed for fewer hands
+    # (docs/experiments/2026-11-28-advisor-calibration-validation.md).
+    prior_shows=1.0,
     # Our later decisions in the simulations by the blueprint: values of a sound
     # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts).
     search=SearchConfig(blueprint_rollouts=True, mixed_ranges=True),

@@ -45,8 +45,9 @@ _BOARD_BY_STREET = (0, 3, 4, 5)
 class Reliability:
     """Per player: the strengths shown after their bets and raises."""
 
-    def __init__(self, potential: bool = False) -> None:
+    def __init__(self, potential: bool = False, prior_shows: float = PRIOR_SHOWS) -> None:
         self.potential = potential  # strength as the ranges measure it (holding_strengths)
+        self.prior_shows = prior_shows  # imaginary shows at the reference (believed)
         self.sums: dict[str, float] = {}
         self.counts: dict[str, int] = {}
 
@@ -81,7 +82,8 @@ class Reliability:
         1 - raise_share / 2 (REFERENCE when not given)."""
         reference = REFERENCE if raise_share is None else max(0.55, 1.0 - raise_share / 2)
         count = self.counts.get(player, 0)
-        mean = (self.sums.get(player, 0.0) + PRIOR_SHOWS * reference) / (count + PRIOR_SHOWS)
+        prior = self.prior_shows
+        mean = (self.sums.get(player, 0.0) + prior * reference) / (count + prior)
         return min(1.0, max(0.0, (mean - 0.5) / (reference - 0.5)))
 
     def kappa(self, player: str, raise_share: float | None = None) -> float:

@@ -4,6 +4,7 @@ chips that action went on to win, per bucket of the prediction, with 95% CIs."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,6 +43,48 @@ def test_buckets_compare_the_predicted_mean_with_the_made_mean_and_its_ci() -> N
         calibrate(rows, "loki")
     with pytest.raises(ValueError, match="not a searched decision row"):
         calibrate([{"player": "mcts-advisor"}], "mcts-advisor")
+
+
+def spot(choice: str, kind: int, made: float, to: float, folds: float, folded_out: bool,
+         pot: float = 6.0, call: float = 0.0, committed: float = 0.0, behind: float = 97.0,
+         ) -> dict[str, object]:  # fmt: skip
+    """A No-Limit decision row with the spot's chips, as `ai.arena.match.decision_row`."""
+    chosen = {"label": choice, "kind": kind, "value_bb": 2.0, "stderr_bb": 0.1, "folds": folds,
+              "to_bb": to}  # fmt: skip
+    return row(choice, kind, 2.0, made) | {
+        "actions": [{"label": "fold", "kind": FOLD, "value_bb": 0.0, "stderr_bb": 0.0}, chosen],
+        "pot_bb": pot, "call_bb": call, "committed_bb": committed, "behind_bb": behind,
+        "folded_out": folded_out,
+    }  # fmt: skip
+
+
+def test_the_breakdown_by_action_taken_sets_the_simulated_folds_beside_the_played() -> None:
+    rows = [
+        spot("check", CHECK, 1.0, 0.0, 0.0, False),
+        spot("call 2", CALL, 4.0, 2.0, 0.0, False, pot=8.0, call=2.0),  # a third of the pot
+        spot("call 90", CALL, -97.0, 97.0, 0.0, False, pot=96.0, call=90.0),  # a shove's call
+        spot("bet 4", RAISE, 6.0, 4.0, 0.6, True),  # two thirds of the pot
+        spot("bet 4", RAISE, -4.0, 4.0, 0.6, False),
+        spot("bet 12", RAISE, 6.0, 12.0, 0.8, True),  # two pots: an overbet
+        spot("raise 97", RAISE, 6.0, 97.0, 0.9, False, pot=8.0, call=2.0),  # all we have
+        # Preflop the big blind's chip in front: all-in is to committed + behind.
+        spot("raise 100", RAISE, 3.0, 100.0, 1.0, True, pot=3.0, committed=1.0, behind=99.0),
+    ]
+    for k, r in enumerate(rows):
+        r["hand_key"] = k
+    kinds = {b.label: b for b in calibrate(rows, "mcts-advisor").kinds}
+    assert [(label, b.decisions) for label, b in kinds.items()] == [
+        ("check", 1), ("call", 1), ("call of an overbet", 1), ("bet or raise", 2),
+        ("overbet, not all-in", 1), ("all-in", 2),
+    ]  # fmt: skip
+    bets = kinds["bet or raise"]
+    assert (bets.simulated_folds, bets.played_folds) == (pytest.approx(0.6), 0.5)
+    assert bets.made_bb == 1.0 and bets.error_bb == -1.0
+    assert kinds["all-in"].simulated_folds == pytest.approx(0.95)
+    assert kinds["all-in"].played_folds == 0.5
+    # Rows of an older writer (no folds, no committed chips) are still read.
+    old = calibrate([row("call", CALL, 2.0, 1.0)], "mcts-advisor").kinds
+    assert [b.label for b in old] == ["call"] and math.isnan(old[0].played_folds)
 
 
 def hands_of_decisions(
@@ -106,6 +149,7 @@ def test_the_command_plays_the_advisor_and_writes_rows_json_and_a_chart(
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["player"] == "mcts-advisor" and report["overall"]["decisions"] > 0
+    assert sum(k["decisions"] for k in report["kinds"]) == report["overall"]["decisions"]
     assert chart.stat().st_size > 0
     written = [json.loads(line) for line in rows.read_text().splitlines()]
     assert {r["player"] for r in written} == {"mcts-advisor"}

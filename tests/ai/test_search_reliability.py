@@ -119,3 +119,19 @@ def test_no_limit_ranges_count_a_draw_limit_ranges_do_not() -> None:
         assert searcher.ranges.potential is counts
         if counts:  # by their rank now, both are six-high
             assert weights[flush_draw] > 5 * weights[no_draw]
+
+
+def test_the_advisor_believes_a_card_blind_player_for_fewer_hands() -> None:
+    """Two shows of middling holdings after bets (a random agent seldom shows more in a
+    hundred hands): the advisor's read is already well below believed, the default's
+    still near it (docs/experiments/2026-11-28-advisor-calibration-validation.md)."""
+    from ai.bots.mcts import MctsBot
+    from ai.search.profiles import ADVISOR, DEFAULT
+
+    reads = {}
+    for name, config in (("advisor", ADVISOR), ("default", DEFAULT)):
+        reader = MctsBot(seed=1, config=config).reliability
+        for strength in (0.52, 0.59):
+            reader.add("random", strength)
+        reads[name] = reader.kappa("random", 0.36)
+    assert reads["advisor"] < 0.5 < 0.7 < reads["default"], reads

@@ -60,14 +60,16 @@ def test_a_call_of_a_shove_is_valued_against_the_range_as_far_as_its_shows_trust
     # size-blind range and the card-blind part on its peak-1 weights dealt weak holdings
     # a third of the time and called, +19 bb (equity 56%); the size read alone, with the
     # old mix, made it worse (+38 bb): the narrower the range, the more card-blind deals.
-    searcher = advisor(ADVISOR, card_blind_shows=1)
+    # (Four imaginary shows behind the one, as before the advisor's `prior_shows` 1, which
+    # reads that show as kappa 0.5: the mix is what is tested here.)
+    searcher = advisor(replace(ADVISOR, prior_shows=4.0), card_blind_shows=1)
     decision = searcher.decide(SHOVE)
     result = searcher.last
     assert result is not None and result.ranges is not None and decision.values is not None
     assert decision.kind == FOLD and decision.values["call"] < -20.0
     assert result.equity < SHOVE.pot_odds
     assert weak_share(result.ranges[0][1]) < 0.2
-    before = advisor(BEFORE, card_blind_shows=1)
+    before = advisor(replace(BEFORE, prior_shows=4.0), card_blind_shows=1)
     old = before.decide(SHOVE)
     assert old.kind == CALL and old.values is not None and old.values["call"] > 0.0
 
