@@ -7,6 +7,7 @@ database and sets it when none is configured.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -51,12 +52,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if not settings.mongodb_url:
         raise RuntimeError("MONGODB_URL is not set (showdown serve starts a local database)")
     url = settings.mongodb_url
+    if settings.nats_url and not settings.node_id:
+        # Chosen here, not by the node: its writer's group-commit markers carry it too.
+        settings = settings.model_copy(update={"node_id": "n" + secrets.token_hex(4)})
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         mongo = Mongo(url, settings.mongodb_db)
         await mongo.ensure_indexes()
-        repos = Repositories.of(mongo.db, mongo.blocking_db)
+        repos = Repositories.of(mongo.db, mongo.blocking_db, settings.node_id or "node")
         await repos.players.ensure_indexes()
         # The hands the last stop left uncounted, first: before any table files more.
         await repos.hands.stats.resume()

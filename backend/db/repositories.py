@@ -451,9 +451,13 @@ class Repositories:
 
     @classmethod
     def of(
-        cls, db: AsyncDatabase[Document], blocking: Database[Document] | None = None
+        cls,
+        db: AsyncDatabase[Document],
+        blocking: Database[Document] | None = None,
+        marker: str = "node",
     ) -> Repositories:
         """`blocking`: the same database through a synchronous client, for the writes
-        a player waits for (BatchWriter)."""
-        writer = BatchWriter(db, blocking=blocking)
+        a player waits for (BatchWriter). `marker`: this process's group-commit marker
+        documents' prefix (a node's id: no two nodes journal the same document)."""
+        writer = BatchWriter(db, blocking=blocking, marker=marker)
         return cls(Players(db), Tables(db, writer), Hands(db, writer), Ledger(db, writer), writer)

@@ -15,6 +15,7 @@ from pymongo.errors import PyMongoError, WriteError
 
 from backend.db.batch_writer import BatchWriter
 from backend.db.embedded import EmbeddedMongo
+from backend.db.repositories import Repositories
 
 
 @pytest.fixture
@@ -290,3 +291,22 @@ async def test_rounds_in_flight_together_mark_different_documents(db, blocking) 
         await writer.close()
     markers = set(await db.group_commits.distinct("_id"))
     assert "node.table" in markers and len(markers) == 2
+
+
+async def test_two_nodes_writers_journal_their_own_marker_documents(db, blocking) -> None:  # type: ignore[no-untyped-def]
+    """Nodes of one room share the database: each journals its own markers (one document
+    updated by two nodes at once conflicts in the embedded database)."""
+    nodes = [Repositories.of(db, blocking, marker) for marker in ("n0", "n1")]
+    try:
+        await asyncio.gather(
+            *(
+                repos.writer.write("t", UpdateOne({"_id": n}, {"$set": {"x": 1}}), journal=True)
+                for n in range(20)
+                for repos in nodes
+            )
+        )
+    finally:
+        for repos in nodes:
+            await repos.writer.close()
+    prefixes = {str(marker).split(".")[0] for marker in await db.group_commits.distinct("_id")}
+    assert prefixes <= {"n0", "n1"} and prefixes
