@@ -71,6 +71,10 @@ class _Op:
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
 
 
+async def _written() -> None:
+    """A written op's `run` from then on: nothing to write."""
+
+
 class Persister:
     def __init__(self, table_id: str, repos: Repositories) -> None:
         self.table_id = table_id
@@ -312,6 +316,9 @@ class Persister:
                         await self._filed.wait()
                     await self._apply(op)
                 self._confirm(op)  # if the writer's step did not already
+                # Its closure can hold the op (its `stored` callback): a cycle, which the
+                # tuned collector would keep for long (backend/gc_policy.py).
+                op.run = _written
 
     def _confirm(self, op: _Op) -> None:
         """A durable write is stored: the table is told in this very step (called by
