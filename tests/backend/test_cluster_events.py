@@ -155,13 +155,13 @@ async def guest_token(cluster: Cluster, name: str) -> str:
         return str((await http.post("/api/auth/guest", json={"name": name})).json()["token"])
 
 
-async def bot_table_on_n1(cluster: Cluster, token: str) -> Body:
-    """A table of one bot that n1 owns."""
+async def bot_table_on_n1(cluster: Cluster, token: str, *, bots: int = 1, **options: Any) -> Body:
+    """A table (of one bot unless told) that n1 owns, created by `token`."""
     counts = {n: len(await cluster.tables_of(n)) for n in ("n0", "n1")}
     # Tables go to the least loaded node: fill n0 up to n1's count, then one for n1.
     for _ in range(counts["n1"] + 1 - counts["n0"]):
         await create(cluster, token, seats=2, bots=0, small_blind=5, big_blind=10)
-    table = await create(cluster, token, seats=2, bots=1, small_blind=5, big_blind=10)
+    table = await create(cluster, token, seats=2, bots=bots, small_blind=5, big_blind=10, **options)
     assert table["table_id"] in await cluster.tables_of("n1")
     return table
 
@@ -171,11 +171,7 @@ async def test_a_private_table_on_another_node_is_listed_only_to_its_players(
 ) -> None:
     host = await guest_token(cluster, "Hana")
     stranger = await guest_token(cluster, "Sam")
-    counts = {n: len(await cluster.tables_of(n)) for n in ("n0", "n1")}
-    for _ in range(counts["n1"] + 1 - counts["n0"]):  # the private table goes to n1
-        await create(cluster, host, seats=2, bots=0, small_blind=5, big_blind=10)
-    table = await create(cluster, host, seats=2, bots=0, small_blind=5, big_blind=10, private=True)
-    assert table["table_id"] in await cluster.tables_of("n1")
+    table = await bot_table_on_n1(cluster, host, bots=0, private=True)
     mine = await listed(cluster, "n0", host, lambda t: t["table_id"] == table["table_id"])
     assert mine["private"] is True
     # The stranger's lobby on n0 is complete (n1's list heard since) and lacks it.
@@ -399,11 +395,7 @@ async def test_a_hand_review_asked_on_a_node_without_workers_is_computed_elsewhe
 async def test_a_socket_that_follows_moves_is_sent_to_the_tables_owner(cluster: Cluster) -> None:
     alice = await guest_token(cluster, "Mia")
     stranger = await guest_token(cluster, "Max")
-    counts = {n: len(await cluster.tables_of(n)) for n in ("n0", "n1")}
-    for _ in range(counts["n1"] + 1 - counts["n0"]):  # the next table goes to n1
-        await create(cluster, alice, seats=2, bots=0, small_blind=5, big_blind=10)
-    table = await create(cluster, alice, seats=2, bots=1, small_blind=5, big_blind=10, private=True)
-    assert table["table_id"] in await cluster.tables_of("n1")
+    table = await bot_table_on_n1(cluster, alice, private=True)
     path = f"/ws/tables/{table['table_id']}"
     before = (await cluster.readyz("n1"))["cluster"]
 
