@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ai.search.mcts import BEST, RANDOM, UCT, SearchConfig
+from ai.search.reliability import PRIOR_SHOWS
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +82,7 @@ class MctsConfig:
     # Imaginary shows at a strength-driven player's strength that an unknown player's
     # reliability kappa starts from (`ai.search.reliability`): the more, the longer a
     # card-blind player's bets are believed (a random agent rarely shows after betting).
-    prior_shows: float = 4.0
+    prior_shows: float = PRIOR_SHOWS
     # The tree of our last decision continued at the next one of the hand when the line
     # holds. The advisor starts afresh each time: the same spot gets the same answer.
     keep_tree: bool = True
