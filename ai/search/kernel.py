@@ -91,7 +91,9 @@ MAX_DEPTH = 256
 CARD_CLASSES = 1000  # keys of strength classes start here (cards are 0..51)
 # Integer settings (`settings` array). S_BP_ROOT: our decision's node on the blueprint's
 # tree (`ai.search.rollout_blueprint`), -1: no blueprint plays our later decisions.
-S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS, S_BP_ROOT = 0, 1, 2, 3, 4, 5
+# S_NL_BLUFFS: the rollout rule's card-blind bluffs at heads-up No-Limit too
+# (SearchConfig.nolimit_bluffs).
+S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS, S_BP_ROOT, S_NL_BLUFFS = 0, 1, 2, 3, 4, 5, 6
 # The packed blueprint (ai.search.rollout_blueprint.Pack; tests/ai/test_kernel_constants.py).
 B_PLAYER, B_ROUND, B_NACT, B_BASE, B_CHILD, B_ACT = 0, 1, 2, 3, 4, 10
 A_FOLD, A_CALL, A_RAISE = 0, 1, 2  # ai.policy.nway.tree's action codes
@@ -190,8 +192,8 @@ def trust_of(st: I64, tab: F64, me: int) -> float:
 
 @jit
 def blind_bluff_gain(s: float, call: int, pot: int, bet: int, kappa: float, row: F64) -> float:
-    """policy.blind_bluff_gain: a Limit raise's worth beyond checking or calling,
-    heads-up, from the folds that do not follow the opponent's cards."""
+    """policy.blind_bluff_gain: a raise's worth beyond checking or calling, heads-up,
+    from the folds that do not follow the opponent's cards."""
     blind = 1.0 - kappa
     fold = blind * (1.0 - row[T_CONTINUE_SHARE])
     raised = blind * row[T_RAISE_SHARE]
@@ -201,21 +203,31 @@ def blind_bluff_gain(s: float, call: int, pot: int, bet: int, kappa: float, row:
 
 
 @jit
-def rollout_choice(st: I64, rules: I64, tab: F64, me: int, s: float, call: int, pot: int) -> int:
+def rollout_choice(
+    st: I64, rules: I64, tab: F64, me: int, s: float, call: int, pot: int, nolimit: bool
+) -> int:
     """policy.rollout_choice: our_choice at the trust of the opponents still in; heads-up
-    Limit, below average strength, a raise where the opponent's card-blind folds pay."""
+    Limit (and No-Limit with `nolimit`: the rule's pot-sized raise), below average
+    strength, a raise where the opponent's card-blind folds pay."""
     choice = our_choice(s, call, pot, trust_of(st, tab, me))
-    if choice == 2 or s >= 0.5 or rules[IS_LIMIT] == 0 or st[N_IN_HAND] != 2:
+    limit = rules[IS_LIMIT] != 0
+    if choice == 2 or s >= 0.5 or not (limit or nolimit) or st[N_IN_HAND] != 2:
         return choice
-    if not raise_bounds(st, rules, me, call)[0]:
+    ok, low, high = raise_bounds(st, rules, me, call)
+    if not ok:
         return choice
     other = 0
     for i in range(st[N]):
         if i != me and st[IN_HAND + i]:
             other = i
     street = st[STREET]
-    bet = rules[MIN_INC + street]
-    row = tab[other, street, 1]
+    if limit:
+        bet = rules[MIN_INC + street]
+        row = tab[other, street, 1]
+    else:
+        to = raise_to(pot, st[BETS + me], call, low, high, 1.0)
+        bet = to - st[BETS + me] - call
+        row = tab[other, street, cost_of(to - st[BETS + other], pot + call + bet, 0, False)]
     gain = blind_bluff_gain(s, call, pot, bet, tab[other, 0, 0, T_KAPPA], row)
     if choice == 0:
         gain += s * (pot + call) - call  # the rule folds: the raise must beat the fold
@@ -329,10 +341,11 @@ def play_out(
     bp: tuple[I64, F64, F64],
     cur: I64,
     ours: I64,
+    nolimit: bool,
 ) -> None:
     """policy.play_out: opponents from their tables, us by the blueprint while the hand
     is on its tree (cur[0], our bucket per street `ours`) with probability the opponents'
-    trust, else by our_choice, to the end."""
+    trust, else by rollout_choice (`nolimit`: its bluffs at No-Limit too), to the end."""
     pack, bits, plain, flush = ev
     bpi, bpf, bps = bp
     limit = rules[IS_LIMIT] != 0
@@ -351,7 +364,7 @@ def play_out(
             slot = bp_choice(bpi, bps, node, ours[street], uniform(rng))
             choice = bpi[node, B_ACT + slot]  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2 as below
         elif i == me:
-            choice = rollout_choice(st, rules, tab, me, s, call, pot)
+            choice = rollout_choice(st, rules, tab, me, s, call, pot, nolimit)
         else:
             cost = cost_of(call, pot, rules[MIN_INC + street], limit)
             scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
@@ -764,6 +777,7 @@ def run_schedule(
     exploration = params[P_EXPLORATION]
     scale = params[P_SCALE]
     bp_root = settings[S_BP_ROOT]
+    nolimit = settings[S_NL_BLUFFS] != 0
     bpi, bpf, bps = bp
     limit = rules[IS_LIMIT] != 0
     cur = np.empty(1, dtype=np.int64)
@@ -794,7 +808,8 @@ def run_schedule(
                                     me, ours[st[STREET]], uniform(rng), limit)  # fmt: skip
                     else:
                         s = strength[me, st[STREET]]
-                        rule = rollout_choice(st, rules, tab, me, s, to_call(st, me), pot_of(st))
+                        rule = rollout_choice(st, rules, tab, me, s, to_call(st, me), pot_of(st),
+                                              nolimit)  # fmt: skip
                         a = nodes[node, NODE_RULE + rule]
                 else:
                     a = select(nodes, edges, edge_f, node, exploration, scale, puct)
@@ -842,7 +857,8 @@ def run_schedule(
                 if random_rollout:
                     random_play_out(st, rules, hole, runout, rng, ev)
                 else:
-                    play_out(st, rules, hole, runout, strength, tab, me, rng, ev, bp, cur, ours)
+                    play_out(st, rules, hole, runout, strength, tab, me, rng, ev, bp, cur, ours,
+                             nolimit)  # fmt: skip
                 value = st[STACKS + me] + st[BETS + me] - st[START + me]
                 break
             node = child
