@@ -91,9 +91,7 @@ MAX_DEPTH = 256
 CARD_CLASSES = 1000  # keys of strength classes start here (cards are 0..51)
 # Integer settings (`settings` array). S_BP_ROOT: our decision's node on the blueprint's
 # tree (`ai.search.rollout_blueprint`), -1: no blueprint plays our later decisions.
-# S_NL_BLUFFS: the rollout rule's card-blind bluffs at heads-up No-Limit too
-# (SearchConfig.nolimit_bluffs).
-S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS, S_BP_ROOT, S_NL_BLUFFS = 0, 1, 2, 3, 4, 5, 6
+S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS, S_BP_ROOT = 0, 1, 2, 3, 4, 5
 # The packed blueprint (ai.search.rollout_blueprint.Pack; tests/ai/test_kernel_constants.py).
 B_PLAYER, B_ROUND, B_NACT, B_BASE, B_CHILD, B_ACT = 0, 1, 2, 3, 4, 10
 A_FOLD, A_CALL, A_RAISE = 0, 1, 2  # ai.policy.nway.tree's action codes
@@ -192,8 +190,8 @@ def trust_of(st: I64, tab: F64, me: int) -> float:
 
 @jit
 def blind_bluff_gain(s: float, call: int, pot: int, bet: int, kappa: float, row: F64) -> float:
-    """policy.blind_bluff_gain: a raise's worth beyond checking or calling, heads-up,
-    from the folds that do not follow the opponent's cards."""
+    """policy.blind_bluff_gain: a Limit raise's worth beyond checking or calling,
+    heads-up, from the folds that do not follow the opponent's cards."""
     blind = 1.0 - kappa
     fold = blind * (1.0 - row[T_CONTINUE_SHARE])
     raised = blind * row[T_RAISE_SHARE]
@@ -203,31 +201,21 @@ def blind_bluff_gain(s: float, call: int, pot: int, bet: int, kappa: float, row:
 
 
 @jit
-def rollout_choice(
-    st: I64, rules: I64, tab: F64, me: int, s: float, call: int, pot: int, nolimit: bool
-) -> int:
+def rollout_choice(st: I64, rules: I64, tab: F64, me: int, s: float, call: int, pot: int) -> int:
     """policy.rollout_choice: our_choice at the trust of the opponents still in; heads-up
-    Limit (and No-Limit with `nolimit`: the rule's pot-sized raise), below average
-    strength, a raise where the opponent's card-blind folds pay."""
+    Limit, below average strength, a raise where the opponent's card-blind folds pay."""
     choice = our_choice(s, call, pot, trust_of(st, tab, me))
-    limit = rules[IS_LIMIT] != 0
-    if choice == 2 or s >= 0.5 or not (limit or nolimit) or st[N_IN_HAND] != 2:
+    if choice == 2 or s >= 0.5 or rules[IS_LIMIT] == 0 or st[N_IN_HAND] != 2:
         return choice
-    ok, low, high = raise_bounds(st, rules, me, call)
-    if not ok:
+    if not raise_bounds(st, rules, me, call)[0]:
         return choice
     other = 0
     for i in range(st[N]):
         if i != me and st[IN_HAND + i]:
             other = i
     street = st[STREET]
-    if limit:
-        bet = rules[MIN_INC + street]
-        row = tab[other, street, 1]
-    else:
-        to = raise_to(pot, st[BETS + me], call, low, high, 1.0)
-        bet = to - st[BETS + me] - call
-        row = tab[other, street, cost_of(to - st[BETS + other], pot + call + bet, 0, False)]
+    bet = rules[MIN_INC + street]
+    row = tab[other, street, 1]
     gain = blind_bluff_gain(s, call, pot, bet, tab[other, 0, 0, T_KAPPA], row)
     if choice == 0:
         gain += s * (pot + call) - call  # the rule folds: the raise must beat the fold
@@ -341,11 +329,10 @@ def play_out(
     bp: tuple[I64, F64, F64],
     cur: I64,
     ours: I64,
-    nolimit: bool,
 ) -> None:
     """policy.play_out: opponents from their tables, us by the blueprint while the hand
     is on its tree (cur[0], our bucket per street `ours`) with probability the opponents'
-    trust, else by rollout_choice (`nolimit`: its bluffs at No-Limit too), to the end."""
+    trust, else by our_choice, to the end."""
     pack, bits, plain, flush = ev
     bpi, bpf, bps = bp
     limit = rules[IS_LIMIT] != 0
@@ -364,7 +351,7 @@ def play_out(
             slot = bp_choice(bpi, bps, node, ours[street], uniform(rng))
             choice = bpi[node, B_ACT + slot]  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2 as below
         elif i == me:
-            choice = rollout_choice(st, rules, tab, me, s, call, pot, nolimit)
+            choice = rollout_choice(st, rules, tab, me, s, call, pot)
         else:
             cost = cost_of(call, pot, rules[MIN_INC + street], limit)
             scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
@@ -777,7 +764,6 @@ def run_schedule(
     exploration = params[P_EXPLORATION]
     scale = params[P_SCALE]
     bp_root = settings[S_BP_ROOT]
-    nolimit = settings[S_NL_BLUFFS] != 0
     bpi, bpf, bps = bp
     limit = rules[IS_LIMIT] != 0
     cur = np.empty(1, dtype=np.int64)
@@ -808,8 +794,7 @@ def run_schedule(
                                     me, ours[st[STREET]], uniform(rng), limit)  # fmt: skip
                     else:
                         s = strength[me, st[STREET]]
-                        rule = rollout_choice(st, rules, tab, me, s, to_call(st, me), pot_of(st),
-                                              nolimit)  # fmt: skip
+                        rule = rollout_choice(st, rules, tab, me, s, to_call(st, me), pot_of(st))
                         a = nodes[node, NODE_RULE + rule]
                 else:
                     a = select(nodes, edges, edge_f, node, exploration, scale, puct)
@@ -857,8 +842,7 @@ def run_schedule(
                 if random_rollout:
                     random_play_out(st, rules, hole, runout, rng, ev)
                 else:
-                    play_out(st, rules, hole, runout, strength, tab, me, rng, ev, bp, cur, ours,
-                             nolimit)  # fmt: skip
+                    play_out(st, rules, hole, runout, strength, tab, me, rng, ev, bp, cur, ours)
                 value = st[STACKS + me] + st[BETS + me] - st[START + me]
                 break
             node = child

@@ -96,15 +96,6 @@ class SearchConfig:
     # the top twentieth of holdings). On in the advisor, whose values must mean what
     # they say; the default's play keeps the weights until measured in play.
     mixed_ranges: bool = False
-    # Heads-up No-Limit, our later decisions by the rollout rule: with a hand below average
-    # strength, the rule's pot-sized raise where the opponent's card-blind folds pay for
-    # it (`kernel.blind_bluff_gain`, as heads-up Limit's rule always does). Against a
-    # player who folds a third of the time whatever it holds, the rule's checks and
-    # folds gave up pots the advisor's own later searches take, so its values were
-    # pessimistic there. On in the advisor
-    # (docs/experiments/2026-11-28-advisor-continuation-bluffs.md); the default's play is
-    # not measured with it.
-    nolimit_bluffs: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +200,6 @@ class Search:
                 config.rollout == RANDOM,
                 config.chance_buckets,
                 found[1] if found is not None else -1,
-                config.nolimit_bluffs,
             ],
             dtype=np.int64,
         )

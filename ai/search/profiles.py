@@ -106,10 +106,8 @@ ADVISOR = MctsConfig(
     # (docs/experiments/2026-11-28-advisor-calibration-validation.md).
     prior_shows=1.0,
     # Our later decisions in the simulations by the blueprint: values of a sound
-    # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts); where
-    # the rule plays them at heads-up No-Limit, its bluffs against card-blind folds too
-    # (SearchConfig.nolimit_bluffs).
-    search=SearchConfig(blueprint_rollouts=True, mixed_ranges=True, nolimit_bluffs=True),
+    # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts).
+    search=SearchConfig(blueprint_rollouts=True, mixed_ranges=True),
 )
 
 # name -> (config, what it ablates)

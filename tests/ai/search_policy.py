@@ -129,13 +129,7 @@ def blind_bluff_gain(
 
 
 def rollout_choice(
-    state: SimState,
-    tables: OpponentTables,
-    me: int,
-    s: float,
-    call: int,
-    pot: int,
-    nolimit: bool = False,
+    state: SimState, tables: OpponentTables, me: int, s: float, call: int, pot: int
 ) -> int:
     """Our action in a rollout: `our_choice` at the trust of the opponents still in. Our
     later play is what the search improves on (the tree's later nodes, backed up as the
@@ -145,29 +139,17 @@ def rollout_choice(
     card-blind folds pay for it (`blind_bluff_gain` above the rule's call, or above
     folding where the rule folds): against a player who folds a third of the time
     whatever it holds, a later street's check or fold gave up that pot, and an
-    earlier call's value with it (docs/experiments/2026-11-28-limit-hu-against-random.md).
-    With `nolimit` the same at heads-up No-Limit, the raise the rule's pot-sized one and
-    the opponent's shares those facing it
-    (docs/experiments/2026-11-28-advisor-continuation-bluffs.md)."""
+    earlier call's value with it (docs/experiments/2026-11-28-limit-hu-against-random.md)."""
     choice = our_choice(s, call, pot, trust_of(state, tables, me))
     rules = state.rules
-    limit = rules.is_limit
-    if choice == 2 or s >= 0.5 or not (limit or nolimit) or state.n_in_hand != 2:
+    if choice == 2 or s >= 0.5 or not rules.is_limit or state.n_in_hand != 2:
         return choice
     if state._raise_bounds(me, call) is None:
         return choice
     other = next(i for i in range(state.n) if i != me and state.in_hand[i])
     street = state.street
-    if limit:
-        bet, cost = rules.min_increment[street], 1
-    else:
-        legal = state.legal_actions()
-        assert legal is not None
-        to = raise_to(pot, legal, 1.0)
-        bet = to - state.bets[me] - call
-        cost = cost_of(to - state.bets[other], pot + call + bet, 0, False)
-    shares = (tables.continue_share[other][street][cost], tables.raise_share[other][street][cost])
-    gain = blind_bluff_gain(s, call, pot, bet, tables.kappa[other], shares)
+    shares = (tables.continue_share[other][street][1], tables.raise_share[other][street][1])
+    gain = blind_bluff_gain(s, call, pot, rules.min_increment[street], tables.kappa[other], shares)
     if choice == 0:
         gain += s * (pot + call) - call  # the rule folds: the raise must beat the fold
     return 2 if gain > 0.0 else choice
@@ -240,11 +222,10 @@ def play_out(
     bp: Pack | None = None,
     node: int = -1,
     ours: Sequence[int] = (0, 0, 0, 0),
-    nolimit: bool = False,
 ) -> None:
     """Play to the end: opponents from their model's tables, us by the blueprint `bp`
     while the hand is on its tree (from `node`; our bucket per street `ours`), else by
-    `rollout_choice` (`nolimit`: its bluffs at No-Limit too)."""
+    `our_choice`."""
     rules = state.rules
     units = rules.min_increment
     limit = rules.is_limit
@@ -267,7 +248,7 @@ def play_out(
             slot = blueprint_choice(bp, node, ours[street], rand())
             choice = int(bp.ints[node, B_ACT + slot])  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2
         elif i == me:
-            choice = rollout_choice(state, tables, me, s, call, pot, nolimit)
+            choice = rollout_choice(state, tables, me, s, call, pot)
         else:
             cost = cost_of(call, pot, units[street], limit)
             scale = continue_scale(call, pot, limit, tables.overbet[i])

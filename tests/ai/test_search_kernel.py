@@ -96,10 +96,9 @@ def our_buckets(bp: Pack | None, generator: np.random.Generator) -> npt.NDArray[
     limit=st.booleans(),
     actions=st.integers(0, 6),
     rollout=st.sampled_from(("model", "random", "blueprint")),
-    nolimit=st.booleans(),
 )
 def test_the_compiled_rollouts_play_as_the_python_ones(
-    seed: int, players: int, limit: bool, actions: int, rollout: str, nolimit: bool
+    seed: int, players: int, limit: bool, actions: int, rollout: str
 ) -> None:
     """With "blueprint", our own decisions are the table's blueprint's while the hand is
     on its tree (heads-up Limit and No-Limit, three-handed Limit), from a random line."""
@@ -121,7 +120,7 @@ def test_the_compiled_rollouts_play_as_the_python_ones(
         K.random_play_out(st_, rules, holes, runout, stream, EV)
     else:
         K.play_out(st_, rules, holes, runout, strength, K.table_array(tables), me, stream, EV,
-                   bp_args(bp), cur, ours, nolimit)  # fmt: skip
+                   bp_args(bp), cur, ours)  # fmt: skip
     # The same stream, drawn from Python.
     python_stream = np.zeros(1, dtype=np.int64)
     K.reseed(python_stream, seed)
@@ -132,7 +131,7 @@ def test_the_compiled_rollouts_play_as_the_python_ones(
     if rollout == "random":
         random_play_out(state, rand)
     else:
-        play_out(state, strength.tolist(), tables, rand, me, bp, node, ours.tolist(), nolimit)
+        play_out(state, strength.tolist(), tables, rand, me, bp, node, ours.tolist())
     assert state.over and st_[A.OVER] == 1
     assert [A.payoff(st_, i) for i in range(state.n)] == state.payoffs()
     assert stream[0] == python_stream[0]  # as many draws, in the same order

@@ -34,7 +34,7 @@ def tables(n: int, kappa: float) -> OpponentTables:
 
 
 def test_the_rollout_rule_is_our_choice_at_the_opponents_trust_in_both_copies() -> None:
-    for players, limit in ((2, True), (3, True), (2, False), (3, False)):
+    for players, limit in ((2, True), (3, True), (2, False)):
         state = flop(players, limit)
         me = state.queue[0]
         call = state.max_bet - state.bets[me]
@@ -42,15 +42,12 @@ def test_the_rollout_rule_is_our_choice_at_the_opponents_trust_in_both_copies() 
         for kappa in (0.06, 1.0):
             tabs = tables(players, kappa)
             for s in (0.2, 0.3, 0.6, 0.9):
-                for nolimit in (False, True):
-                    python = rollout_choice(state, tabs, me, s, call, pot, nolimit)
-                    compiled = K.rollout_choice(A.state_array(state), A.rules_array(state.rules),
-                                                K.table_array(tabs), me, s, call, pot,
-                                                nolimit)  # fmt: skip
-                    assert python == compiled
-                    bluffs = limit or nolimit
-                    if kappa == 1.0 or players > 2 or not bluffs or s >= 0.5:
-                        assert python == our_choice(s, call, pot, kappa)
+                python = rollout_choice(state, tabs, me, s, call, pot)
+                compiled = K.rollout_choice(A.state_array(state), A.rules_array(state.rules),
+                                            K.table_array(tabs), me, s, call, pot)  # fmt: skip
+                assert python == compiled
+                if kappa == 1.0 or players > 2 or not limit or s >= 0.5:
+                    assert python == our_choice(s, call, pot, kappa)
 
 
 def test_heads_up_limit_a_weak_hand_bets_into_a_card_blind_player_who_folds_a_third() -> None:
@@ -62,34 +59,7 @@ def test_heads_up_limit_a_weak_hand_bets_into_a_card_blind_player_who_folds_a_th
     st, rules = A.state_array(state), A.rules_array(state.rules)
     for s in (0.1, 0.3):
         assert rollout_choice(state, tables(2, 0.06), me, s, 0, 8) == 2
-        assert K.rollout_choice(st, rules, K.table_array(tables(2, 0.06)), me, s, 0, 8, False) == 2
+        assert K.rollout_choice(st, rules, K.table_array(tables(2, 0.06)), me, s, 0, 8) == 2
         # A player whose bets follow its cards folds the hands we beat: no bluff.
         assert rollout_choice(state, tables(2, 1.0), me, s, 0, 8) == 1
-        assert K.rollout_choice(st, rules, K.table_array(tables(2, 1.0)), me, s, 0, 8, False) == 1
-
-
-def test_heads_up_no_limit_the_advisors_rule_bets_the_pot_into_a_card_blind_folder() -> None:
-    """The advisor's values at No-Limit were pessimistic against texasholdem-random (+8.77
-    bb a decision): in the simulations our later decisions checked weak hands against a
-    player whose folds do not follow its cards, while the advisor's own later searches
-    bet them. With `nolimit` (the advisor's `SearchConfig.nolimit_bluffs`) the rule's
-    pot-sized bet where those folds pay for it: here a player who folds half the time
-    to a bet whatever it holds and never raises."""
-    state = flop(2, False)
-    me = state.queue[0]
-    pot = sum(state.contrib) + sum(state.bets)
-    st, rules = A.state_array(state), A.rules_array(state.rules)
-
-    def folder(kappa: float) -> OpponentTables:
-        shares = np.tile(np.array([0.5, 0.5, 0.0]), (2, 4, 3, 1))
-        return OpponentTables.of(shares, np.full((2, 4, 3, 6), 1 / 6), [kappa] * 2)
-
-    for s in (0.3, 0.4):
-        for nolimit, wanted in ((True, 2), (False, 1)):
-            assert rollout_choice(state, folder(0.06), me, s, 0, pot, nolimit) == wanted
-            compiled = K.rollout_choice(st, rules, K.table_array(folder(0.06)), me, s, 0, pot,
-                                        nolimit)  # fmt: skip
-            assert compiled == wanted
-        # A player whose bets and folds follow its cards folds the hands we beat: no bluff.
-        assert rollout_choice(state, folder(1.0), me, s, 0, pot, True) == 1
-        assert K.rollout_choice(st, rules, K.table_array(folder(1.0)), me, s, 0, pot, True) == 1
+        assert K.rollout_choice(st, rules, K.table_array(tables(2, 1.0)), me, s, 0, 8) == 1
