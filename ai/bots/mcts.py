@@ -15,16 +15,18 @@ import random
 import zlib
 from dataclasses import replace
 
+import numpy as np
+
 from ai.bots.loki import LokiBot
 from ai.bots.settings import PLAIN, BotSettings
 from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
-from ai.models.stats import crowd_of
+from ai.models.stats import cost_bucket, crowd_of
 from ai.policy.blueprint import NotCovered, default_blueprint
 from ai.policy.nway.games import NOLIMIT_6MAX
 from ai.policy.nway.lookup import describe, own_blueprint, sample_action
-from ai.search.blueprint_prior import evidence_weight, prior_for
+from ai.search.blueprint_prior import blend, blueprint_shares, evidence_weight, prior_for
 from ai.search.explain import MAX_CHARS, reason
 from ai.search.mcts import (
     Z95,
@@ -95,6 +97,10 @@ class MctsBot(LokiBot):
         self.ranges.own_play_in_hand = OWN_PLAY_IN_HAND
         self.ranges.overbet_sizes = self.config.reads_overbets and not obs.limit
         self.ranges.own_stats = self.versus.with_us if obs.n > 2 else None
+        reads = self.config.reads_by_blueprint and self.config.blueprint_prior
+        self.ranges.reading = (
+            self._blueprint_reading if reads and obs.limit and obs.n == 2 and not generic else None
+        )
         if not generic:
             super().update_model(obs)
             players = [obs.player_id(i) for i in range(obs.n)]
@@ -106,6 +112,17 @@ class MctsBot(LokiBot):
         # the ranges, the tables and the preflop rules all see the prior.
         self._units, self._limit = obs.bet_units, obs.limit
         self.ranges.update(obs, self.model)
+
+    def _blueprint_reading(
+        self, spot: Observation, shares: tuple[float, float, float]
+    ) -> tuple[float, float, float]:
+        """Heads-up Limit: an opponent's action read by the shares the search plays it by,
+        the blueprint's moved towards the model's `shares` by the evidence (`blend`)."""
+        cost = cost_bucket(spot.legal.call_amount, spot.bet_unit, spot.pot, spot.limit)
+        prior = blueprint_shares()[spot.index, spot.street, cost]
+        decisions = self.model.stats(spot.player_id(spot.index)).decisions
+        mixed = blend(prior, np.array(shares), decisions, self.config.evidence_k)
+        return (float(mixed[0]), float(mixed[1]), float(mixed[2]))
 
     def hand_over(self, summary: HandSummary, me: int) -> None:
         if not self.config.generic_only:

@@ -186,6 +186,10 @@ def _below(u: FloatArray, cut: float) -> FloatArray:
     return out
 
 
+# (spot, (fold, call, raise) shares) -> the shares the action is read by.
+Reading = Callable[[Observation, tuple[float, float, float]], tuple[float, float, float]]
+
+
 class RangeTracker:
     """Every player's weight table through one hand, updated as actions are seen.
 
@@ -211,6 +215,10 @@ class RangeTracker:
         self.own_play_in_hand = 10
         # Where own play is counted, if not in the model's statistics of every decision.
         self.own_stats: Callable[[str], PlayerStats] | None = None
+        # The shares an action is finally read by, given the spot and the shares above:
+        # the searching bot's own blend (heads-up Limit: the blueprint's moved towards
+        # the model by the evidence, as its search plays the player), or None.
+        self.reading: Reading | None = None
         self.sizes = SizeBook()  # kept across hands: how each player sizes its bets
         self.hand_key: Hashable = None
         self.weights: dict[int, FloatArray] = {}
@@ -280,13 +288,16 @@ class RangeTracker:
         `predicted` shares, with `own_play` (and at most `own_play_in_hand` players in
         the hand) moved towards the actor's own frequencies in this context and crowd."""
         shares = (float(predicted[0]), float(predicted[1]), float(predicted[2]))
-        if not self.own_play or spot.n_in_hand > self.own_play_in_hand:
+        own = self.own_play and spot.n_in_hand <= self.own_play_in_hand
+        if own:
+            stats = (self.own_stats or model.stats)(spot.player_id(spot.index))
+            cost = cost_bucket(spot.legal.call_amount, spot.bet_unit, spot.pot, spot.limit)
+            shares = with_own_play(shares, stats, spot.street, cost, crowd_of(spot.n_in_hand))
+        if self.reading is not None:
+            shares = self.reading(spot, shares)
+        elif not own:
             return shares
-        stats = (self.own_stats or model.stats)(spot.player_id(spot.index))
-        cost = cost_bucket(spot.legal.call_amount, spot.bet_unit, spot.pot, spot.limit)
-        fold, call, raise_ = with_own_play(
-            shares, stats, spot.street, cost, crowd_of(spot.n_in_hand)
-        )
+        fold, call, raise_ = shares
         return (0.0, fold + call, raise_) if not spot.legal.can_fold else (fold, call, raise_)
 
     def range_of(self, index: int, dead: tuple[int, ...]) -> FloatArray:

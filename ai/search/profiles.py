@@ -49,6 +49,11 @@ class MctsConfig:
     # apart, advice at No-Limit stays on the model.
     nolimit_prior: bool = True
     evidence_k: float = 200.0
+    # Heads-up Limit: the ranges read each opponent action by those same blended shares
+    # (`MctsBot._blueprint_reading`), not by the model's alone (priors from the built-in
+    # bots' play, which bet only strong hands): the holdings dealt and the play simulated
+    # then come from one reading of the player.
+    reads_by_blueprint: bool = True
     # No-Limit: a player's bet or raise beyond the pot read by its size
     # (`RangeTracker.overbet_sizes`): the top slice of its raising holdings, the slice
     # its share of such sizes in that context (the model's, corrected by the sizes seen
@@ -105,6 +110,8 @@ ADVISOR = MctsConfig(
     # One imaginary show, not four: a card-blind player's bets believed for fewer hands
     # (docs/experiments/2026-11-28-advisor-calibration-validation.md).
     prior_shows=1.0,
+    # Its ranges keep the model's reading (its calibration was measured so).
+    reads_by_blueprint=False,
     # Our later decisions in the simulations by the blueprint: values of a sound
     # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts).
     search=SearchConfig(blueprint_rollouts=True, mixed_ranges=True),
