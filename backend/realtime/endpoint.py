@@ -110,7 +110,9 @@ async def serve_table_socket(
 ) -> None:
     settings = state.settings
     own = client_info(websocket, settings.trusted_proxies)
-    if not origin_allowed(websocket.headers, settings.allowed_origins, own):
+    # A cluster's page may come from any node: a socket sent to its owner opens here (4010).
+    origins = [*settings.allowed_origins, *settings.cluster_urls]
+    if not origin_allowed(websocket.headers, origins, own):
         log.warning(
             "websocket refused: foreign origin", extra={"origin": websocket.headers.get("origin")}
         )
