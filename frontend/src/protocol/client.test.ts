@@ -386,6 +386,50 @@ describe("TableClient", () => {
       expect(client.getSnapshot().fatal).toBeNull();
     });
 
+    it("is relayed next time when the page may not open the owner's address (CSP)", () => {
+      const net = fakeSockets();
+      const client = new TableClient({
+        url: URL_,
+        token: "tok",
+        follow: true,
+        random: () => 1,
+        backoff: { initialMs: 500, maxMs: 4000, factor: 2 },
+        pingIntervalMs: 0,
+        createSocket: (url) => {
+          if (url.startsWith("ws://n1:8001")) throw new Error("SecurityError: violates connect-src");
+          return net.factory(url);
+        },
+      });
+      client.connect();
+      net.last().open();
+      net.last().drop(4010, "http://n1:8001");
+      expect(net.sockets).toHaveLength(1);
+      vi.advanceTimersByTime(500);
+      expect(net.sockets).toHaveLength(2);
+      expect(net.last().url).toBe(URL_); // relayed, not sent to the owner again
+      net.last().open();
+      net.last().receive(WELCOME);
+      expect(client.getSnapshot().welcome?.seat).toBe(1);
+    });
+
+    it("gives up a socket at the owner that never opens, and is relayed", () => {
+      const { client, net } = setup({ follow: true });
+      client.connect();
+      net.last().open();
+      net.last().drop(4010, "http://n1:8001");
+      const silent = net.last(); // blocked by the page's CSP: no event at all
+      vi.advanceTimersByTime(4_999);
+      expect(net.sockets).toHaveLength(2);
+      vi.advanceTimersByTime(1);
+      expect(silent.closedWith).not.toBeNull();
+      vi.advanceTimersByTime(500);
+      expect(net.sockets).toHaveLength(3);
+      expect(net.last().url).toBe(URL_);
+      net.last().open();
+      net.last().receive(WELCOME);
+      expect(client.getSnapshot().status).toBe("open");
+    });
+
     it("does not follow an address it should not go to", () => {
       for (const reason of ["", "moved", "ftp://n1:21", "javascript:alert(1)", "http://user:pw@n1:8001"]) {
         const { client, net } = setup({ follow: true });

@@ -68,6 +68,11 @@ export const CLOSE_UNKNOWN_TABLE = 4004;
 export const CLOSE_MOVED = 4010; // the table is served by another node: the reason is its address
 /** Moves followed in a row without a welcome; one more is a loop, and the socket is relayed. */
 export const MAX_MOVES = 2;
+/**
+ * A socket at the owner not open by then is given up and relayed: a page whose CSP does
+ * not allow the owner's address gets, in Chromium, a socket that never says anything.
+ */
+export const FOLLOW_OPEN_MS = 5_000;
 export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_POLICY, CLOSE_REPLACED, CLOSE_UNKNOWN_TABLE]);
 
 export interface BackoffOptions {
@@ -292,6 +297,9 @@ export class TableClient {
     try {
       socket = this.createSocket(this.urlWithSeq());
     } catch {
+      // The page may not open the owner's address (its CSP: a node without CLUSTER_URLS
+      // throws here): relayed next time, or each reconnect would be sent there again.
+      if (this.movedTo !== null) this.misdirected();
       this.scheduleReconnect();
       return;
     }
@@ -320,12 +328,9 @@ export class TableClient {
       const moved = this.movedTo !== null;
       this.movedTo = null; // a reconnect goes where the client first connected
       if (event.code === CLOSE_MOVED && this.follow(event.reason)) return;
-      if (event.code === CLOSE_MOVED || (moved && this.moves > 0)) {
-        // Sent on more than MAX_MOVES times, a bad address, or an owner that could not be
-        // reached or dropped the socket before its welcome: relayed next time, not looped.
-        this.moves = 0;
-        this.relayNext = true;
-      }
+      // Sent on more than MAX_MOVES times, a bad address, or an owner that could not be
+      // reached or dropped the socket before its welcome: relayed next time, not looped.
+      if (event.code === CLOSE_MOVED || (moved && this.moves > 0)) this.misdirected();
       if (FATAL_CLOSE_CODES.has(event.code)) {
         const error: ServerError = {
           code: `closed_${event.code}`,
@@ -350,6 +355,11 @@ export class TableClient {
     return `${url}${url.includes("?") ? "&" : "?"}${params.join("&")}`;
   }
 
+  private misdirected(): void {
+    this.moves = 0;
+    this.relayNext = true;
+  }
+
   /** A 4010: open the table's path at the owner's address now; false if it is not followed. */
   private follow(reason: string): boolean {
     if (!this.options.follow || this.relayNext || this.moves >= MAX_MOVES) return false;
@@ -358,6 +368,22 @@ export class TableClient {
     this.moves += 1;
     this.movedTo = target;
     this.open();
+    const socket = this.socket;
+    if (socket !== null) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        if (this.socket !== socket || socket.readyState === OPEN) return;
+        this.socket = null;
+        this.detach(socket);
+        try {
+          socket.close();
+        } catch {
+          /* never opened */
+        }
+        this.misdirected();
+        this.scheduleReconnect();
+      }, FOLLOW_OPEN_MS);
+    }
     return true;
   }
 
