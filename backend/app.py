@@ -136,7 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         lifespan=lifespan,
     )
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, nodes=settings.cluster_urls)
     for module in (
         auth,
         tables,

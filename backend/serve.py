@@ -222,9 +222,13 @@ async def serve(settings: Settings, options: ServeOptions) -> int:
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
+        stopped = time.perf_counter()
         if database is not None:
             database.close()
         log.info(
             "worker and database stopped",
-            extra={"ms": round(1000 * (time.perf_counter() - began))},
+            extra={
+                "ms": round(1000 * (time.perf_counter() - began)),
+                "worker_ms": round(1000 * (stopped - began)),
+            },
         )

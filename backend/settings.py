@@ -154,11 +154,17 @@ class Settings(BaseSettings):
         "follows moves and opens a socket on another node for this node's table is sent "
         "here; unset: relayed over the bus",
     )
+    cluster_urls: Annotated[list[str], NoDecode] = _env(
+        "CLUSTER_URLS",
+        [],
+        "every node's NODE_URL, comma-separated: a page from one node may open its table "
+        "sockets at another (allowed as WebSocket origins and in the page's connect-src)",
+    )
     lease_ttl: float = _env(
         "LEASE_TTL", 10.0, "seconds a node's table lease lasts unrenewed (failover time)", gt=0
     )
 
-    @field_validator("allowed_origins", "trusted_proxies", mode="before")
+    @field_validator("allowed_origins", "trusted_proxies", "cluster_urls", mode="before")
     @classmethod
     def _split_list(cls, value: Any) -> Any:
         if isinstance(value, str):

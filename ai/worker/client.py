@@ -173,8 +173,19 @@ class Lanes:
         await asyncio.gather(*(loop.run_in_executor(e, _noop) for e in self.executors))
 
     def shutdown(self) -> None:
+        """Stop at once: a query still thought about is abandoned (the server's deadline
+        answers it with its fallback), so its process is ended rather than waited for.
+        Waiting was most of a stop: the interpreter's exit joined each pool, which let a
+        search run out its budget and each process tear down its tables and kernels."""
         for executor in self.executors:
-            executor.shutdown(wait=False, cancel_futures=True)
+            if isinstance(executor, ProcessPoolExecutor):
+                # Before shutdown(), which forgets them (no public way to end them in 3.11).
+                for process in list((executor._processes or {}).values()):
+                    process.terminate()
+        for executor in self.executors:
+            # Ended processes: the pool's thread sees them gone and returns. Threads (a
+            # debugging mode) cannot be ended: not waited for, as before.
+            executor.shutdown(wait=not self.threads, cancel_futures=True)
 
 
 def _noop() -> None:
@@ -213,8 +224,17 @@ class WorkerClient:
     async def run(self, stop: asyncio.Event | None = None) -> int:
         """Serve until `stop` is set; 0 when stopped, 3 when the server refused us."""
         stop = stop or asyncio.Event()
-        await self.lanes.warm_up()
         try:
+            # A stop during the warm-up (seconds to minutes: imports, kernels) is not
+            # kept waiting for it.
+            warming = asyncio.ensure_future(self.lanes.warm_up())
+            stopping = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({warming, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if not warming.done():
+                warming.cancel()
+                return 0
+            warming.result()
             while not stop.is_set():
                 try:
                     await self._session(stop)
@@ -232,6 +252,7 @@ class WorkerClient:
             return 0
         finally:
             self.lanes.shutdown()
+            log.info("worker: stopped")
 
     async def _session(self, stop: asyncio.Event) -> None:
         try:

@@ -83,13 +83,14 @@ class NatsServer:
                 self.process.kill()
 
 
+def _shown(host: str) -> str:
+    return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host  # noqa: S104
+
+
 async def _start_node(
-    index: int, options: ServeOptions, env: dict[str, str]
+    index: int, port: int, options: ServeOptions, env: dict[str, str]
 ) -> asyncio.subprocess.Process:
-    # The port chosen here, not by the node: the node's address (NODE_URL) is where
-    # a socket opened on another node for one of its tables is sent (docs/cluster.md).
-    port = options.port + index if options.port else free_port(options.host)
-    shown = "127.0.0.1" if options.host in ("0.0.0.0", "::", "") else options.host  # noqa: S104
+    shown = _shown(options.host)
     command = [sys.executable, "-m", "showdown.cli", "serve", "--host", options.host]
     command += ["--port", str(port), "--data-dir", str(options.data_dir)]
     if not options.worker:
@@ -147,14 +148,21 @@ async def serve_nodes(settings: Settings, options: ServeOptions, nodes: int) -> 
             "AI_SHARED_SECRET": settings.ai_shared_secret,
         }
         env.pop(DB_TEST_COMMANDS, None)  # the nodes start no database
+        # The ports chosen here, not by the nodes: a node's address (NODE_URL) is where a
+        # socket opened on another node for one of its tables is sent, and a page from
+        # any node may open its sockets at any other (CLUSTER_URLS: origins and CSP).
+        ports = [
+            options.port + i if options.port else free_port(options.host) for i in range(nodes)
+        ]
+        env["CLUSTER_URLS"] = ",".join(f"http://{_shown(options.host)}:{p}" for p in ports)
         # Started together (each takes seconds to import and open its database).
-        starting = [_start_node(index, options, env) for index in range(nodes)]
+        starting = [_start_node(index, ports[index], options, env) for index in range(nodes)]
         for result in await asyncio.gather(*starting, return_exceptions=True):
             if isinstance(result, BaseException):
                 raise result
             processes.append(result)
             outputs.append(asyncio.create_task(_forward_output(result)))
-        shown = "127.0.0.1" if options.host in ("0.0.0.0", "::", "") else options.host  # noqa: S104
+        shown = _shown(options.host)
         print(
             f"Showdown ({nodes} nodes, bus {bus.url}) is running at http://{shown}:{options.port}/",
             flush=True,

@@ -12,6 +12,7 @@ table's inbox, which checks them against the rules.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -40,8 +41,11 @@ AUTH_TIMEOUT = 10.0
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
-    await websocket.send_text(ErrorMessage(code=code, message=message).model_dump_json())
-    await websocket.close(close, message[:120])
+    """Say why, then close; a socket closed meanwhile (its client gone, or the server
+    stopping: uvicorn closes every socket with 1012) has nobody left to tell."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        await websocket.send_text(ErrorMessage(code=code, message=message).model_dump_json())
+        await websocket.close(close, message[:120])
 
 
 def _parse(text: str) -> ClientCommand | ErrorMessage:
@@ -72,7 +76,9 @@ async def _authenticate(
     try:
         async with asyncio.timeout(AUTH_TIMEOUT):
             text = await websocket.receive_text()
-    except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+    except WebSocketDisconnect:
+        return None  # gone before signing in (at a stop, every such socket): nothing to say
+    except (TimeoutError, RuntimeError, KeyError):
         await _refuse(websocket, ErrorCode.UNAUTHORIZED, "sign in first", CloseCode.POLICY)
         return None
     message = _parse(text)
@@ -110,7 +116,9 @@ async def serve_table_socket(
 ) -> None:
     settings = state.settings
     own = client_info(websocket, settings.trusted_proxies)
-    if not origin_allowed(websocket.headers, settings.allowed_origins, own):
+    # A cluster's page may come from any node: a socket sent to its owner opens here (4010).
+    origins = [*settings.allowed_origins, *settings.cluster_urls]
+    if not origin_allowed(websocket.headers, origins, own):
         log.warning(
             "websocket refused: foreign origin", extra={"origin": websocket.headers.get("origin")}
         )

@@ -339,3 +339,65 @@ async def test_bots_play_a_run_it_twice_and_rabbit_hunt_table(server: Server) ->
             start = sum(s["starting_stack"] for s in record["seats"])
             assert sum(s["final_stack"] for s in record["seats"]) == start
             assert won > 0 and any(e["kind"] == "runouts" for e in record["events"])
+
+
+@pytest.mark.slow
+async def test_the_worker_command_stops_through_its_own_shutdown(server: Server) -> None:
+    """SIGTERM: the worker closes its socket with the handshake completed, ends its lanes'
+    processes (a search in flight is abandoned, not waited for: the server's deadline
+    answers it), says it stopped, and exits 0 by itself, leaving no process behind."""
+    env = {**os.environ, "AI_SHARED_SECRET": SECRET}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "showdown.cli", "worker", "--server", server.http,
+        "--concurrency", "2", "--no-train", "--verbose",
+        env=env,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+    async def connected() -> bool:
+        return int((await server.stats())["workers"]) >= 1
+
+    try:
+        await wait_until(connected, 300)  # a fresh clone compiles its kernels first
+        lanes = _children(process.pid)
+        assert len(lanes) >= 2, lanes  # the two lanes' processes
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:  # a guard against a hung test only: the assertions are on what it did
+            _, stderr = await asyncio.wait_for(process.communicate(), 120)
+        except TimeoutError:
+            process.kill()
+            _, stderr = await process.communicate()
+    text = stderr.decode()
+    assert process.returncode == 0, text
+    assert "> CLOSE 1000" in text and "< CLOSE 1000" in text, text  # the handshake, both ways
+    assert "worker: stopped" in text and "Traceback" not in text, text
+    assert not [pid for pid in lanes if _running(pid)], "a lane's process outlived the worker"
+
+
+def _children(pid: int) -> list[int]:
+    """The pool processes of `pid` (not multiprocessing's resource tracker, which leaves
+    by itself once the worker's end of its pipe is closed)."""
+    found: list[int] = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as children:
+            found += [int(child) for child in children.read().split()]
+    return [child for child in found if b"spawn_main" in _cmdline(child)]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return cmdline.read()
+    except FileNotFoundError:
+        return b""
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie waiting to be reaped by init."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

@@ -89,3 +89,22 @@ async def test_security_headers_on_the_app_and_the_api(
         assert docs.status_code == 200 and "cdn.jsdelivr.net" in docs.text
         docs_csp = docs.headers["content-security-policy"]
         assert "https://cdn.jsdelivr.net" in docs_csp and "frame-ancestors 'none'" in docs_csp
+
+
+async def test_a_clusters_page_may_open_its_sockets_at_any_node(
+    server_factory: Any, built_app: Path
+) -> None:
+    """A page served by one node opens a table's socket at its owner (close 4010,
+    docs/cluster.md §3): the owner allows the other nodes' origins, and every node's page
+    may connect to the others (connect-src), and to nothing else."""
+    peer = "http://127.0.0.1:8101"
+    server = await server_factory(
+        frontend_dir=built_app, cluster_urls=[peer, "https://n2.example:8443", "ftp://x"]
+    )
+    token, _ = await guest(server, "Alice")
+    path = f"/ws/tables/{(await create_table(server, token))['table_id']}"
+    assert await opens(server, path, token, peer)
+    assert not await opens(server, path, token, "http://127.0.0.1:8102")
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        csp = (await http.get("/")).headers["content-security-policy"]
+    assert "connect-src 'self' ws://127.0.0.1:8101 wss://n2.example:8443;" in csp

@@ -125,3 +125,27 @@ async def test_a_stop_mid_hand_cancels_the_bots_delays_and_the_restart_voids_the
         await watcher.stop()
         checked = await check_invariants(again, table_id, watcher.seen)
         assert checked.voided == 1 and checked.hands == 0
+
+
+async def test_a_stop_with_sockets_still_signing_in_logs_no_traceback(
+    room: dict[str, Any], tmp_path: Path
+) -> None:
+    """At SIGTERM uvicorn closes every socket (1012): one still to send its `auth` was
+    then refused on a closing socket, and the refusal's failed send logged a traceback
+    per socket. A clean stop says nothing of the kind, and exits 0."""
+    import websockets
+
+    log = tmp_path / "serve.log"
+    serve = await ServeProcess(tmp_path / "data", free_port(), log, **FAST, **QUOTAS).start()
+    room["running"].append(serve)
+    table_id, token = await bot_table(serve)
+    watcher = Watcher(serve, table_id, token).start()  # a signed-in socket beside them
+    room["watchers"].append(watcher)
+    signing_in = [await websockets.connect(serve.ws(f"/ws/tables/{table_id}")) for _ in range(3)]
+    await watcher.wait(in_hand)
+    await serve.stop()
+    for ws in signing_in:
+        await ws.close()
+    assert serve.process is not None and serve.process.returncode == 0
+    text = log.read_text(encoding="utf-8")
+    assert "Traceback" not in text and '"level": "error"' not in text, text[-6000:]

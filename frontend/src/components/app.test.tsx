@@ -208,7 +208,7 @@ describe("TableScreen over a (fake) table socket", () => {
 
   it("plays a decision and sends it with the hand number", async () => {
     renderWithApp(<TableScreen tableId="t1" watch={false} join={false} />);
-    expect(socket().url).toMatch(/\/ws\/tables\/t1$/); // never a token in the URL
+    expect(socket().url).toMatch(/\/ws\/tables\/t1\?follow=1$/); // never a token in the URL
     connect();
     expect(screen.getByTestId("connection")).toHaveAttribute("data-status", "open");
     fireEvent.click(screen.getByTestId("act-call"));

@@ -90,6 +90,7 @@ export function useTable(tableId: string, token: TokenSource, options: UseTableO
       new TableClient({
         url: url ?? tableSocketUrl(tableId),
         token,
+        follow: true, // on a cluster, sent to the table's owner (docs/cluster.md §3)
         ...(createSocket ? { createSocket } : {}),
         ...(invite ? { invite } : {}),
       }),

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TableClient, type TableClientEvent } from "./client";
+import { ownerSocketUrl, TableClient, type TableClientEvent } from "./client";
 import { fakeSockets } from "../test/fakeSocket";
 import { makeView, stateMessage } from "../test/fixtures";
 
@@ -315,6 +315,151 @@ describe("TableClient", () => {
     expect(net.sockets).toHaveLength(2);
     vi.advanceTimersByTime(10_000);
     expect(net.sockets).toHaveLength(2);
+  });
+
+  describe("on a cluster: following the table to its owner (4010)", () => {
+    const WELCOME = { type: "welcome", table_id: "t1", player_id: "alice", name: "Alice", seat: 1, seq: 5, resync: false, missed: null };
+
+    it("opens the same path at the owner's address at once, with the same token and last_seq", () => {
+      const { client, net } = setup({ follow: true });
+      client.connect();
+      expect(net.last().url).toBe(`${URL_}?follow=1`);
+      net.last().open();
+      net.last().drop(4010, "http://10.0.0.2:8001");
+      expect(net.sockets).toHaveLength(2); // no backoff wait
+      expect(net.last().url).toBe("ws://10.0.0.2:8001/ws/tables/t1?follow=1");
+      net.last().open();
+      expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "tok", last_seq: null }]);
+      net.last().receive(WELCOME);
+      net.last().receive(stateMessage(5, makeView({ hand_no: 3 })));
+      expect(client.getSnapshot().welcome?.seat).toBe(1);
+      expect(client.getSnapshot().status).toBe("open");
+      // A drop later: back where the client first connected (a failover moves the table).
+      net.last().drop(1006);
+      vi.advanceTimersByTime(500);
+      expect(net.sockets).toHaveLength(3);
+      expect(net.last().url).toBe(`${URL_}?follow=1&last_seq=5`);
+      net.last().open();
+      net.last().drop(4010, "http://10.0.0.3:8002/");
+      expect(net.last().url).toBe("ws://10.0.0.3:8002/ws/tables/t1?follow=1&last_seq=5");
+      net.last().open();
+      expect(net.last().sentMessages()).toEqual([{ type: "auth", token: "tok", last_seq: 5 }]);
+    });
+
+    it("follows at most twice in a row, then is relayed by the first node (no loop)", () => {
+      const { client, net } = setup({ follow: true });
+      client.connect();
+      net.last().open();
+      net.last().drop(4010, "http://n1:8001");
+      net.last().open();
+      net.last().drop(4010, "http://n2:8002");
+      expect(net.last().url).toBe("ws://n2:8002/ws/tables/t1?follow=1");
+      net.last().open();
+      net.last().drop(4010, "http://n1:8001"); // misdirected twice: not followed
+      expect(net.sockets).toHaveLength(3);
+      expect(client.getSnapshot().status).toBe("reconnecting");
+      vi.advanceTimersByTime(500);
+      expect(net.sockets).toHaveLength(4);
+      expect(net.last().url).toBe(URL_); // the first node, without follow: relayed
+      net.last().open();
+      net.last().receive(WELCOME);
+      // Relayed and welcomed: the next connection follows again.
+      net.last().drop(1006);
+      vi.advanceTimersByTime(500);
+      expect(net.last().url).toBe(`${URL_}?follow=1`);
+    });
+
+    it("is relayed next time when the owner's address cannot be opened from here", () => {
+      const { client, net } = setup({ follow: true });
+      client.connect();
+      net.last().open();
+      net.last().drop(4010, "http://n1:8001");
+      // Refused before it opened (the owner gone, or its origin check): no welcome.
+      net.last().drop(1006);
+      vi.advanceTimersByTime(500);
+      expect(net.sockets).toHaveLength(3);
+      expect(net.last().url).toBe(URL_);
+      net.last().open();
+      net.last().drop(4010, "http://n1:8001"); // not asked to follow: not followed
+      vi.advanceTimersByTime(1000);
+      expect(net.sockets).toHaveLength(4);
+      expect(client.getSnapshot().fatal).toBeNull();
+    });
+
+    it("is relayed next time when the page may not open the owner's address (CSP)", () => {
+      const net = fakeSockets();
+      const client = new TableClient({
+        url: URL_,
+        token: "tok",
+        follow: true,
+        random: () => 1,
+        backoff: { initialMs: 500, maxMs: 4000, factor: 2 },
+        pingIntervalMs: 0,
+        createSocket: (url) => {
+          if (url.startsWith("ws://n1:8001")) throw new Error("SecurityError: violates connect-src");
+          return net.factory(url);
+        },
+      });
+      client.connect();
+      net.last().open();
+      net.last().drop(4010, "http://n1:8001");
+      expect(net.sockets).toHaveLength(1);
+      vi.advanceTimersByTime(500);
+      expect(net.sockets).toHaveLength(2);
+      expect(net.last().url).toBe(URL_); // relayed, not sent to the owner again
+      net.last().open();
+      net.last().receive(WELCOME);
+      expect(client.getSnapshot().welcome?.seat).toBe(1);
+    });
+
+    it("gives up a socket at the owner that never opens, and is relayed", () => {
+      const { client, net } = setup({ follow: true });
+      client.connect();
+      net.last().open();
+      net.last().drop(4010, "http://n1:8001");
+      const silent = net.last(); // blocked by the page's CSP: no event at all
+      vi.advanceTimersByTime(4_999);
+      expect(net.sockets).toHaveLength(2);
+      vi.advanceTimersByTime(1);
+      expect(silent.closedWith).not.toBeNull();
+      vi.advanceTimersByTime(500);
+      expect(net.sockets).toHaveLength(3);
+      expect(net.last().url).toBe(URL_);
+      net.last().open();
+      net.last().receive(WELCOME);
+      expect(client.getSnapshot().status).toBe("open");
+    });
+
+    it("does not follow an address it should not go to", () => {
+      for (const reason of ["", "moved", "ftp://n1:21", "javascript:alert(1)", "http://user:pw@n1:8001"]) {
+        const { client, net } = setup({ follow: true });
+        client.connect();
+        net.last().open();
+        net.last().drop(4010, reason);
+        expect(net.sockets).toHaveLength(1);
+        vi.advanceTimersByTime(500);
+        expect(net.last().url).toBe(URL_);
+        client.close();
+      }
+    });
+
+    it("a client that does not follow never asks to", () => {
+      const { client, net } = setup();
+      client.connect();
+      net.last().open();
+      net.last().drop(4010, "http://n1:8001");
+      expect(net.sockets).toHaveLength(1);
+      vi.advanceTimersByTime(500);
+      expect(net.last().url).toBe(URL_);
+    });
+
+    it("maps the owner's address to a socket URL, never down from wss", () => {
+      expect(ownerSocketUrl("https://n1.example:8443", "wss://room.example/ws/tables/t%201")).toBe(
+        "wss://n1.example:8443/ws/tables/t%201",
+      );
+      expect(ownerSocketUrl("http://n1:8001", "wss://room.example/ws/tables/t1")).toBeNull();
+      expect(ownerSocketUrl("http://n1:8001/room/", "ws://room/ws/tables/t1")).toBe("ws://n1:8001/room/ws/tables/t1");
+    });
   });
 
   it("measures the server clock offset from state messages", () => {

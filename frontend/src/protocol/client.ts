@@ -16,6 +16,15 @@
  *   flagged `stalled` (shown at once: a silent network is otherwise invisible),
  *   and one silent for too long is dropped and reopened (a half-open TCP
  *   connection never fires "close" by itself).
+ * - On a cluster (docs/cluster.md §3) a client that follows moves opens its
+ *   socket with `?follow=1`; a node that does not own the table closes it with
+ *   4010 and the owner's address, and the client opens the same path there at
+ *   once (same token, same last_seq: the seat is the player's, not the
+ *   socket's). Only that connection moves: a later reconnect goes back where
+ *   the client first connected, which sends it to whoever owns the table then.
+ *   A move that does not reach a `welcome` (the owner moved again twice, or its
+ *   address cannot be opened from here) ends following for the next
+ *   connection: it is relayed by the first node, which always works.
  * - The WebSocket constructor is injected, so tests drive it with a fake.
  */
 import { decode, encode, type ClientCommand, type OutgoingMessage } from "./messages";
@@ -56,6 +65,14 @@ const OPEN = 1;
 export const CLOSE_POLICY = 1008; // bad credentials or origin, flooding
 export const CLOSE_REPLACED = 4000; // the same player opened a newer socket to this table
 export const CLOSE_UNKNOWN_TABLE = 4004;
+export const CLOSE_MOVED = 4010; // the table is served by another node: the reason is its address
+/** Moves followed in a row without a welcome; one more is a loop, and the socket is relayed. */
+export const MAX_MOVES = 2;
+/**
+ * A socket at the owner not open by then is given up and relayed: a page whose CSP does
+ * not allow the owner's address gets, in Chromium, a socket that never says anything.
+ */
+export const FOLLOW_OPEN_MS = 5_000;
 export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_POLICY, CLOSE_REPLACED, CLOSE_UNKNOWN_TABLE]);
 
 export interface BackoffOptions {
@@ -70,6 +87,8 @@ export interface TableClientOptions {
   token: TokenSource;
   /** a private table's invite token (from its link): sent with `auth`, never in the URL */
   invite?: string;
+  /** ask a cluster's node to send the socket to the table's owner (close 4010) instead of relaying it */
+  follow?: boolean;
   createSocket?: SocketFactory;
   backoff?: Partial<BackoffOptions>;
   /** 0..1, for jitter; injectable for tests. */
@@ -174,6 +193,12 @@ export class TableClient {
   private stopped = true;
   private closedByUser = false;
   private awaitingResync = false;
+  /** the owner's socket URL to open next (a 4010's address), else the options' URL */
+  private movedTo: string | null = null;
+  /** moves followed since the last welcome */
+  private moves = 0;
+  /** a move went wrong: the next connection is relayed (no `follow`) */
+  private relayNext = false;
   private snapshot: TableClientSnapshot = INITIAL_SNAPSHOT;
 
   constructor(options: TableClientOptions) {
@@ -228,6 +253,7 @@ export class TableClient {
     if (this.socket && this.socket.readyState === OPEN) return;
     this.clearRetry();
     this.stopHeartbeat();
+    this.movedTo = null;
     if (this.socket) {
       this.detach(this.socket);
       this.socket.close(1000, "reconnect");
@@ -271,6 +297,9 @@ export class TableClient {
     try {
       socket = this.createSocket(this.urlWithSeq());
     } catch {
+      // The page may not open the owner's address (its CSP: a node without CLUSTER_URLS
+      // throws here): relayed next time, or each reconnect would be sent there again.
+      if (this.movedTo !== null) this.misdirected();
       this.scheduleReconnect();
       return;
     }
@@ -296,6 +325,12 @@ export class TableClient {
       this.detach(socket);
       this.stopHeartbeat();
       if (this.stopped) return;
+      const moved = this.movedTo !== null;
+      this.movedTo = null; // a reconnect goes where the client first connected
+      if (event.code === CLOSE_MOVED && this.follow(event.reason)) return;
+      // Sent on more than MAX_MOVES times, a bad address, or an owner that could not be
+      // reached or dropped the socket before its welcome: relayed next time, not looped.
+      if (event.code === CLOSE_MOVED || (moved && this.moves > 0)) this.misdirected();
       if (FATAL_CLOSE_CODES.has(event.code)) {
         const error: ServerError = {
           code: `closed_${event.code}`,
@@ -310,11 +345,46 @@ export class TableClient {
     };
   }
 
-  /** The socket URL with, when reconnecting, the last seq seen (never the token). */
+  /** The socket URL with `follow` and, when reconnecting, the last seq seen (never the token). */
   private urlWithSeq(): string {
-    const { url } = this.options;
-    if (this.snapshot.seq === null) return url;
-    return `${url}${url.includes("?") ? "&" : "?"}last_seq=${this.snapshot.seq}`;
+    const url = this.movedTo ?? this.options.url;
+    const params: string[] = [];
+    if (this.options.follow && !this.relayNext) params.push("follow=1");
+    if (this.snapshot.seq !== null) params.push(`last_seq=${this.snapshot.seq}`);
+    if (params.length === 0) return url;
+    return `${url}${url.includes("?") ? "&" : "?"}${params.join("&")}`;
+  }
+
+  private misdirected(): void {
+    this.moves = 0;
+    this.relayNext = true;
+  }
+
+  /** A 4010: open the table's path at the owner's address now; false if it is not followed. */
+  private follow(reason: string): boolean {
+    if (!this.options.follow || this.relayNext || this.moves >= MAX_MOVES) return false;
+    const target = ownerSocketUrl(reason, this.options.url);
+    if (target === null) return false;
+    this.moves += 1;
+    this.movedTo = target;
+    this.open();
+    const socket = this.socket;
+    if (socket !== null) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        if (this.socket !== socket || socket.readyState === OPEN) return;
+        this.socket = null;
+        this.detach(socket);
+        try {
+          socket.close();
+        } catch {
+          /* never opened */
+        }
+        this.misdirected();
+        this.scheduleReconnect();
+      }, FOLLOW_OPEN_MS);
+    }
+    return true;
   }
 
   /**
@@ -385,6 +455,7 @@ export class TableClient {
   }
 
   private scheduleReconnect(): void {
+    this.movedTo = null; // where the client first connected
     const attempts = this.snapshot.attempts + 1;
     const base = Math.min(
       this.backoff.maxMs,
@@ -417,6 +488,8 @@ export class TableClient {
     switch (message.kind) {
       case "welcome":
         // A paused table sends welcome only once it has resumed.
+        this.moves = 0;
+        this.relayNext = false;
         this.update({ welcome: message.welcome, paused: null });
         this.emit({ type: "welcome", welcome: message.welcome });
         return;
@@ -468,6 +541,25 @@ export class TableClient {
   private emit(event: TableClientEvent): void {
     for (const listener of [...this.listeners]) listener(event);
   }
+}
+
+/**
+ * The socket URL of `path`'s table at the node a 4010 names (its `http(s)://host:port`),
+ * or null for anything else: another scheme, or plain ws from a page on wss.
+ */
+export function ownerSocketUrl(address: string, current: string): string | null {
+  let owner: URL;
+  let here: URL;
+  try {
+    owner = new URL(address);
+    here = new URL(current);
+  } catch {
+    return null;
+  }
+  const scheme = owner.protocol === "https:" ? "wss:" : owner.protocol === "http:" ? "ws:" : null;
+  if (scheme === null || (here.protocol === "wss:" && scheme !== "wss:")) return null;
+  if (owner.username || owner.password || owner.search || owner.hash) return null;
+  return `${scheme}//${owner.host}${owner.pathname.replace(/\/+$/, "")}${here.pathname}`;
 }
 
 export function closeCodeMessage(code: number): string {
