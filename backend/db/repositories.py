@@ -253,8 +253,9 @@ class Hands:
             }
         )
         try:
-            # Journaled: the next hand's record replaces the pending copy of this one.
-            await self._writer.write(self._col.name, filed, journal=True)
+            # Journaled: the next hand's record replaces the pending copy of this one,
+            # so that waits for it (the filing lane: a deal never does).
+            await self._writer.write(self._col.name, filed, journal=True, filing=True)
         except WriteError as error:
             # Filed already (a restart files its pending record again): only its
             # statistics may still be missing, and counting them again is harmless.
@@ -429,8 +430,10 @@ class Ledger:
         """Store entries that have their ids; one stored already is left as it is."""
 
         async def one(entry: Document) -> None:
-            try:  # journaled: the next snapshot replaces the pending copy
-                await self._writer.write(self._col.name, InsertOne(dict(entry)), journal=True)
+            try:  # journaled: the next snapshot replaces the pending copy (and waits)
+                await self._writer.write(
+                    self._col.name, InsertOne(dict(entry)), journal=True, filing=True
+                )
             except WriteError as error:
                 if error.code != DUPLICATE_KEY:
                     raise
