@@ -224,6 +224,29 @@ class BatchWriter:
         `stored` is called in the event-loop step that learns the op is stored, before
         this returns (a turn of the loop later): whoever waits for it can be woken
         without another turn."""
+        await self.submit(
+            collection,
+            op,
+            journal=journal,
+            background=background,
+            urgent=urgent,
+            filing=filing,
+            stored=stored,
+        )
+
+    def submit(
+        self,
+        collection: str,
+        op: WriteOp,
+        *,
+        journal: bool = False,
+        background: bool = False,
+        urgent: bool = False,
+        filing: bool = False,
+        stored: Callable[[], None] | None = None,
+    ) -> asyncio.Future[None]:
+        """`write`, queued in the caller's own step: the future is its outcome (a write
+        handed to a lane's threads is on its way before the caller's step ends)."""
         lane = (
             self._urgent
             if urgent
@@ -237,13 +260,12 @@ class BatchWriter:
         item = _Queued(op, done, journal, stored)
         if lane.name in THREADED and self._blocking is not None:
             self._hand_over(lane.name, collection, item)
-            await done
-            return
+            return done
         if lane.task is None:
             lane.task = asyncio.create_task(self._run(lane), name=f"batch-writer-{lane.name}")
         lane.queued[collection].append(item)
         lane.wake.set()
-        await done
+        return done
 
     def tables_stopped(self) -> None:
         """No table writes any more (a stop): the background lane's commands go whole and

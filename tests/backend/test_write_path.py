@@ -243,3 +243,26 @@ async def test_a_hands_end_does_not_wait_behind_other_tables_action_pushes(mongo
         await pushes.drop_database(name)
         await pushes.close()
         sync.close()
+
+
+async def test_a_deal_is_sent_in_the_tables_own_step(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
+    # Nothing queued before it: the deal's write is handed to the writer's threads in
+    # the step that deals, not a turn of the busy loop later when the writer task wakes.
+    sync: MongoClient[dict[str, object]] = MongoClient(mongo_url)
+    repos = Repositories.of(db, sync[db.name])
+    persister = Persister("t1", repos)
+    try:
+        await persister.drain()
+        persister.start_hand(1, 1, {1: 100, 2: 100}, {})
+        # The loop held from here: nothing else of it runs while the database is polled.
+        stored = False
+        for _ in range(5000):
+            if sync[db.name].live_hands.find_one({"_id": "t1"}) is not None:
+                stored = True
+                break
+        assert stored
+        await persister.wait_durable()
+    finally:
+        await persister.close()
+        await repos.writer.close()
+        sync.close()
