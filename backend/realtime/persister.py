@@ -24,6 +24,11 @@ chain's filings only where order matters for a crash: before the next snapshot
 (it replaces the pending copies they file) and before a show or a rabbit hunt
 (they change the filed hand). A deal never waits for them: it writes only the
 live hand, and a restart files pending copies again whatever happened to them.
+
+A durable write with nothing queued before it (and, for a snapshot, no filing
+behind it must follow) is handed to the database writer in the table's own step,
+not a turn of the busy loop later when this task wakes
+(docs/experiments/2026-11-28-filings-own-sender.md).
 """
 
 from __future__ import annotations
