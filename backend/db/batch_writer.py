@@ -9,11 +9,13 @@ Operations in a round come from different tables and touch different
 documents, so their order does not matter; each caller still learns whether
 its own operation succeeded.
 
-Three lanes, each with its own rounds in flight, so a player never waits behind
+Four lanes, each with its own rounds in flight, so a player never waits behind
 a write nobody waits for: the urgent lane (what a player waits for: a deal's
-live hand, a hand's end, a seat change), the table lane (a table's writes that
-nobody waits for: action pushes, filing hands and ledger entries) and the
-background lane (statistics counted after the hands are filed). A lane's round
+live hand, a hand's end, a seat change), the filing lane (a finished hand and
+its ledger entries filed: the table's next hand's end waits for them, a deal
+never does), the table lane (a table's writes that nobody waits for: action
+pushes) and the background lane (statistics counted after the hands are
+filed). A lane's round
 is sent once the rounds in flight of the lanes before it are done (at most
 BACKGROUND_YIELD later), so the database is not busy with other work while a
 player waits; the background lane's rounds are cut into commands of at most
@@ -37,7 +39,9 @@ single time (an insert command, a lone update) journals it directly: a round
 trip less.
 
 Given a synchronous client (`blocking`), the urgent lane's rounds are sent by
-URGENT_THREADS worker threads, and the event loop hears of each once, at its end.
+URGENT_THREADS worker threads, and the filing lane's by FILING_THREADS threads of
+its own (with their own marker documents: an urgent round never waits for a
+filing the database holds); the event loop hears of each round once, at its end.
 Through the asynchronous driver a round took ~22 turns of the event loop (its
 connection checkout, send, reads and pymongo's tasks around them each wait for a
 turn), and the turns of a server's busy loop last as long as all its tables' ready
@@ -48,7 +52,10 @@ the threads in the writer's own step, and a free thread sends it at once with
 whatever else is queued (no task of the loop starts a round: that was two turns, and
 a round ending waited a turn more before the next began); the step that learns a
 round's outcome tells each writer and calls its `stored`, so the table's wait ends in
-that step (docs/experiments/2026-11-28-held-writes-loop-turns.md).
+that step (docs/experiments/2026-11-28-held-writes-loop-turns.md). The filings
+were in the table lane, through the driver's turns and behind every table's action
+pushes: a hand's end waited for the last hand's filing there, the held states' tail
+(docs/experiments/2026-11-28-filings-own-sender.md).
 """
 
 from __future__ import annotations
@@ -89,6 +96,9 @@ GROUP_COMMIT_MIN = 1
 # Worker threads of the urgent lane: each takes everything queued as soon as it is
 # free, so a write queued while one round is in flight goes out at once in the next.
 URGENT_THREADS = 2
+# The filing lane's: a filing queued while one round is in flight goes out at once too.
+FILING_THREADS = 2
+THREADED = {"urgent": URGENT_THREADS, "filing": FILING_THREADS}  # lanes sent by threads
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +128,11 @@ class _Sent:
 
 @dataclass
 class _Threads:
-    """The urgent lane's worker threads and what they share with the event loop
-    (everything but the asyncio event, under `ready`'s lock)."""
+    """A lane's worker threads and what they share with the event loop (everything
+    but the asyncio event, under `ready`'s lock)."""
 
     loop: asyncio.AbstractEventLoop
+    lane: str  # "urgent" or "filing": its threads' marker documents are lane + index
     ready: threading.Condition = field(default_factory=threading.Condition)
     queued: list[tuple[str, _Queued]] = field(default_factory=list)
     sending: dict[int, list[_Queued]] = field(default_factory=dict)  # rounds in flight
@@ -147,12 +158,12 @@ class _Lane:
 class BatchWriter:
     """`await write(collection, op)` returns once the op is stored, or raises PyMongoError.
 
-    `marker` prefixes this process's marker documents, one per lane and per urgent
-    thread (`node.table`, `node.urgent0`...): no two rounds in flight at once contend
-    for one document. A round whose journaled commands would sync at most
-    `group_commit_min` times journals them directly instead of sending a marker.
-    `blocking`, the same database through a synchronous client: the urgent lane's
-    rounds are sent from a worker thread with it.
+    `marker` prefixes this process's marker documents, one per lane and per worker
+    thread (`node.table`, `node.urgent0`, `node.filing0`...): no two rounds in flight
+    at once contend for one document. A round whose journaled commands would sync at
+    most `group_commit_min` times journals them directly instead of sending a marker.
+    `blocking`, the same database through a synchronous client: the urgent and filing
+    lanes' rounds are sent from worker threads with it.
     """
 
     def __init__(
@@ -167,6 +178,9 @@ class BatchWriter:
         self._marker = marker
         self._group_commit_min = group_commit_min
         self._urgent = _Lane("urgent", TABLE_CHUNK, parallel=True, max_rounds=TABLE_ROUNDS)
+        # Nobody's rounds wait for it, and it waits for nobody's: a deal is never held
+        # behind a filing, and a hand's end waits only for its own table's filings.
+        self._filing = _Lane("filing", TABLE_CHUNK, parallel=True, max_rounds=TABLE_ROUNDS)
         self._table = _Lane(
             "table", TABLE_CHUNK, parallel=True, max_rounds=TABLE_ROUNDS, yields_to=(self._urgent,)
         )
@@ -175,10 +189,11 @@ class BatchWriter:
             BACKGROUND_CHUNK,
             parallel=False,
             max_rounds=1,
-            yields_to=(self._urgent, self._table),
+            yields_to=(self._urgent, self._filing, self._table),
         )
-        self._lanes = (self._urgent, self._table, self._background)
-        self._threads: _Threads | None = None  # started by the first urgent write
+        self._lanes = (self._urgent, self._filing, self._table, self._background)
+        # Each lane's worker threads, started by its first write (with `blocking` only).
+        self._pools: dict[str, _Threads] = {}
         self.batches = 0  # round trips (commands), group commits included
         self.writes = 0  # operations sent (a marker is not one)
         self.commits = 0  # journal syncs asked for: group commits and lone journaled writes
@@ -199,25 +214,58 @@ class BatchWriter:
         journal: bool = False,
         background: bool = False,
         urgent: bool = False,
+        filing: bool = False,
         stored: Callable[[], None] | None = None,
     ) -> None:
-        """`urgent`: a write a player waits for (it goes first); `background`: statistics.
+        """`urgent`: a write a player waits for (it goes first); `filing`: a finished
+        hand or ledger entries filed (the table's next snapshot waits for it);
+        `background`: statistics.
 
         `stored` is called in the event-loop step that learns the op is stored, before
         this returns (a turn of the loop later): whoever waits for it can be woken
         without another turn."""
-        lane = self._urgent if urgent else self._background if background else self._table
+        await self.submit(
+            collection,
+            op,
+            journal=journal,
+            background=background,
+            urgent=urgent,
+            filing=filing,
+            stored=stored,
+        )
+
+    def submit(
+        self,
+        collection: str,
+        op: WriteOp,
+        *,
+        journal: bool = False,
+        background: bool = False,
+        urgent: bool = False,
+        filing: bool = False,
+        stored: Callable[[], None] | None = None,
+    ) -> asyncio.Future[None]:
+        """`write`, queued in the caller's own step: the future is its outcome (a write
+        handed to a lane's threads is on its way before the caller's step ends)."""
+        lane = (
+            self._urgent
+            if urgent
+            else self._filing
+            if filing
+            else self._background
+            if background
+            else self._table
+        )
         done = asyncio.get_running_loop().create_future()
         item = _Queued(op, done, journal, stored)
-        if lane is self._urgent and self._blocking is not None:
-            self._hand_over(collection, item)
-            await done
-            return
+        if lane.name in THREADED and self._blocking is not None:
+            self._hand_over(lane.name, collection, item)
+            return done
         if lane.task is None:
             lane.task = asyncio.create_task(self._run(lane), name=f"batch-writer-{lane.name}")
         lane.queued[collection].append(item)
         lane.wake.set()
-        await done
+        return done
 
     def tables_stopped(self) -> None:
         """No table writes any more (a stop): the background lane's commands go whole and
@@ -227,8 +275,8 @@ class BatchWriter:
         self._background.yields_to = ()
 
     async def close(self) -> None:
-        threads, self._threads = self._threads, None
-        if threads is not None:
+        pools, self._pools = self._pools, {}
+        for threads in pools.values():
             with threads.ready:
                 threads.closing = True
                 # Whether a round in flight was stored is unknown: its writers are told
@@ -319,15 +367,15 @@ class BatchWriter:
                 errors.update({id(item): failure for item in journaled})
         return errors
 
-    def _hand_over(self, collection: str, item: _Queued) -> None:
-        """Queue an urgent write for the worker threads, in this step: a free one sends
+    def _hand_over(self, lane: str, collection: str, item: _Queued) -> None:
+        """Queue a write for its lane's worker threads, in this step: a free one sends
         it at once, with whatever else is queued, without a turn of the loop."""
-        threads = self._threads
+        threads = self._pools.get(lane)
         if threads is None:
-            threads = self._threads = _Threads(asyncio.get_running_loop())
-            for index in range(URGENT_THREADS):
+            threads = self._pools[lane] = _Threads(asyncio.get_running_loop(), lane)
+            for index in range(THREADED[lane]):
                 worker = threading.Thread(
-                    target=self._serve, args=(threads, index), name=f"urgent-{index}", daemon=True
+                    target=self._serve, args=(threads, index), name=f"{lane}-{index}", daemon=True
                 )
                 threads.workers.append(worker)
                 worker.start()
@@ -352,7 +400,7 @@ class BatchWriter:
                 batch[name].append(item)
             began = time.perf_counter()
             try:
-                errors, sent = self._round_blocking(self._blocking, batch, f"urgent{index}")
+                errors, sent = self._round_blocking(self._blocking, batch, f"{threads.lane}{index}")
             except Exception as error:  # not expected: every command's errors are caught
                 failure = PyMongoError(repr(error))
                 errors, sent = dict.fromkeys(map(id, items), failure), _Sent(0, 0, 0, False)
@@ -377,18 +425,21 @@ class BatchWriter:
         took: int,
     ) -> None:
         """In the loop: a thread's round is over; its counts, and each writer told."""
+        urgent = threads.lane == self._urgent.name
         self.batches += sent.commands + sent.marker
         self.table_batches += sent.commands + sent.marker
-        self.urgent_batches += sent.commands + sent.marker
+        if urgent:
+            self.urgent_batches += sent.commands + sent.marker
         self.writes += sent.writes
         self.commits += sent.syncs + sent.marker
         self.table_rounds += 1
         self.table_round_us += took
         self.table_round_max_us = max(self.table_round_max_us, took)
         for name, group in batch.items():
-            self.by_kind[f"urgent.{name}"] += len(group)
+            self.by_kind[f"{threads.lane}.{name}"] += len(group)
             self.table_writes += len(group)
-            self.urgent_writes += len(group)
+            if urgent:
+                self.urgent_writes += len(group)
         _tell([item for group in batch.values() for item in group], errors)
         with threads.ready:
             idle = not threads.sending
@@ -429,7 +480,7 @@ class BatchWriter:
         return errors, _Sent(len(commands), writes, syncs if direct else 0, marker)
 
     def _marker_of(self, sender: str) -> Document:
-        """The marker document of one sender (a lane, or one of the urgent threads).
+        """The marker document of one sender (a lane, or one of a lane's threads).
         Markers of rounds in flight together are different documents: two journaled
         updates of one document at once conflict in the embedded database, and the
         one retried waited p50 7-9 ms (max 50-290 ms) against 1.5 ms apart."""
@@ -441,19 +492,21 @@ class BatchWriter:
         ahead: set[asyncio.Future[Any]] = {
             task for first in lane.yields_to for task in first.rounds
         }
-        threads = self._threads if self._urgent in lane.yields_to else None
-        idle = None
-        if threads is not None:
+        idle: list[asyncio.Future[Any]] = []
+        for first in lane.yields_to:
+            threads = self._pools.get(first.name)
+            if threads is None:
+                continue
             with threads.ready:
                 busy = bool(threads.sending or threads.queued)
             if busy:
                 threads.idle.clear()
-                idle = asyncio.ensure_future(threads.idle.wait())
-                ahead.add(idle)
+                idle.append(asyncio.ensure_future(threads.idle.wait()))
+        ahead.update(idle)
         if ahead:
             await asyncio.wait(ahead, timeout=BACKGROUND_YIELD)
-        if idle is not None:
-            idle.cancel()
+        for waiting in idle:
+            waiting.cancel()
 
     def _collection(self, name: str, journal: bool) -> AsyncCollection[Document]:
         return self._db.get_collection(

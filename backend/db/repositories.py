@@ -167,7 +167,7 @@ class Tables:
     async def one(self, table_id: str) -> Document | None:
         return await self._col.find_one({"_id": table_id})
 
-    async def save_state(
+    def save_state(
         self,
         table_id: str,
         snapshot: Document,
@@ -176,14 +176,15 @@ class Tables:
         ledger: list[Document] | None = None,
         fence: int | None = None,
         stored: Callable[[], None] | None = None,
-    ) -> None:
+    ) -> asyncio.Future[None]:
         """Seats and stacks, and (at a hand's end) its record in the same atomic update.
 
         The record rides along so that stacks and the hand that produced them are
         never out of step; `Hands.insert` then files it and `clear_pending` drops it.
         So do the ledger entries of the chips that came or went (`Ledger.file` files
         them; the next update replaces them). `stored`: called as soon as the write is
-        known stored (BatchWriter.write).
+        known stored (BatchWriter.write). Queued in the caller's step (BatchWriter.submit):
+        the future is its outcome.
         """
         update: dict[str, Any] = {
             "$set": {"snapshot": snapshot, "updated_at": now(), "pending_ledger": ledger or []},
@@ -198,7 +199,7 @@ class Tables:
             else fenced_update(table_id, fence, update)
         )
         # The table waits for it: it goes first.
-        await self._writer.write(self._col.name, saved, journal=True, urgent=True, stored=stored)
+        return self._writer.submit(self._col.name, saved, journal=True, urgent=True, stored=stored)
 
     async def set_options(self, table_id: str, options: Document) -> None:
         """The table's options changed (its invite, its host, its settings)."""
@@ -253,8 +254,9 @@ class Hands:
             }
         )
         try:
-            # Journaled: the next hand's record replaces the pending copy of this one.
-            await self._writer.write(self._col.name, filed, journal=True)
+            # Journaled: the next hand's record replaces the pending copy of this one,
+            # so that waits for it (the filing lane: a deal never does).
+            await self._writer.write(self._col.name, filed, journal=True, filing=True)
         except WriteError as error:
             # Filed already (a restart files its pending record again): only its
             # statistics may still be missing, and counting them again is harmless.
@@ -319,7 +321,7 @@ class Hands:
 
     # -- the hand in progress ------------------------------------------------
 
-    async def start_live(
+    def start_live(
         self,
         table_id: str,
         hand_no: int,
@@ -328,8 +330,9 @@ class Hands:
         players: Document,
         fence: int | None = None,
         stored: Callable[[], None] | None = None,
-    ) -> None:
-        """`stored`: called as soon as the write is known stored (BatchWriter.write)."""
+    ) -> asyncio.Future[None]:
+        """`stored`: called as soon as the write is known stored (BatchWriter.write).
+        Queued in the caller's step (BatchWriter.submit): the future is its outcome."""
         fenced: Document = {} if fence is None else {"fence": fence}
         started = ReplaceOne(
             {"_id": table_id} if fence is None else fenced_filter(table_id, fence),
@@ -346,7 +349,9 @@ class Hands:
             upsert=True,
         )
         # The deal waits for it: it goes first.
-        await self._writer.write(self._live.name, started, journal=True, urgent=True, stored=stored)
+        return self._writer.submit(
+            self._live.name, started, journal=True, urgent=True, stored=stored
+        )
 
     async def push_live(
         self, table_id: str, hand_no: int, events: list[HandEvent], stored_before: int
@@ -429,8 +434,10 @@ class Ledger:
         """Store entries that have their ids; one stored already is left as it is."""
 
         async def one(entry: Document) -> None:
-            try:  # journaled: the next snapshot replaces the pending copy
-                await self._writer.write(self._col.name, InsertOne(dict(entry)), journal=True)
+            try:  # journaled: the next snapshot replaces the pending copy (and waits)
+                await self._writer.write(
+                    self._col.name, InsertOne(dict(entry)), journal=True, filing=True
+                )
             except WriteError as error:
                 if error.code != DUPLICATE_KEY:
                     raise

@@ -24,6 +24,11 @@ chain's filings only where order matters for a crash: before the next snapshot
 (it replaces the pending copies they file) and before a show or a rabbit hunt
 (they change the filed hand). A deal never waits for them: it writes only the
 live hand, and a restart files pending copies again whatever happened to them.
+
+A durable write with nothing queued before it (and, for a snapshot, no filing
+behind it must follow) is handed to the database writer in the table's own step,
+not a turn of the busy loop later when this task wakes
+(docs/experiments/2026-11-28-filings-own-sender.md).
 """
 
 from __future__ import annotations
@@ -69,6 +74,9 @@ class _Op:
     queued: float = 0.0  # perf_counter() when a waited-for write was queued
     # Futures of the table's waits for it, set in the same step as `done`.
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    # A durable write sent in the table's own step (nothing queued before it): its
+    # outcome, awaited by the writer task in place of a first `run`.
+    sent: asyncio.Future[None] | None = None
 
 
 async def _written() -> None:
@@ -130,8 +138,8 @@ class Persister:
         # The list itself is stored: entries of a snapshot skipped as superseded move on.
         entries, self._ledger = self._ledger, []
 
-        async def run() -> None:
-            await self._repos.tables.save_state(
+        def run() -> asyncio.Future[None]:
+            return self._repos.tables.save_state(
                 table_id, snapshot, seq, pending, entries, fence=self.fence, stored=stored
             )
 
@@ -213,8 +221,8 @@ class Persister:
         Stored first, its number is never given to another hand: a restart voids it.
         """
 
-        async def run() -> None:
-            await self._repos.hands.start_live(
+        def run() -> asyncio.Future[None]:
+            return self._repos.hands.start_live(
                 self.table_id,
                 hand_no,
                 button,
@@ -273,6 +281,10 @@ class Persister:
             op.done = asyncio.get_running_loop().create_future()
             op.queued = time.perf_counter()
             self._durable = op
+            if self._idle.is_set() and (op.kind == "start" or self._filed.is_set()):
+                # Nothing queued before it, nor a filing it must follow: sent in this
+                # step, not a turn of the busy loop later when the writer task wakes.
+                op.sent = asyncio.ensure_future(op.run())
         self._ops.append(op)
         if op.kind != "events":
             self._flush.set()
@@ -304,7 +316,7 @@ class Persister:
                 if op.kind in BEHIND:
                     self._queue_behind(op)
                     continue
-                if op.kind == "snapshot" and later is not None:
+                if op.kind == "snapshot" and later is not None and op.sent is None:
                     # A later snapshot is queued: this one is out of date. Its ledger
                     # entries are stored with that one instead.
                     later.ledger[:0] = op.ledger
@@ -356,8 +368,9 @@ class Persister:
     async def _apply(self, op: _Op) -> None:
         attempt = 0
         while True:
+            sent, op.sent = op.sent, None
             try:
-                await op.run()
+                await (sent if sent is not None else op.run())
             except PyMongoError as error:
                 if self.fence is not None and refused(error):
                     self._refused(op)

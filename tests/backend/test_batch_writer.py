@@ -310,3 +310,52 @@ async def test_two_nodes_writers_journal_their_own_marker_documents(db, blocking
             await repos.writer.close()
     prefixes = {str(marker).split(".")[0] for marker in await db.group_commits.distinct("_id")}
     assert prefixes <= {"n0", "n1"} and prefixes
+
+
+async def test_a_filing_reaches_the_database_while_the_loop_is_busy(db, blocking) -> None:  # type: ignore[no-untyped-def]
+    # A table's next hand's end waits for the last hand's filing: through the
+    # asynchronous driver it waited for turns of the busy loop, behind every table's
+    # action pushes (the held states' tail). It goes by threads of its own.
+    repos = Repositories.of(db, blocking)
+    try:
+        filed = asyncio.create_task(
+            repos.hands.insert(
+                {"table_id": "t1", "hand_no": 1, "seats": [{"player_id": "a"}], "played_at": None}
+            )
+        )
+        await asyncio.sleep(0)  # one step of the filing: then the loop is held
+        stored = False
+        for _ in range(5000):
+            if blocking.hands.find_one({"hand_no": 1}) is not None:
+                stored = True
+                break
+        assert stored
+        await filed
+    finally:
+        await repos.writer.close()
+    assert repos.writer.by_kind == {"filing.hands": 1} and repos.writer.urgent_writes == 0
+
+
+async def test_filing_rounds_mark_documents_of_their_own(db, blocking) -> None:  # type: ignore[no-untyped-def]
+    # A filing round beside an urgent one and a table-lane one: three markers, none shared.
+    repos = Repositories.of(db, blocking)
+    writer = BatchWriter(db, group_commit_min=0, blocking=blocking)
+    entry = repos.ledger.entry("a", "t1", "buy_in", 100, 1, "e1")
+    try:
+        await asyncio.gather(
+            writer.write("ledger", InsertOne(entry), journal=True, filing=True),
+            writer.write("live_hands", InsertOne({"_id": 1}), journal=True, urgent=True),
+            writer.write(
+                "live_hands", UpdateOne({"_id": 2}, {"$set": {"n": 1}}, upsert=True), journal=True
+            ),
+        )
+    finally:
+        await writer.close()
+        await repos.writer.close()
+    markers = set(await db.group_commits.distinct("_id"))
+    assert len(markers) == 3 and "node.table" in markers
+    assert {marker.rstrip("01") for marker in markers} == {
+        "node.table",
+        "node.urgent",
+        "node.filing",
+    }

@@ -145,3 +145,124 @@ async def test_the_table_is_told_in_the_turn_its_deal_is_known_stored(mongo_url:
         await persister.close()
         await repos.writer.close()
         sync.close()
+
+
+@contextlib.asynccontextmanager
+async def held_for(mongo_url: str, app: str, command: str, times: int) -> AsyncIterator[None]:
+    """The next `times` commands named `command` of clients named `app` hang BLOCK_MS."""
+    admin: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url)
+    await admin.admin.command(
+        "configureFailPoint",
+        "failCommand",
+        mode={"times": times},
+        data={
+            "failCommands": [command],
+            "blockConnection": True,
+            "blockTimeMS": BLOCK_MS,
+            "appName": app,
+        },
+    )
+    try:
+        yield
+    finally:
+        await admin.admin.command("configureFailPoint", "failCommand", mode="off")
+        await admin.close()
+
+
+async def test_a_deal_does_not_wait_behind_a_filing_the_database_holds(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
+    # With the threads of `showdown serve`: a filing held by the database holds its own
+    # sender's round, never the urgent threads' (a deal's live hand goes at once).
+    sync: MongoClient[dict[str, object]] = MongoClient(mongo_url)
+    repos = Repositories.of(db, sync[db.name])
+    table, record = finished_hand("t1")
+    snapshot = snapshot_to_doc(table.snapshot())
+    await repos.tables.insert("t1", {}, {}, snapshot, 1)
+    persister = Persister("t1", repos)
+    try:
+        await persister.drain()
+        async with blocked(mongo_url, "insert", times=1):  # the hand's filing hangs
+            persister.save_state(snapshot, 2, record)
+            await persister.wait_durable()
+            persister.start_hand(2, 1, {1: 99, 2: 101}, {})
+            deal = asyncio.create_task(persister.wait_durable())
+            filing = asyncio.create_task(persister.drain(2 * BLOCK_MS / 1000))
+            assert await first_done(deal, filing) == {deal}
+            await filing
+    finally:
+        await persister.close()
+        await repos.writer.close()
+        sync.close()
+    assert await db.hands.count_documents({"hand_no": 1}) == 1
+
+
+async def test_a_hands_end_does_not_wait_behind_other_tables_action_pushes(mongo_url: str) -> None:
+    # The next hand's end waits for the last hand's filing (it replaces its pending
+    # copy), and only for that: not for the table lane's rounds of action pushes, which
+    # the database holds here (it was the held states' tail in `bench server`).
+    pushes: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url, appname="pushes")
+    sync: MongoClient[dict[str, object]] = MongoClient(mongo_url)
+    name = "p" + uuid.uuid4().hex[:12]
+    db = pushes[name]
+    repos = Repositories.of(db, sync[name])
+    table, record = finished_hand("t1")
+    snapshot = snapshot_to_doc(table.snapshot())
+    await repos.tables.insert("t1", {}, {}, snapshot, 1)
+    persister = Persister("t1", repos)
+    try:
+        await persister.drain()
+        async with held_for(mongo_url, "pushes", "update", times=2):
+            # Both table-lane rounds in flight (other tables' action pushes), held.
+            held = [
+                asyncio.create_task(
+                    repos.writer.write(
+                        "live_hands", UpdateOne({"_id": n}, {"$set": {"n": 1}}, upsert=True)
+                    )
+                )
+                for n in ("t2", "t3")
+            ]
+            while repos.writer.table_batches < 1:  # noqa: ASYNC110 - until the round is sent
+                await asyncio.sleep(0)
+            held.append(
+                asyncio.create_task(
+                    repos.writer.write(
+                        "live_hands", UpdateOne({"_id": "t4"}, {"$set": {"n": 1}}, upsert=True)
+                    )
+                )
+            )
+            while repos.writer.table_batches < 2:  # noqa: ASYNC110 - until the round is sent
+                await asyncio.sleep(0)
+            persister.save_state(snapshot, 2, record)  # hand 1's end, then its filing
+            persister.save_state(snapshot, 3, record.model_copy(update={"hand_no": 2}))
+            end = asyncio.create_task(persister.wait_durable())  # hand 2's end
+            assert await first_done(end, *held) == {end}
+            assert await db.hands.count_documents({"hand_no": 1}) == 1
+            await asyncio.gather(*held)
+    finally:
+        await persister.close()
+        await repos.writer.close()
+        await pushes.drop_database(name)
+        await pushes.close()
+        sync.close()
+
+
+async def test_a_deal_is_sent_in_the_tables_own_step(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
+    # Nothing queued before it: the deal's write is handed to the writer's threads in
+    # the step that deals, not a turn of the busy loop later when the writer task wakes.
+    sync: MongoClient[dict[str, object]] = MongoClient(mongo_url)
+    repos = Repositories.of(db, sync[db.name])
+    persister = Persister("t1", repos)
+    try:
+        await persister.drain()
+        persister.start_hand(1, 1, {1: 100, 2: 100}, {})
+        # The loop held from here: nothing else of it runs while the database is polled.
+        stored = False
+        for _ in range(5000):
+            if sync[db.name].live_hands.find_one({"_id": "t1"}) is not None:
+                stored = True
+                break
+        assert stored
+        await persister.wait_durable()
+    finally:
+        await persister.close()
+        await repos.writer.close()
+        sync.close()
