@@ -111,6 +111,14 @@ class WsClient:
                 raise TimeoutError(f"no matching message; last: {self.received[-3:]}")
             await self._next(remaining)
 
+    def mark(self) -> int:
+        """Where the next `wait_for` starts reading (for `rewind`)."""
+        return self._cursor
+
+    def rewind(self, mark: int) -> None:
+        """Messages read since `mark` are read again by the next `wait_for`."""
+        self._cursor = mark
+
     async def wait_type(self, kind: str, within: float = TIMEOUT) -> Message:
         return await self.wait_for(lambda m: m.get("type") == kind, within)
 
@@ -214,6 +222,7 @@ async def bot_query_or_turn(
     def turn(state: Message) -> bool:
         return bool(state["view"]["actor"] == seat)
 
+    alice_mark = alice.mark()
     tasks = [
         asyncio.create_task(worker.client.wait_for(lambda m: m.get("type") in kinds)),
         asyncio.create_task(alice.wait_state(turn)),
@@ -223,6 +232,9 @@ async def bot_query_or_turn(
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
     if tasks[0] in done:
+        # Both may be done in one wait: Alice's turn, read but not returned, is read
+        # again by the next call (else she never acts and her clock folds her hand).
+        alice.rewind(alice_mark)
         message = tasks[0].result()
         return str(message["type"]), message
     return "turn", tasks[1].result()
