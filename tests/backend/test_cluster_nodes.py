@@ -145,3 +145,46 @@ async def test_a_drained_node_hands_its_tables_over_between_hands(tmp_path: Path
     text = log.read_text(encoding="utf-8")
     assert "table handed over" in text
     assert "voided" not in text  # no hand was cut short by the move
+
+
+async def test_a_stopped_cluster_exits_cleanly_with_sockets_on_every_node(tmp_path: Path) -> None:
+    """SIGTERM to `serve --nodes 2` with play on both nodes, a relayed socket, and sockets
+    still signing in: every node and the bus stop, the launcher exits 0, and nothing in
+    the log is a traceback or an error (a stop is not a failure to be read past)."""
+    import websockets
+
+    log = tmp_path / "serve.log"
+    cluster = await Cluster(tmp_path / "data", log, 2, **FAST, BOTS_PLAY_ALONE="true").start()
+    try:
+        async with httpx.AsyncClient(base_url=cluster.urls["n0"]) as http:
+            login = (await http.post("/api/auth/guest", json={"name": "Watcher"})).json()
+            auth = {"Authorization": f"Bearer {login['token']}"}
+            body = {"seats": 4, "bots": 3, "small_blind": 5, "big_blind": 10}
+            tables = [
+                (await http.post("/api/tables", json=body, headers=auth)).json() for _ in range(2)
+            ]
+        owners = [await cluster.tables_of(node) for node in ("n0", "n1")]
+        assert owners == [{tables[0]["table_id"]}, {tables[1]["table_id"]}]
+        watchers = []
+        for node, table in (("n0", tables[0]), ("n0", tables[1]), ("n1", tables[1])):
+            path = f"/ws/tables/{table['table_id']}"  # n0's second socket is relayed
+            watcher = await signed_in(cluster.ws(node, path), login["token"])
+            await watcher.wait_state(lambda s: s["view"]["hand_no"] >= 1)
+            watchers.append(watcher)
+        signing_in = [
+            await websockets.connect(cluster.ws(node, f"/ws/tables/{table['table_id']}"))
+            for node, table in (("n0", tables[0]), ("n1", tables[1]))
+        ]
+        await cluster.stop()
+        for ws in signing_in:
+            await ws.close()
+        for watcher in watchers:
+            await watcher.close()
+    finally:
+        await cluster.stop()
+    assert cluster.process is not None and cluster.process.returncode == 0
+    text = log.read_text(encoding="utf-8")
+    assert "Traceback" not in text and " ERROR " not in text, text[-6000:]
+    for pid in cluster.pids.values():
+        with pytest.raises(ProcessLookupError):  # every node has exited, none orphaned
+            os.kill(pid, 0)
