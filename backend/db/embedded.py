@@ -346,7 +346,8 @@ class EmbeddedMongo:
             "WARNING",
             # Not a single-node replica set: no oplog entry beside every write (a diff of
             # each updated document) and no retryable-write record per command, a
-            # fifth of the database's CPU under table load (docs/cluster.md §1).
+            # fifth of the database's CPU under table load
+            # (docs/experiments/2026-11-27-one-process-bench-log.md).
             # Nothing here reads the oplog (no change streams, no transactions) and
             # journaling (j: true) is the same. The driver then retries no write itself:
             # a table's writes are idempotent and retried by its persister.

@@ -110,8 +110,8 @@ async def test_a_fenced_filter_matches_a_token_not_below_the_fence_or_no_fence(d
 def test_a_fenced_filter_is_a_lookup_by_id() -> None:
     # A top-level operator ($or) makes the embedded database scan every document of
     # the collection for each fenced write (twice a hand per table); `_id` beside
-    # conditions on fields is looked up by its key (docs/cluster.md, "What a node
-    # costs").
+    # conditions on fields is looked up by its key
+    # (docs/experiments/2026-11-27-bench-cluster-log.md, "What a node cost").
     assert not [key for key in fenced_filter("t1", 7) if key.startswith("$")]
 
 
