@@ -239,9 +239,7 @@ class MctsBot(LokiBot):
         # The seed is the spot's: the same spot (advice, then "Let AI decide") is searched
         # the same way.
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
-        search = Search(
-            obs, self.ranges, tables, config.search_for(obs.limit), seed=zlib.crc32(spot)
-        )
+        search = Search(obs, self.ranges, tables, config.search, seed=zlib.crc32(spot))
         deadline = None if self.deadline is None else self.deadline - SAFETY
         kept = self._kept
         root = follow(kept, obs) if kept is not None and config.keep_tree else None

@@ -399,12 +399,7 @@ class Search:
                     root.stderr(a) / bb,
                     n / total,
                     folds[a] / n if n else 0.0,
-                    # At the fold's value and above what the iterations made: the floor
-                    # (a best continuation above their average is a value, not a floor).
-                    floored=bool(n)
-                    and act.kind == CHECK
-                    and values[a] == self.base
-                    and values[a] > root.mean(a),
+                    floored=bool(n) and act.kind == CHECK and values[a] > root.mean(a),
                 )
             )
         config = self.config

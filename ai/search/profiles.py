@@ -91,17 +91,9 @@ class MctsConfig:
     # The tree of our last decision continued at the next one of the hand when the line
     # holds. The advisor starts afresh each time: the same spot gets the same answer.
     keep_tree: bool = True
-    # No-Limit decisions searched with these settings instead of `search` (None: `search`).
-    nolimit_search: SearchConfig | None = None
 
     def iterations(self, limit: bool) -> int:
         return self.limit_iterations if limit else self.no_limit_iterations
-
-    def search_for(self, limit: bool) -> SearchConfig:
-        """The search's settings at a Limit or a No-Limit table."""
-        if limit or self.nolimit_search is None:
-            return self.search
-        return self.nolimit_search
 
 
 DEFAULT = MctsConfig()
@@ -126,15 +118,13 @@ ADVISOR = MctsConfig(
     reads_by_blueprint=False,
     # Our later decisions in the simulations by the blueprint: values of a sound
     # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts).
-    search=SearchConfig(blueprint_rollouts=True, mixed_ranges=True),
-    # No-Limit: inside the tree they are searched once a node has had ADVISOR_WARMUP
-    # visits, and an action's value is the best continuation the tree knows there
-    # (BEST): the advisor searches again at each later decision, and values that
-    # counted the blueprint's or the rule's later play instead were pessimistic against
-    # players who pay off and optimistic against poki
-    # (docs/experiments/2026-11-28-advisor-searched-continuations.md). Limit keeps
-    # `search` (its calibration was measured so).
-    nolimit_search=SearchConfig(
+    # Inside the tree they are searched once a node has had ADVISOR_WARMUP visits, and
+    # an action's value is the best continuation the tree knows there (BEST): the
+    # advisor searches again at each later decision, and a value that counted the
+    # blueprint's or the rule's later play instead was pessimistic against players who
+    # pay off and optimistic against poki
+    # (docs/experiments/2026-11-28-advisor-searched-continuations.md).
+    search=SearchConfig(
         blueprint_rollouts=True,
         mixed_ranges=True,
         warmup=ADVISOR_WARMUP,
