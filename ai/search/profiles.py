@@ -97,10 +97,6 @@ class MctsConfig:
 
 
 DEFAULT = MctsConfig()
-# Visits a later node of the advisor's tree plays the blueprint (or the rule) before it is
-# searched: the diagnostic's figure (docs/experiments/2026-11-28-advisor-continuation-
-# bluffs.md), not tuned.
-ADVISOR_WARMUP = 32
 ADVISOR = MctsConfig(
     limit_iterations=3000,
     search_preflop=True,
@@ -118,18 +114,7 @@ ADVISOR = MctsConfig(
     reads_by_blueprint=False,
     # Our later decisions in the simulations by the blueprint: values of a sound
     # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts).
-    # Inside the tree they are searched once a node has had ADVISOR_WARMUP visits, and
-    # an action's value is the best continuation the tree knows there (BEST): the
-    # advisor searches again at each later decision, and a value that counted the
-    # blueprint's or the rule's later play instead was pessimistic against players who
-    # pay off and optimistic against poki
-    # (docs/experiments/2026-11-28-advisor-searched-continuations.md).
-    search=SearchConfig(
-        blueprint_rollouts=True,
-        mixed_ranges=True,
-        warmup=ADVISOR_WARMUP,
-        continuation=BEST,
-    ),
+    search=SearchConfig(blueprint_rollouts=True, mixed_ranges=True),
 )
 
 # name -> (config, what it ablates)
