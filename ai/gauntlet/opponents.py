@@ -93,6 +93,12 @@ OPPONENTS: dict[str, Opponent] = {
 }
 
 
+# Our styles a gauntlet may seat as opponents: the self-play blueprint only. It was
+# learned with no reference to any built-in bot, so measuring against it does not
+# bring back the house bots the defaults were tuned on (issue #33's training set).
+BASELINE_OPPONENTS: tuple[str, ...] = ("blueprint",)
+
+
 def make_player(name: str, seed: int = 0) -> Bot:
     """An external opponent by its name here, else one of our styles (`make_bot`)."""
     opponent = OPPONENTS.get(name)

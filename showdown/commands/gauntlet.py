@@ -38,8 +38,8 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     parser.add_argument(
         "--opponents",
-        help="comma-separated external opponents (default: every one that plays --game); "
-        "`showdown gauntlet --list` names them",
+        help="comma-separated external opponents (default: every one that plays --game; "
+        "`showdown gauntlet --list` names them), or `blueprint`, our self-play baseline",
     )
     parser.add_argument("--hands", type=int, default=2000, help="hands per bot and opponent")
     parser.add_argument("--seed", type=int, default=1)
@@ -68,7 +68,7 @@ def _fail(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from ai.bots import canonical_style
-    from ai.gauntlet import OPPONENTS
+    from ai.gauntlet import BASELINE_OPPONENTS, OPPONENTS
     from holdem.config import Variant
 
     if args.list:
@@ -87,9 +87,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         opponents = [o.name for o in OPPONENTS.values() if o.plays(game)]
     for name in opponents:
+        if name in BASELINE_OPPONENTS:
+            continue  # our own styles play every game at every table size
         known = OPPONENTS.get(name)
         if known is None:
-            return _fail(f"unknown opponent {name!r} (known: {', '.join(OPPONENTS)})")
+            names = ", ".join([*OPPONENTS, *BASELINE_OPPONENTS])
+            return _fail(f"unknown opponent {name!r} (known: {names})")
         if not known.plays(game):
             return _fail(f"{name} does not play {game.value}")
     if not 2 <= args.seats <= 10:

@@ -120,10 +120,22 @@ def test_a_multiway_no_limit_gauntlet_conserves_chips(capsys: pytest.CaptureFixt
         assert np.isclose(cell["total_bb"] + cell["opponents_total_bb"], 0)
 
 
+def test_the_six_max_blueprint_sits_as_the_opponent(capsys: pytest.CaptureFixture[str]) -> None:
+    payload = run_json(
+        capsys, "--bot", "calling-station", "--compare", "", "--game", "nolimit",
+        "--seats", "6", "--hands", "6", "--opponents", "blueprint",
+    )  # fmt: skip
+    (cell,) = payload["cells"]
+    assert (cell["opponent"], cell["hands"]) == ("blueprint", 6)
+    assert np.isclose(cell["total_bb"] + cell["opponents_total_bb"], 0)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["--opponents", "nobody"], "unknown opponent 'nobody'"),
+        # Only the self-play blueprint of our styles: not the bots the defaults were tuned on.
+        (["--opponents", "loki"], "unknown opponent 'loki'"),
         (["--opponents", "texasholdem-call"], "texasholdem-call does not play limit"),
         (["--bot", "grandmaster"], "unknown bot style"),
         (["--seats", "11"], "--seats must be 2 to 10"),
