@@ -115,12 +115,14 @@ class ExactProbe:
     baselines: tuple[Policy, ...]
     opponent: Policy
 
-    def hand(self, state: SimState, me: int) -> HandProbe:
+    def hand(self, state: SimState, me: int, history: Sequence[ActionRecord] = ()) -> HandProbe:
+        """A probe for bot `me`'s decisions from `state` on (a hand's start, or the point
+        `history` led to: the memo's keys are whole action sequences)."""
         if not state.rules.is_limit:
             raise ValueError("the exact decomposition needs Limit betting")
         k = len(self.baselines)
         probe = HandProbe(me, self.baselines, self.opponent, [0.0] * k, [0.0] * k)
         probe._memo = [{} for _ in range(k)]
         for j in range(k):
-            probe.root[j] = probe.value(j, state.clone(), [])
+            probe.root[j] = probe.value(j, state.clone(), list(history))
         return probe

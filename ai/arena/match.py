@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ai.bots import Bot, HandSummary, make_bot
 from ai.arena.exact import ExactProbe
+from ai.bots import Bot, HandSummary, make_bot
 from ai.bots.mcts import MctsBot
 from ai.game.observation import ActionRecord, Observation
 from ai.game.observe import apply, observe

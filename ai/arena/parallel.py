@@ -67,7 +67,8 @@ def play_in_processes(
     total = deals * rotations
     with context.Pool(jobs, initializer=_set_counter, initargs=(counter,)) as pool:
         pending = [
-            pool.apply_async(_chunk, (config, bounds[k], bounds[k + 1], make, probe)) for k in range(jobs)
+            pool.apply_async(_chunk, (config, bounds[k], bounds[k + 1], make, probe))
+            for k in range(jobs)
         ]
         while not all(p.ready() for p in pending):
             if progress is not None:

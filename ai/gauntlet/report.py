@@ -40,9 +40,7 @@ def format_gauntlet(result: GauntletResult) -> str:
 
 
 def _chips(result: GauntletResult, e: ExactDifference) -> str:
-    d = next(
-        d for d in result.differences() if d.opponent == e.opponent and d.other == e.other
-    )
+    d = next(d for d in result.differences() if d.opponent == e.opponent and d.other == e.other)
     return f"{d.bb_per_100:+.1f} {_ci(d.ci95)}"
 
 

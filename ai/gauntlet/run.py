@@ -170,7 +170,8 @@ def cell_of(bot: str, opponent: str, result: MatchResult) -> Cell:
 
 
 def _per_deal(samples: npt.NDArray[np.float64], rotations: int) -> npt.NDArray[np.float64]:
-    return samples.reshape(-1, rotations).sum(axis=1) / rotations
+    per_deal: npt.NDArray[np.float64] = samples.reshape(-1, rotations).sum(axis=1) / rotations
+    return per_deal
 
 
 def exact_differences(
