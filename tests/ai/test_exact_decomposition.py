@@ -16,6 +16,7 @@ import pytest
 
 from ai.arena.exact import ExactProbe, HandProbe, Policy, step
 from ai.arena.match import Match, MatchConfig
+from ai.arena.play import play_match
 from ai.bots import make_bot
 from ai.game.observation import ActionRecord
 from ai.game.observe import observe
@@ -177,3 +178,15 @@ def test_the_command_prints_the_exact_figures(capsys: pytest.CaptureFixture[str]
         "random", "calling-station", "always-raise"
     )  # fmt: skip
     assert exact["rows"]
+
+
+def test_a_match_split_over_processes_keeps_every_hands_figures() -> None:
+    config = MatchConfig(
+        Variant.LIMIT, ("calling-station", "random"), hands=16, seed=3, duplicate=True
+    )
+    probe = ExactProbe((calling_station, always_raise), uniform_kinds)
+    result = play_match(config, jobs=2, make=make_player, probe=probe)
+    assert result.exact is not None
+    assert result.exact.shape == (16, 4)
+    assert len(result.exact_rows) == 16
+    assert (result.exact[:, 0] == 0).all()  # calling-station against its own policy
