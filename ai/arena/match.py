@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ai.arena.exact import ExactProbe
 from ai.bots import Bot, HandSummary, make_bot
 from ai.bots.mcts import MctsBot
 from ai.game.observation import ActionRecord, Observation
@@ -118,6 +119,11 @@ class MatchResult:
     config: MatchConfig
     records: list[dict[str, Any]] = field(default_factory=list)  # with config.record
     decisions: list[dict[str, Any]] = field(default_factory=list)  # with config.decisions
+    # With a probe (`ai.arena.exact`): per hand, the first bot's exact advantages over each
+    # baseline, then each baseline's exact value of the hand, in big blinds (hands, 2 * B);
+    # and per hand the first baseline's advantages by decision row.
+    exact: npt.NDArray[np.float64] | None = None
+    exact_rows: list[dict[str, float]] = field(default_factory=list)
 
     @property
     def hands(self) -> int:
@@ -203,7 +209,9 @@ def decision_row(
 class Match:
     """A running match; `play()` plays it all, `play_hand()` one hand (for tests)."""
 
-    def __init__(self, config: MatchConfig, make: BotMaker = make_bot) -> None:
+    def __init__(
+        self, config: MatchConfig, make: BotMaker = make_bot, probe: ExactProbe | None = None
+    ) -> None:
         if len(config.bots) < 2:
             raise ValueError("a match needs at least two bots")
         self.config = config
@@ -217,6 +225,9 @@ class Match:
         self.stack = config.stack_bb * BIG_BLIND
         self.records: list[dict[str, Any]] = []
         self.decisions: list[dict[str, Any]] = []
+        self.probe = probe
+        self.exact: list[list[float]] = []  # per hand, as MatchResult.exact
+        self.exact_rows: list[dict[str, float]] = []
 
     @property
     def rotations(self) -> int:
@@ -230,8 +241,14 @@ class Match:
     def play(self, progress: Progress | None = None) -> MatchResult:
         net = self.play_deals(0, self.deals, progress)
         return MatchResult(
-            self.names, net, self.rotations, self.config, self.records, self.decisions
-        )
+            self.names, net, self.rotations, self.config, self.records, self.decisions,
+            self.exact_array(), self.exact_rows,
+        )  # fmt: skip
+
+    def exact_array(self) -> npt.NDArray[np.float64] | None:
+        if self.probe is None:
+            return None
+        return np.array(self.exact, dtype=np.float64).reshape(len(self.exact), -1) / BIG_BLIND
 
     def play_deals(
         self, first: int, end: int, progress: Progress | None = None
@@ -294,10 +311,13 @@ class Match:
         history: list[ActionRecord] = []
         bots = self.bots
         searched: list[tuple[Observation, SearchResult, int]] = []
+        probe = None if self.probe is None else self.probe.hand(state, bot_of_index.index(0))
         while not state.over:
             obs = observe(state, history, hand_key, players)
             bot = bots[bot_of_index[obs.index]]
             decision = bot.decide(obs)
+            if probe is not None and obs.index == probe.me:
+                probe.decision(state, history, decision.kind)
             behind = state.stacks[obs.index]
             apply(state, decision, history, obs)
             if self.config.decisions and isinstance(bot, MctsBot) and bot.last is not None:
@@ -311,6 +331,9 @@ class Match:
             if hand.runs > 1:
                 final = hand.stacks
                 payoffs = [final[seat] - state.start[i] for i, seat in enumerate(state.seats)]
+        if probe is not None:
+            self.exact.append(probe.advantage + probe.root)
+            self.exact_rows.append({k: v / BIG_BLIND for k, v in probe.rows.items()})
         alone = sum(state.in_hand) == 1
         for obs, found, behind in searched:
             made = payoffs[obs.index] + self.stack - behind

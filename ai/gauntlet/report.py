@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ai.gauntlet.run import Cell, Difference, GauntletResult
+from ai.gauntlet.run import Cell, Difference, ExactDifference, ExactRow, GauntletResult
 
 
 def _ci(ci: tuple[float, float]) -> str:
@@ -29,6 +29,26 @@ def format_gauntlet(result: GauntletResult) -> str:
             lines.append(
                 f"  {best.bot} - best other ({best.other}): {best.bb_per_100:+.1f} {_ci(best.ci95)}"
             )
+        for e in result.exact:
+            if e.opponent == opponent:
+                lines.append(
+                    f"  {e.bot} - {e.other}, exact per decision: {e.bb_per_100:+.1f} "
+                    f"{_ci(e.ci95)} (chips: {_chips(result, e)}; {e.other}'s exact value "
+                    f"{e.other_bb_per_100:+.1f} {_ci(e.other_ci95)})"
+                )
+    return "\n".join(lines)
+
+
+def _chips(result: GauntletResult, e: ExactDifference) -> str:
+    d = next(d for d in result.differences() if d.opponent == e.opponent and d.other == e.other)
+    return f"{d.bb_per_100:+.1f} {_ci(d.ci95)}"
+
+
+def format_exact_rows(e: ExactDifference, top: int = 12) -> str:
+    """The decisions where the first bot's advantages over `e.other` add up most."""
+    lines = [f"{e.bot} - {e.other} against {e.opponent} by decision (bb/100 of the whole):"]
+    rows = sorted(e.rows, key=lambda r: -abs(r.bb_per_100))[:top]
+    lines += [f"  {r.key:<38}{r.decisions:>7} {r.bb_per_100:>+8.2f} {_ci(r.ci95)}" for r in rows]
     return "\n".join(lines)
 
 
@@ -54,6 +74,28 @@ def _difference_json(d: Difference) -> dict[str, Any]:
     }
 
 
+def _row_json(r: ExactRow) -> dict[str, Any]:
+    return {
+        "decision": r.key,
+        "decisions": r.decisions,
+        "bb_per_100": round(r.bb_per_100, 3),
+        "ci95": [round(r.ci95[0], 3), round(r.ci95[1], 3)],
+    }
+
+
+def _exact_json(e: ExactDifference) -> dict[str, Any]:
+    return {
+        "opponent": e.opponent,
+        "bot": e.bot,
+        "other": e.other,
+        "bb_per_100": round(e.bb_per_100, 3),
+        "ci95": [round(e.ci95[0], 3), round(e.ci95[1], 3)],
+        "other_bb_per_100": round(e.other_bb_per_100, 3),
+        "other_ci95": [round(e.other_ci95[0], 3), round(e.other_ci95[1], 3)],
+        "rows": [_row_json(r) for r in e.rows],
+    }
+
+
 def gauntlet_json(result: GauntletResult) -> dict[str, Any]:
     config = result.config
     best = [result.best_other(o) for o in config.opponents]
@@ -69,4 +111,5 @@ def gauntlet_json(result: GauntletResult) -> dict[str, Any]:
         "cells": [_cell_json(c) for c in result.cells],
         "differences": [_difference_json(d) for d in result.differences()],
         "best_other": [_difference_json(d) for d in best if d is not None],
+        "exact": [_exact_json(e) for e in result.exact],
     }

@@ -14,14 +14,16 @@ deals, as `ai.arena.stats` computes them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
+from ai.arena.exact import ExactProbe
 from ai.arena.match import DEFAULT_STACK_BB, MatchConfig, MatchResult
 from ai.arena.play import play_match
 from ai.arena.stats import half_width95
+from ai.gauntlet.known import known_policy
 from ai.gauntlet.opponents import make_player
 from holdem.config import Variant
 
@@ -41,6 +43,9 @@ class GauntletConfig:
     seed: int = 0
     duplicate: bool = True
     stack_bb: int = DEFAULT_STACK_BB
+    # Also measure the first bot minus each compared bot exactly per decision, wherever
+    # the opponent's and the compared bot's policies are known (Limit; `ai.arena.exact`).
+    exact: bool = False
 
     def match(self, bot: str, opponent: str) -> MatchConfig:
         return MatchConfig(
@@ -89,9 +94,36 @@ class Difference:
 
 
 @dataclass(frozen=True, slots=True)
+class ExactRow:
+    """The first bot's advantages over `other` in one kind of decision (`row_key`)."""
+
+    key: str
+    decisions: int
+    bb_per_100: float  # of the whole: the row's sum over the hands played, per 100 hands
+    ci95: tuple[float, float]  # clustered by deal
+
+
+@dataclass(frozen=True, slots=True)
+class ExactDifference:
+    """`bot` minus `other` against `opponent`, exactly per decision: the sum of the first
+    bot's advantages over `other` (`ai.arena.exact`), one sample per deal; and `other`'s own
+    exact value of the same deals. `rows`: the breakdown, for the first compared bot only."""
+
+    opponent: str
+    bot: str
+    other: str
+    bb_per_100: float
+    ci95: tuple[float, float]
+    other_bb_per_100: float
+    other_ci95: tuple[float, float]
+    rows: tuple[ExactRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GauntletResult:
     config: GauntletConfig
     cells: list[Cell]
+    exact: list[ExactDifference] = field(default_factory=list)
 
     def cell(self, bot: str, opponent: str) -> Cell:
         return next(c for c in self.cells if c.bot == bot and c.opponent == opponent)
@@ -137,6 +169,41 @@ def cell_of(bot: str, opponent: str, result: MatchResult) -> Cell:
     )
 
 
+def _per_deal(samples: npt.NDArray[np.float64], rotations: int) -> npt.NDArray[np.float64]:
+    per_deal: npt.NDArray[np.float64] = samples.reshape(-1, rotations).sum(axis=1) / rotations
+    return per_deal
+
+
+def exact_differences(
+    bot: str, opponent: str, others: Sequence[str], result: MatchResult
+) -> list[ExactDifference]:
+    """The probe's figures of a match of `bot` (its baselines: `others`, in order)."""
+    exact = result.exact
+    assert exact is not None
+    k = len(others)
+    rotations = result.rotations
+    out = []
+    for j, other in enumerate(others):
+        rate, ci = _interval(_per_deal(exact[:, j], rotations))
+        own, own_ci = _interval(_per_deal(exact[:, k + j], rotations))
+        rows: tuple[ExactRow, ...] = ()
+        if j == 0:
+            rows = _rows(result.exact_rows, rotations)
+        out.append(ExactDifference(opponent, bot, other, rate, ci, own, own_ci, rows))
+    return out
+
+
+def _rows(per_hand: list[dict[str, float]], rotations: int) -> tuple[ExactRow, ...]:
+    keys = sorted({key for hand in per_hand for key in hand})
+    counts = {key: sum(key in hand for hand in per_hand) for key in keys}
+    rows = []
+    for key in keys:
+        samples = np.array([hand.get(key, 0.0) for hand in per_hand], dtype=np.float64)
+        rate, ci = _interval(_per_deal(samples, rotations))
+        rows.append(ExactRow(key, counts[key], rate, ci))
+    return tuple(sorted(rows, key=lambda r: r.bb_per_100))
+
+
 def paired(a: Cell, b: Cell) -> Difference:
     """a minus b, deal by deal (the same deals: the same seed, seats and hands)."""
     if a.per_deal.shape != b.per_deal.shape:
@@ -160,6 +227,7 @@ def play_gauntlet(
     per_pair = config.hands_per_pair
     total = per_pair * len(pairs)
     cells = []
+    exact: list[ExactDifference] = []
     for k, (bot, opponent) in enumerate(pairs):
         offset = k * per_pair
 
@@ -167,12 +235,31 @@ def play_gauntlet(
             if progress is not None:
                 progress(offset + played, total)
 
-        result = play_match(config.match(bot, opponent), tick, jobs=jobs, make=make_player)
+        probe, baselines = _probe(config, bot, opponent)
+        match = config.match(bot, opponent)
+        result = play_match(match, tick, jobs=jobs, make=make_player, probe=probe)
         cell = cell_of(bot, opponent, result)
         cells.append(cell)
+        if probe is not None:
+            exact += exact_differences(bot, opponent, baselines, result)
         if done is not None:
             done(cell)
-    return GauntletResult(config, cells)
+    return GauntletResult(config, cells, exact)
+
+
+def _probe(
+    config: GauntletConfig, bot: str, opponent: str
+) -> tuple[ExactProbe | None, tuple[str, ...]]:
+    """The exact probe for the first bot's match, when its baselines can be had."""
+    first, *others = config.bots
+    if not config.exact or bot != first or config.game is not Variant.LIMIT:
+        return None, ()
+    against = known_policy(opponent, config.seats)
+    known = [(b, known_policy(b, config.seats)) for b in others]
+    baselines = tuple((b, p) for b, p in known if p is not None)
+    if against is None or not baselines:
+        return None, ()
+    return ExactProbe(tuple(p for _, p in baselines), against), tuple(b for b, _ in baselines)
 
 
 def lineup(bot: str, compare: Sequence[str]) -> tuple[str, ...]:

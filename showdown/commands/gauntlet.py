@@ -39,7 +39,7 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--opponents",
         help="comma-separated external opponents (default: every one that plays --game; "
-        "`showdown gauntlet --list` names them), or `blueprint`, our self-play baseline",
+        "`showdown gauntlet --list` names them), or `blueprint` (our self-play baseline) or `random`",
     )
     parser.add_argument("--hands", type=int, default=2000, help="hands per bot and opponent")
     parser.add_argument("--seed", type=int, default=1)
@@ -52,6 +52,14 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--stack", type=int, default=200, help="stack in big blinds, every hand")
     parser.add_argument(
         "--jobs", type=int, default=1, help="processes per match (results depend on it)"
+    )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="Limit: also measure --bot minus each compared bot exactly per decision where "
+        "both the opponent's and the compared bot's policies are known (rlcard-random, "
+        "random, always-raise, calling-station, heads-up blueprint), with the decisions "
+        "where it is won or lost (docs/gauntlet.md)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--chart", metavar="PATH", help="write a bar chart with the CIs as a PNG")
@@ -111,7 +119,7 @@ def _play(
 
     from ai.arena.progress import ProgressLine
     from ai.gauntlet import Cell, GauntletConfig, play_gauntlet
-    from ai.gauntlet.report import format_gauntlet, gauntlet_json
+    from ai.gauntlet.report import format_exact_rows, format_gauntlet, gauntlet_json
     from ai.gauntlet.run import lineup
 
     config = GauntletConfig(
@@ -123,6 +131,7 @@ def _play(
         seed=args.seed,
         duplicate=args.duplicate,
         stack_bb=args.stack,
+        exact=args.exact,
     )
     progress = ProgressLine()
 
@@ -148,4 +157,7 @@ def _play(
         print(json.dumps(gauntlet_json(result)))
     else:
         print(format_gauntlet(result))
+        for e in result.exact:
+            if e.rows:
+                print(format_exact_rows(e))
     return 0
