@@ -131,6 +131,63 @@ def _draw(a: int, b: int, board: IntArray, nb: int) -> int:
 
 
 @jit
+def _all_buckets(
+    board: IntArray,
+    nb: int,
+    first: IntArray,
+    second: IntArray,
+    cuts: FloatArray,
+    n_cuts: int,
+    with_draw: bool,
+    pack: IntArray,
+    cbits: IntArray,
+    plain: NDArray[np.int32],
+    flush: NDArray[np.int32],
+    out: IntArray,  # per holding: its bucket, -1 where it uses a board card
+) -> None:
+    """Every holding's bucket on `board[:nb]` at once: HS as `_pair_strengths` counts it
+    (ahead + tied/2 against every holding that shares no card with it), one evaluation
+    per holding and a pairwise comparison."""
+    offset = OFFSET_5 if nb == 3 else (OFFSET_6 if nb == 4 else OFFSET_7)
+    bp = 0
+    bb = 0
+    used = 0
+    for i in range(nb):
+        bp += pack[board[i]]
+        bb |= cbits[board[i]]
+        used |= 1 << board[i]
+    n = first.shape[0]
+    values = np.zeros(n, dtype=np.int64)
+    masks = np.zeros(n, dtype=np.int64)
+    live = np.zeros(n, dtype=np.bool_)
+    for k in range(n):
+        a, b = first[k], second[k]
+        masks[k] = (1 << a) | (1 << b)
+        if masks[k] & used:
+            continue
+        live[k] = True
+        values[k] = value_of(bp + pack[a] + pack[b], bb | cbits[a] | cbits[b], offset, plain, flush)
+    for k in range(n):
+        if not live[k]:
+            out[k] = -1
+            continue
+        score = 0.0
+        total = 0.0
+        for j in range(n):
+            if not live[j] or masks[j] & masks[k]:
+                continue
+            total += 1.0
+            if values[k] > values[j]:
+                score += 1.0
+            elif values[k] == values[j]:
+                score += 0.5
+        bucket = _bucket(score / total, cuts, n_cuts)
+        if with_draw:
+            bucket = 2 * bucket + _draw(first[k], second[k], board, nb)
+        out[k] = bucket
+
+
+@jit
 def _deal(rng: NDArray[np.int64], deck: IntArray) -> None:
     """Partial Fisher-Yates: deck[0..8] become 2 + 2 hole cards and 5 board cards."""
     for j in range(9):
@@ -242,6 +299,24 @@ class HoldemAbstraction:
         if r < 3:
             bucket = 2 * bucket + int(_draw(a, b, padded, len(board)))
         return bucket
+
+    def buckets_of_all(self, board: tuple[int, ...]) -> IntArray:
+        """The bucket of every holding (`ai.math.range_strength`'s lexicographic order of
+        the 1326) on `board`, -1 for the holdings that use a board card."""
+        from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND
+
+        first = COMBO_FIRST.astype(np.int64)
+        second = COMBO_SECOND.astype(np.int64)
+        if not board:
+            return np.asarray(self.classes[first, second], dtype=np.int64)
+        r = {3: 1, 4: 2, 5: 3}[len(board)]
+        plain, flush = _tables()
+        out = np.empty(first.shape[0], dtype=np.int64)
+        _all_buckets(
+            np.array(board, dtype=np.int64), len(board), first, second, self.cuts[r],
+            int(self.n_cuts[r]), r < 3, CARD_PACK, CARD_BITS, plain, flush, out,
+        )  # fmt: skip
+        return out
 
     def metadata(self) -> dict[str, object]:
         return {"abstraction": self.name, "hs_buckets": list(self.hs)}
