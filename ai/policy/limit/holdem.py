@@ -136,6 +136,7 @@ def _all_buckets(
     nb: int,
     first: IntArray,
     second: IntArray,
+    with_card: IntArray,  # (52, 51): the holdings holding each card
     cuts: FloatArray,
     n_cuts: int,
     with_draw: bool,
@@ -147,7 +148,7 @@ def _all_buckets(
 ) -> None:
     """Every holding's bucket on `board[:nb]` at once: HS as `_pair_strengths` counts it
     (ahead + tied/2 against every holding that shares no card with it), one evaluation
-    per holding and a pairwise comparison."""
+    per holding, ranks by a sorted search and the ~100 card-sharing holdings corrected."""
     offset = OFFSET_5 if nb == 3 else (OFFSET_6 if nb == 4 else OFFSET_7)
     bp = 0
     bb = 0
@@ -167,20 +168,29 @@ def _all_buckets(
             continue
         live[k] = True
         values[k] = value_of(bp + pack[a] + pack[b], bb | cbits[a] | cbits[b], offset, plain, flush)
+    # Ahead and tied counted against every live holding by rank (sorted values), then the
+    # holdings sharing a card with ours (those with either of its cards) taken back out.
+    ranked = np.sort(values[live])
+    n_live = ranked.shape[0]
     for k in range(n):
         if not live[k]:
             out[k] = -1
             continue
-        score = 0.0
-        total = 0.0
-        for j in range(n):
-            if not live[j] or masks[j] & masks[k]:
-                continue
-            total += 1.0
-            if values[k] > values[j]:
-                score += 1.0
-            elif values[k] == values[j]:
-                score += 0.5
+        v = values[k]
+        below = np.searchsorted(ranked, v, side="left")
+        ties = np.searchsorted(ranked, v, side="right") - below - 1  # not itself
+        total = n_live - 1
+        for c in (first[k], second[k]):
+            for i in range(with_card.shape[1]):
+                j = with_card[c, i]
+                if j == k or not live[j]:
+                    continue
+                total -= 1
+                if values[j] < v:
+                    below -= 1
+                elif values[j] == v:
+                    ties -= 1
+        score = below + 0.5 * ties
         bucket = _bucket(score / total, cuts, n_cuts)
         if with_draw:
             bucket = 2 * bucket + _draw(first[k], second[k], board, nb)
@@ -312,8 +322,10 @@ class HoldemAbstraction:
         r = {3: 1, 4: 2, 5: 3}[len(board)]
         plain, flush = _tables()
         out = np.empty(first.shape[0], dtype=np.int64)
+        with_card = np.argsort(np.concatenate([first, second]), kind="stable").reshape(52, 51)
         _all_buckets(
-            np.array(board, dtype=np.int64), len(board), first, second, self.cuts[r],
+            np.array(board, dtype=np.int64), len(board), first, second,
+            with_card % first.shape[0], self.cuts[r],
             int(self.n_cuts[r]), r < 3, CARD_PACK, CARD_BITS, plain, flush, out,
         )  # fmt: skip
         return out
