@@ -16,6 +16,7 @@ import zlib
 from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 
 from ai.bots.loki import LokiBot
 from ai.bots.settings import PLAIN, BotSettings
@@ -85,6 +86,8 @@ class MctsBot(LokiBot):
         self.versus = VersusBook()
         # Samples our blueprint play (deterministic for the seed and the observations).
         self._rng = random.Random(seed)
+        # Heads-up Limit: every holding's blueprint card bucket per board (the reading).
+        self._buckets: dict[tuple[int, ...], npt.NDArray[np.int64]] = {}
         # Whether the last `preflop_play` was the blueprint's (its No-Limit size stands).
         self._preflop_blueprint = False
 
@@ -98,9 +101,10 @@ class MctsBot(LokiBot):
         self.ranges.overbet_sizes = self.config.reads_overbets and not obs.limit
         self.ranges.own_stats = self.versus.with_us if obs.n > 2 else None
         reads = self.config.reads_by_blueprint and self.config.blueprint_prior
-        self.ranges.reading = (
-            self._blueprint_reading if reads and obs.limit and obs.n == 2 and not generic else None
-        )
+        hu_limit = reads and obs.limit and obs.n == 2 and not generic
+        per_holding = hu_limit and self.config.reads_per_holding
+        self.ranges.reading = self._blueprint_reading if hu_limit and not per_holding else None
+        self.ranges.holding_reading = self._holding_reading if per_holding else None
         if not generic:
             super().update_model(obs)
             players = [obs.player_id(i) for i in range(obs.n)]
@@ -123,6 +127,31 @@ class MctsBot(LokiBot):
         decisions = self.model.stats(spot.player_id(spot.index)).decisions
         mixed = blend(prior, np.array(shares), decisions, self.config.evidence_k)
         return (float(mixed[0]), float(mixed[1]), float(mixed[2]))
+
+    def _holding_reading(
+        self, spot: Observation, kind: int, model: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.float64] | None:
+        """Heads-up Limit: the probability per holding of the action taken, the
+        blueprint's strategy at the node reached for each holding's card bucket, moved
+        towards the model's (`model`, per holding) by the evidence as the search's tables
+        are: w = n / (n + evidence_k), n the actor's decisions seen."""
+        bp = default_blueprint()
+        try:
+            node, _ = bp.node_of(spot)
+        except NotCovered:
+            return None
+        buckets = self._buckets.get(spot.board)
+        if buckets is None:
+            if len(self._buckets) > 8:
+                self._buckets.clear()
+            buckets = np.maximum(bp.abstraction.buckets_of_all(spot.board), 0)
+            self._buckets[spot.board] = buckets
+        column = 2 if kind >= BET else 1
+        prior = bp.table_at(node)[buckets, column]
+        decisions = self.model.stats(spot.player_id(spot.index)).decisions
+        w = evidence_weight(decisions, self.config.evidence_k)
+        out: npt.NDArray[np.float64] = (1.0 - w) * prior + w * model
+        return out
 
     def hand_over(self, summary: HandSummary, me: int) -> None:
         if not self.config.generic_only:

@@ -18,6 +18,11 @@ player's size shares cut them into slices, the largest at the top: the model's
 shares corrected by the sizes the tracker has seen, `ai.models.sizes`), mixed
 with a size-blind reading in proportion 1 - size_trust.
 
+A tracker with `holding_reading` reads an action per holding by the hook's probabilities
+(heads-up Limit: the blueprint's own strategy for each holding's card bucket at the node
+reached, moved towards the model's reading by the evidence: `MctsBot._holding_reading`),
+not by strength thresholds on flat shares.
+
 A tracker with `own_play` reads an action by the model's shares moved towards the
 actor's own frequencies in that context (street, cost, players in the hand) as far as
 they were seen (`ai.models.stats.with_own_play`), as the search's tables do: a player
@@ -188,6 +193,9 @@ def _below(u: FloatArray, cut: float) -> FloatArray:
 
 # (spot, (fold, call, raise) shares) -> the shares the action is read by.
 Reading = Callable[[Observation, tuple[float, float, float]], tuple[float, float, float]]
+# (spot, action kind taken, the model's probability of it per holding) -> the probability
+# per holding the action is read by, or None to keep the model's.
+HoldingReading = Callable[[Observation, int, FloatArray], FloatArray | None]
 
 
 class RangeTracker:
@@ -219,6 +227,10 @@ class RangeTracker:
         # the searching bot's own blend (heads-up Limit: the blueprint's moved towards
         # the model by the evidence, as its search plays the player), or None.
         self.reading: Reading | None = None
+        # Per holding, after the shares: the searching bot's own policy for each holding
+        # (heads-up Limit: the blueprint's strategy at the node reached, per card bucket,
+        # moved towards the model's reading by the evidence), or None.
+        self.holding_reading: HoldingReading | None = None
         self.sizes = SizeBook()  # kept across hands: how each player sizes its bets
         self.hand_key: Hashable = None
         self.weights: dict[int, FloatArray] = {}
@@ -258,7 +270,11 @@ class RangeTracker:
                     strength,
                     spot.legal.can_fold,
                 )
-                likelihood = np.maximum(p_raise if record.kind >= BET else p_call, MIN_WEIGHT)
+                taken = p_raise if record.kind >= BET else p_call
+                if self.holding_reading is not None:
+                    read = self.holding_reading(spot, record.kind, taken)
+                    taken = taken if read is None else read
+                likelihood = np.maximum(taken, MIN_WEIGHT)
                 reads_size = self.size_trust > 0 or self.overbet_sizes
                 if record.kind >= BET and reads_size and not spot.limit:
                     player = spot.player_id(record.player)

@@ -131,6 +131,7 @@ class Blueprint:
         self.strategy = strategy / 255.0
         self.version = str(self.metadata["version"])
         self._signatures = self._node_signatures()
+        self._tables: dict[int, FloatArray] = {}
 
     # --- the abstract game ---------------------------------------------------------------
 
@@ -161,6 +162,11 @@ class Blueprint:
         return first
 
     def locate(self, obs: Observation) -> Located:
+        node, exact = self.node_of(obs)
+        return Located(node, self.abstraction.bucket(obs.hole, obs.board), exact)
+
+    def node_of(self, obs: Observation) -> tuple[int, bool]:
+        """The betting node of the decision at `obs` (cards aside); False: a fallback's."""
         if not obs.limit or obs.n != 2:
             raise NotCovered("the blueprint covers heads-up Limit only")
         t = self.tree
@@ -189,7 +195,21 @@ class Blueprint:
             if found is None:
                 raise NotCovered(f"no betting node like {key}")
             node = found
-        return Located(node, self.abstraction.bucket(obs.hole, obs.board), exact)
+        return node, exact
+
+    def table_at(self, node: int) -> FloatArray:
+        """(buckets, 3): the (fold, call, raise) probabilities of every bucket at `node`,
+        the unvisited ones borrowed as `probabilities_at` borrows them (cached)."""
+        table = self._tables.get(node)
+        if table is None:
+            n_buckets = self.lay.buckets[int(self.tree.round[node])]
+            table = np.zeros((n_buckets, 3))
+            legal = list(self.tree.legal(node))
+            for b in range(n_buckets):
+                probs, _ = self.probabilities_at(node, b)
+                table[b, legal] = probs
+            self._tables[node] = table
+        return table
 
     def action_probabilities(self, obs: Observation) -> dict[int, float]:
         """Probability per legal action kind of ai.sim.rules (FOLD..RAISE) at this decision."""

@@ -54,6 +54,9 @@ class MctsConfig:
     # bots' play, which bet only strong hands): the holdings dealt and the play simulated
     # then come from one reading of the player.
     reads_by_blueprint: bool = True
+    # With reads_by_blueprint: each holding's action read by the blueprint's strategy for
+    # its card bucket at the node reached (`MctsBot._holding_reading`), not by flat shares.
+    reads_per_holding: bool = True
     # No-Limit: a player's bet or raise beyond the pot read by its size
     # (`RangeTracker.overbet_sizes`): the top slice of its raising holdings, the slice
     # its share of such sizes in that context (the model's, corrected by the sizes seen

@@ -131,6 +131,73 @@ def _draw(a: int, b: int, board: IntArray, nb: int) -> int:
 
 
 @jit
+def _all_buckets(
+    board: IntArray,
+    nb: int,
+    first: IntArray,
+    second: IntArray,
+    with_card: IntArray,  # (52, 51): the holdings holding each card
+    cuts: FloatArray,
+    n_cuts: int,
+    with_draw: bool,
+    pack: IntArray,
+    cbits: IntArray,
+    plain: NDArray[np.int32],
+    flush: NDArray[np.int32],
+    out: IntArray,  # per holding: its bucket, -1 where it uses a board card
+) -> None:
+    """Every holding's bucket on `board[:nb]` at once: HS as `_pair_strengths` counts it
+    (ahead + tied/2 against every holding that shares no card with it), one evaluation
+    per holding, ranks by a sorted search and the ~100 card-sharing holdings corrected."""
+    offset = OFFSET_5 if nb == 3 else (OFFSET_6 if nb == 4 else OFFSET_7)
+    bp = 0
+    bb = 0
+    used = 0
+    for i in range(nb):
+        bp += pack[board[i]]
+        bb |= cbits[board[i]]
+        used |= 1 << board[i]
+    n = first.shape[0]
+    values = np.zeros(n, dtype=np.int64)
+    masks = np.zeros(n, dtype=np.int64)
+    live = np.zeros(n, dtype=np.bool_)
+    for k in range(n):
+        a, b = first[k], second[k]
+        masks[k] = (1 << a) | (1 << b)
+        if masks[k] & used:
+            continue
+        live[k] = True
+        values[k] = value_of(bp + pack[a] + pack[b], bb | cbits[a] | cbits[b], offset, plain, flush)
+    # Ahead and tied counted against every live holding by rank (sorted values), then the
+    # holdings sharing a card with ours (those with either of its cards) taken back out.
+    ranked = np.sort(values[live])
+    n_live = ranked.shape[0]
+    for k in range(n):
+        if not live[k]:
+            out[k] = -1
+            continue
+        v = values[k]
+        below = np.searchsorted(ranked, v, side="left")
+        ties = np.searchsorted(ranked, v, side="right") - below - 1  # not itself
+        total = n_live - 1
+        for c in (first[k], second[k]):
+            for i in range(with_card.shape[1]):
+                j = with_card[c, i]
+                if j == k or not live[j]:
+                    continue
+                total -= 1
+                if values[j] < v:
+                    below -= 1
+                elif values[j] == v:
+                    ties -= 1
+        score = below + 0.5 * ties
+        bucket = _bucket(score / total, cuts, n_cuts)
+        if with_draw:
+            bucket = 2 * bucket + _draw(first[k], second[k], board, nb)
+        out[k] = bucket
+
+
+@jit
 def _deal(rng: NDArray[np.int64], deck: IntArray) -> None:
     """Partial Fisher-Yates: deck[0..8] become 2 + 2 hole cards and 5 board cards."""
     for j in range(9):
@@ -242,6 +309,26 @@ class HoldemAbstraction:
         if r < 3:
             bucket = 2 * bucket + int(_draw(a, b, padded, len(board)))
         return bucket
+
+    def buckets_of_all(self, board: tuple[int, ...]) -> IntArray:
+        """The bucket of every holding (`ai.math.range_strength`'s lexicographic order of
+        the 1326) on `board`, -1 for the holdings that use a board card."""
+        from ai.math.range_strength import COMBO_FIRST, COMBO_SECOND
+
+        first = COMBO_FIRST.astype(np.int64)
+        second = COMBO_SECOND.astype(np.int64)
+        if not board:
+            return np.asarray(self.classes[first, second], dtype=np.int64)
+        r = {3: 1, 4: 2, 5: 3}[len(board)]
+        plain, flush = _tables()
+        out = np.empty(first.shape[0], dtype=np.int64)
+        with_card = np.argsort(np.concatenate([first, second]), kind="stable").reshape(52, 51)
+        _all_buckets(
+            np.array(board, dtype=np.int64), len(board), first, second,
+            with_card % first.shape[0], self.cuts[r],
+            int(self.n_cuts[r]), r < 3, CARD_PACK, CARD_BITS, plain, flush, out,
+        )  # fmt: skip
+        return out
 
     def metadata(self) -> dict[str, object]:
         return {"abstraction": self.name, "hs_buckets": list(self.hs)}
