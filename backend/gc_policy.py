@@ -13,14 +13,7 @@ none; tests/backend/test_gc_policy.py checks), so instead:
   700 (25 a second, the longest 27 ms) and 0.9% at 10,000 (one every 4 s of
   about 35 ms): objects that live for a hand were scanned again and again;
 - a full collection runs every `GC_FULL_EVERY` seconds from a timer, so the
-  rare cycle is still freed;
-- the middle generation is collected every other young collection, not every
-  tenth: it scanned the survivors of ten young collections at once, the longest
-  pause left (65-110 ms under load in `showdown bench server`, a held state's
-  tail); with its threshold at 1 it took at most 30 ms of CPU, the young and
-  middle collections' CPU in all no more (docs/experiments/2026-11-28-markers-apart.md).
-  What survives is promoted sooner; that costs nothing: the full collection scans
-  every live object whatever its generation, and dead ones leave by refcount.
+  rare cycle is still freed.
 
 `GC_FULL_EVERY=0` keeps CPython's defaults.
 """
@@ -37,18 +30,17 @@ log = logging.getLogger(__name__)
 # Generation 2 runs only after this many generation-1 collections: in effect never.
 _NO_AUTOMATIC_FULL = 1 << 30
 YOUNG_THRESHOLD = 10_000
-# The middle generation runs once its count of young collections exceeds this.
-MIDDLE_THRESHOLD = 1
 
 
 def apply(every: float) -> bool:
-    """Freeze the start-up heap, collect young objects less often, the middle generation
-    in small steps, and turn automatic full collections off (if every > 0)."""
+    """Freeze the start-up heap, collect young objects less often and turn automatic full
+    collections off (if every > 0)."""
     if every <= 0:
         return False
     gc.collect()
     gc.freeze()
-    gc.set_threshold(YOUNG_THRESHOLD, MIDDLE_THRESHOLD, _NO_AUTOMATIC_FULL)
+    _, middle, _ = gc.get_threshold()
+    gc.set_threshold(YOUNG_THRESHOLD, middle, _NO_AUTOMATIC_FULL)
     return True
 
 

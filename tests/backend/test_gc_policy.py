@@ -17,38 +17,9 @@ def test_apply_freezes_the_heap_and_collects_young_objects_less_and_never_fully(
         assert gc_policy.apply(600) is True
         assert gc.get_freeze_count() > 0
         assert gc.get_threshold()[0] == gc_policy.YOUNG_THRESHOLD > before[0]
-        assert gc.get_threshold()[1] == gc_policy.MIDDLE_THRESHOLD
+        assert gc.get_threshold()[1] == before[1]
         assert gc.get_threshold()[2] >= 1 << 30
     finally:
-        gc.unfreeze()
-        gc.set_threshold(*before)
-
-
-def test_young_survivors_reach_the_oldest_generation_within_three_young_collections() -> None:
-    # The middle generation scanned the survivors of ten young collections in one pause
-    # (65-110 ms under load): it runs every other young collection, in small steps.
-    before = gc.get_threshold()
-    collections: list[int] = []
-
-    def count(phase: str, info: dict[str, int]) -> None:
-        if phase == "stop":
-            collections.append(info["generation"])
-
-    try:
-        assert gc_policy.apply(600) is True
-        gc.callbacks.append(count)
-        survivor: list[int] = []
-        while not any(found is survivor for found in gc.get_objects(generation=2)):
-            assert len(collections) < 3
-            allocated = len(collections)
-            garbage = []
-            while len(collections) == allocated:  # until one automatic collection ran
-                garbage.append([0])
-            del garbage
-        assert 1 in collections  # the middle generation ran, and promoted the survivor
-    finally:
-        if count in gc.callbacks:
-            gc.callbacks.remove(count)
         gc.unfreeze()
         gc.set_threshold(*before)
 
