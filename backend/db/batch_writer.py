@@ -162,9 +162,11 @@ class BatchWriter:
     """`await write(collection, op)` returns once the op is stored, or raises PyMongoError.
 
     `marker` prefixes this process's marker documents, one per lane and per worker
-    thread (`node.table`, `node.urgent0`, `node.filing0`...): no two rounds in flight
-    at once contend for one document. A round whose journaled commands would sync at
-    most `group_commit_min` times journals them directly instead of sending a marker.
+    thread (`node.table`, `node.urgent0`, `node.filing0`...), each in a collection of
+    its own (`group_commits.node.urgent0`...): no two rounds in flight at once contend
+    for one document, nor for one collection's lock through a sync. A round whose
+    journaled commands would sync at most `group_commit_min` times journals them
+    directly instead of sending a marker.
     `blocking`, the same database through a synchronous client: the urgent and filing
     lanes' rounds are sent from worker threads with it.
     """
