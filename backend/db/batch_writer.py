@@ -61,6 +61,7 @@ pushes: a hand's end waited for the last hand's filing there, the held states' t
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 import time
 from collections import Counter, defaultdict
@@ -84,7 +85,9 @@ BACKGROUND_CHUNK = 25  # operations per background command (a few ms of the data
 # (the statistics keep moving under any load).
 BACKGROUND_YIELD = 0.1
 TABLE_CHUNK = 1000  # per table-lane command (the driver splits larger ones anyway)
-COMMITS = "group_commits"  # the collection of the marker documents
+# The marker documents' collections: this prefix, the node and the sender.
+COMMITS = "group_commits"
+_SAFE = re.compile(r"[^A-Za-z0-9_-]")  # a node's id as part of a collection's name
 # Table rounds in flight at once: a write queued during a round goes out with the
 # next one at once instead of waiting for that round's marker to come back.
 TABLE_ROUNDS = 2
@@ -159,9 +162,11 @@ class BatchWriter:
     """`await write(collection, op)` returns once the op is stored, or raises PyMongoError.
 
     `marker` prefixes this process's marker documents, one per lane and per worker
-    thread (`node.table`, `node.urgent0`, `node.filing0`...): no two rounds in flight
-    at once contend for one document. A round whose journaled commands would sync at
-    most `group_commit_min` times journals them directly instead of sending a marker.
+    thread (`node.table`, `node.urgent0`, `node.filing0`...), each in a collection of
+    its own (`group_commits.node.urgent0`...): no two rounds in flight at once contend
+    for one document, nor for one collection's lock through a sync. A round whose
+    journaled commands would sync at most `group_commit_min` times journals them
+    directly instead of sending a marker.
     `blocking`, the same database through a synchronous client: the urgent and filing
     lanes' rounds are sent from worker threads with it.
     """
@@ -470,7 +475,9 @@ class BatchWriter:
         journaled = [item for item in journaled if id(item) not in errors]
         marker = not direct and bool(journaled)
         if marker:
-            commits = db.get_collection(COMMITS, write_concern=_concern(db.write_concern, True))
+            commits = db.get_collection(
+                self.commits_of(sender), write_concern=_concern(db.write_concern, True)
+            )
             try:
                 commits.update_one(self._marker_of(sender), {"$inc": {"n": 1}}, upsert=True)
             except Exception as error:
@@ -485,6 +492,15 @@ class BatchWriter:
         updates of one document at once conflict in the embedded database, and the
         one retried waited p50 7-9 ms (max 50-290 ms) against 1.5 ms apart."""
         return {"_id": f"{self._marker}.{sender}"}
+
+    def commits_of(self, sender: str) -> str:
+        """The collection of one sender's marker: a collection each. The embedded
+        database holds a collection's lock through a journaled commit's sync, so
+        markers of one collection synced one after the other (four threads: p50 10-11
+        ms a marker); in collections of their own their syncs overlap and the storage
+        engine's log shares them (p50 1.7-2.0 ms;
+        docs/experiments/2026-11-28-markers-apart.md)."""
+        return f"{COMMITS}.{_SAFE.sub('_', self._marker)}.{sender}"
 
     async def _yield(self, lane: _Lane) -> None:
         """Wait for the rounds in flight of the lanes that go first: the database is
@@ -521,7 +537,7 @@ class BatchWriter:
             self.table_batches += 1
         if lane is self._urgent:
             self.urgent_batches += 1
-        marker = self._collection(COMMITS, True)
+        marker = self._collection(self.commits_of(lane.name), True)
         try:
             await marker.update_one(self._marker_of(lane.name), {"$inc": {"n": 1}}, upsert=True)
         except PyMongoError as error:

@@ -18,6 +18,16 @@ from backend.db.embedded import EmbeddedMongo
 from backend.db.repositories import Repositories
 
 
+async def markers(db) -> dict[str, set[str]]:  # type: ignore[no-untyped-def]
+    """The marker documents' ids, by collection (one collection per sender)."""
+    names = [n for n in await db.list_collection_names() if n.startswith("group_commits")]
+    return {name: set(map(str, await db[name].distinct("_id"))) for name in names}
+
+
+async def marker_ids(db) -> set[str]:  # type: ignore[no-untyped-def]
+    return {marker for ids in (await markers(db)).values() for marker in ids}
+
+
 @pytest.fixture
 async def db(mongo_url: str):  # type: ignore[no-untyped-def]
     client: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(mongo_url)
@@ -131,7 +141,7 @@ async def test_many_journaled_updates_share_one_marker(db) -> None:  # type: ign
     finally:
         await writer.close()
     # The first round may journal its one write directly; the 29 others share a marker.
-    assert writer.commits <= 2 and await db.group_commits.count_documents({}) == 1
+    assert writer.commits <= 2 and len(await marker_ids(db)) == 1
 
 
 async def test_a_failed_group_commit_fails_the_journaled_writes_only(mongo_url: str, db) -> None:  # type: ignore[no-untyped-def]
@@ -252,8 +262,8 @@ async def test_urgent_rounds_from_the_thread_keep_the_group_commit_and_each_outc
     # A round journals its one write directly or its writes share a marker: one sync
     # per round at most (two threads take what is queued: how many rounds is theirs).
     assert writer.commits <= writer.table_rounds < 32
-    markers = await db.group_commits.distinct("_id")
-    assert markers and set(markers) <= {"node.urgent0", "node.urgent1"}
+    found = await marker_ids(db)
+    assert found and found <= {"node.urgent0", "node.urgent1"}
     assert writer.urgent_writes == writer.writes == 32
     # Counted by lane and collection as the asynchronous rounds are (`bench cluster`).
     assert writer.by_kind == {"urgent.tables": 30, "urgent.live_hands": 2}
@@ -289,8 +299,8 @@ async def test_rounds_in_flight_together_mark_different_documents(db, blocking) 
         )
     finally:
         await writer.close()
-    markers = set(await db.group_commits.distinct("_id"))
-    assert "node.table" in markers and len(markers) == 2
+    found = await marker_ids(db)
+    assert "node.table" in found and len(found) == 2
 
 
 async def test_two_nodes_writers_journal_their_own_marker_documents(db, blocking) -> None:  # type: ignore[no-untyped-def]
@@ -308,7 +318,7 @@ async def test_two_nodes_writers_journal_their_own_marker_documents(db, blocking
     finally:
         for repos in nodes:
             await repos.writer.close()
-    prefixes = {str(marker).split(".")[0] for marker in await db.group_commits.distinct("_id")}
+    prefixes = {marker.split(".")[0] for marker in await marker_ids(db)}
     assert prefixes <= {"n0", "n1"} and prefixes
 
 
@@ -352,10 +362,44 @@ async def test_filing_rounds_mark_documents_of_their_own(db, blocking) -> None: 
     finally:
         await writer.close()
         await repos.writer.close()
-    markers = set(await db.group_commits.distinct("_id"))
-    assert len(markers) == 3 and "node.table" in markers
-    assert {marker.rstrip("01") for marker in markers} == {
+    found = await marker_ids(db)
+    assert len(found) == 3 and "node.table" in found
+    assert {marker.rstrip("01") for marker in found} == {
         "node.table",
         "node.urgent",
         "node.filing",
     }
+
+
+async def test_each_sender_journals_its_marker_in_a_collection_of_its_own(db, blocking) -> None:  # type: ignore[no-untyped-def]
+    # The embedded database holds a collection's lock through a journaled commit's sync:
+    # markers in one collection were synced one after the other, whoever sent them.
+    nodes = [BatchWriter(db, group_commit_min=0, blocking=blocking, marker=m) for m in ("n0", "n1")]
+    try:
+        for node, writer in enumerate(nodes):
+            await asyncio.gather(
+                writer.write("ledger", InsertOne({"_id": f"{node}f"}), journal=True, filing=True),
+                writer.write(
+                    "live_hands",
+                    InsertOne({"_id": f"{node}u"}),
+                    journal=True,
+                    urgent=True,
+                ),
+                writer.write(
+                    "live_hands",
+                    UpdateOne({"_id": f"{node}t"}, {"$set": {"n": 1}}, upsert=True),
+                    journal=True,
+                ),
+            )
+    finally:
+        for writer in nodes:
+            await writer.close()
+    found = await markers(db)
+    # Three senders on each of two nodes: six collections, one marker document each.
+    assert len(found) == 6 and all(len(ids) == 1 for ids in found.values())
+    for name, ids in found.items():
+        (marker,) = ids
+        assert name == f"group_commits.{marker}"
+    # Each journal sync asked for is one marker's update: counted on the server.
+    synced = [int(document["n"]) for name in found async for document in db[name].find({})]
+    assert sum(synced) == sum(writer.commits for writer in nodes) == 6
