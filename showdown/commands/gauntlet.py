@@ -39,7 +39,7 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--opponents",
         help="comma-separated external opponents (default: every one that plays --game; "
-        "`showdown gauntlet --list` names them), or `blueprint` (our self-play baseline) or `random`",
+        "`showdown gauntlet --list` names them), or `blueprint` (self-play) or `random`",
     )
     parser.add_argument("--hands", type=int, default=2000, help="hands per bot and opponent")
     parser.add_argument("--seed", type=int, default=1)
