@@ -19,7 +19,10 @@ filed). A lane's round
 is sent once the rounds in flight of the lanes before it are done (at most
 BACKGROUND_YIELD later), so the database is not busy with other work while a
 player waits; the background lane's rounds are cut into commands of at most
-BACKGROUND_CHUNK operations, each waiting its turn that way. (With one lane, a
+BACKGROUND_CHUNK updates' worth, each waiting its turn that way (given a
+synchronous client, sent from a thread, which pauses after each command as long
+as it took while the other lanes have work: the statistics take at most half of
+the database's time from busy tables, and their commands no turns of the loop). (With one lane, a
 table's deal waited for rounds of thousands of statistics updates: p99
 action-to-broadcast 2.7 s in `showdown bench server`; with the urgent writes
 mixed into the table lane, the deal waited for the action pushes and filings
@@ -80,7 +83,13 @@ from backend.db.codec import Document
 
 WriteOp = InsertOne[Document] | ReplaceOne[Document] | UpdateOne | DeleteOne
 
-BACKGROUND_CHUNK = 25  # operations per background command (a few ms of the database's time)
+# Updates per background command (10-40 ms of the database's time on this shared host):
+# the bound on how long a table's write may wait behind the statistics.
+BACKGROUND_CHUNK = 10
+# Inserts counted as one update there: the embedded database stores a command's inserts
+# in one transaction, about four times cheaper each than an update (measured: 25 inserts
+# 14 ms, 25 upserts 46-112 ms, on this shared host).
+INSERTS_PER_UPDATE = 4
 # A background command waits for the table lane's round in flight, at most this long
 # (the statistics keep moving under any load).
 BACKGROUND_YIELD = 0.1
@@ -337,15 +346,17 @@ class BatchWriter:
 
     async def _round(self, lane: _Lane, batch: dict[str, list[_Queued]]) -> dict[int, PyMongoError]:
         """Send a round; the errors by id() of the items that failed."""
+        if lane is self._background and self._blocking is not None:
+            return await self._background_round(lane, batch)
         items = [item for group in batch.values() for item in group]
         if lane is not self._background:
             self.table_writes += len(items)
         if lane is self._urgent:
             self.urgent_writes += len(items)
         commands = [
-            (name, group[start : start + lane.chunk])
+            (name, chunk)
             for name, group in batch.items()
-            for start in range(0, len(group), lane.chunk)
+            for chunk in _chunks(group, lane.chunk, weighed=lane is self._background)
         ]
         # Few syncs: each command journals itself (one round trip, no marker after it).
         syncs = sum(_syncs(chunk) for _, chunk in commands if any(i.journal for i in chunk))
@@ -405,7 +416,9 @@ class BatchWriter:
                 batch[name].append(item)
             began = time.perf_counter()
             try:
-                errors, sent = self._round_blocking(self._blocking, batch, f"{threads.lane}{index}")
+                errors, sent, _ = self._round_blocking(
+                    self._blocking, batch, f"{threads.lane}{index}"
+                )
             except Exception as error:  # not expected: every command's errors are caught
                 failure = PyMongoError(repr(error))
                 errors, sent = dict.fromkeys(map(id, items), failure), _Sent(0, 0, 0, False)
@@ -451,26 +464,85 @@ class BatchWriter:
         if idle:
             threads.idle.set()
 
+    async def _background_round(
+        self, lane: _Lane, batch: dict[str, list[_Queued]]
+    ) -> dict[int, PyMongoError]:
+        """A background round in a thread of its own, its commands one after the other
+        (`_pause` between them): through the asynchronous driver each command took ~22
+        turns of a busy event loop (50-70 ms each under `showdown bench server`), and
+        the statistics counted 1.5 hands/s of the 60-90 dealt."""
+        assert self._blocking is not None
+        await self._yield(lane)  # its first command waits its turn as any other's
+        errors, sent, kinds = await asyncio.to_thread(
+            self._round_blocking,
+            self._blocking,
+            batch,
+            lane.name,
+            limit=lane.chunk,
+            weighed=True,
+            pause=self._pause if lane.yields_to else None,  # none after `tables_stopped`
+        )
+        self.batches += sent.commands + sent.marker
+        self.writes += sent.writes
+        self.commits += sent.syncs + sent.marker
+        self.by_kind.update({f"{lane.name}.{name}": n for name, n in kinds.items()})
+        return errors
+
+    def _pause(self, took: float) -> None:
+        """In the background thread, after a command that took `took` seconds: while the
+        lanes before it have rounds in flight or queued, as long again (at most
+        BACKGROUND_YIELD), so the statistics take at most half of the database's time
+        from busy tables; idle tables, none."""
+        if self._busy_ahead():
+            time.sleep(min(took, BACKGROUND_YIELD))  # a time share, not a synchronisation
+
+    def _busy_ahead(self) -> bool:
+        """Whether the lanes the background lane yields to have work (read from a thread:
+        a moment's stale answer only shifts one pause)."""
+        if any(lane.rounds or lane.queued for lane in self._background.yields_to):
+            return True
+        for threads in list(self._pools.values()):
+            with threads.ready:
+                if threads.sending or threads.queued:
+                    return True
+        return False
+
     def _round_blocking(
-        self, db: Database[Document], batch: dict[str, list[_Queued]], sender: str
-    ) -> tuple[dict[int, PyMongoError], _Sent]:
+        self,
+        db: Database[Document],
+        batch: dict[str, list[_Queued]],
+        sender: str,
+        *,
+        limit: int = TABLE_CHUNK,
+        weighed: bool = False,
+        pause: Callable[[float], None] | None = None,
+    ) -> tuple[dict[int, PyMongoError], _Sent, Counter[str]]:
         """`_round` in a worker thread: the same commands, marker and outcomes, one
-        command after the other. Touches nothing of the writer's but its settings."""
+        command after the other (`pause` called between them with the last one's time;
+        commands as `_chunks` cuts them). Touches nothing of the writer's but its
+        settings. Also returns the operations sent per collection."""
         commands = [
-            (name, group[start : start + TABLE_CHUNK])
+            (name, part)
             for name, group in batch.items()
-            for start in range(0, len(group), TABLE_CHUNK)
+            for part in _chunks(group, limit, weighed=weighed)
         ]
         syncs = sum(_syncs(chunk) for _, chunk in commands if any(i.journal for i in chunk))
         direct = syncs <= self._group_commit_min
         errors: dict[int, PyMongoError] = {}
-        for name, chunk in commands:
+        kinds: Counter[str] = Counter()
+        took = 0.0
+        for index, (name, chunk) in enumerate(commands):
+            if index and pause is not None:
+                pause(took)
+            began = time.perf_counter()
+            kinds[name] += len(chunk)
             journal = direct and any(item.journal for item in chunk)
             collection = db.get_collection(name, write_concern=_concern(db.write_concern, journal))
             try:
                 collection.bulk_write([item.op for item in chunk], ordered=False)
             except Exception as error:
                 errors.update(_failures(chunk, error))
+            took = time.perf_counter() - began
         journaled = [item for group in batch.values() for item in group if item.journal]
         journaled = [item for item in journaled if id(item) not in errors]
         marker = not direct and bool(journaled)
@@ -484,7 +556,7 @@ class BatchWriter:
                 failure = error if isinstance(error, PyMongoError) else PyMongoError(repr(error))
                 errors.update({id(item): failure for item in journaled})
         writes = sum(len(chunk) for _, chunk in commands)
-        return errors, _Sent(len(commands), writes, syncs if direct else 0, marker)
+        return errors, _Sent(len(commands), writes, syncs if direct else 0, marker), kinds
 
     def _marker_of(self, sender: str) -> Document:
         """The marker document of one sender (a lane, or one of a lane's threads).
@@ -563,6 +635,26 @@ class BatchWriter:
         except Exception as error:
             return _failures(items, error)
         return {}
+
+
+def _chunks(group: list[_Queued], limit: int, *, weighed: bool) -> list[list[_Queued]]:
+    """A collection's operations in commands of at most `limit` operations or, `weighed`,
+    of at most `limit` updates' worth (INSERTS_PER_UPDATE inserts for an update)."""
+    if not weighed:
+        return [group[start : start + limit] for start in range(0, len(group), limit)]
+    out: list[list[_Queued]] = []
+    chunk: list[_Queued] = []
+    cost = 0
+    for item in group:
+        weight = 1 if isinstance(item.op, InsertOne) else INSERTS_PER_UPDATE
+        if chunk and cost + weight > limit * INSERTS_PER_UPDATE:
+            out.append(chunk)
+            chunk, cost = [], 0
+        chunk.append(item)
+        cost += weight
+    if chunk:
+        out.append(chunk)
+    return out
 
 
 def _tell(items: Iterable[_Queued], errors: dict[int, PyMongoError]) -> None:

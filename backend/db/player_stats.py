@@ -16,15 +16,20 @@ costs seconds (measured: `showdown bench stats`). Three collections:
   consecutive hands of that game (1, 10, 100 or 1,000 hands: the finest that
   draws the record in at most 300 points): sums of the winnings lines and the
   block's first and last time. A graph reads at most a few hundred blocks:
-  100,000 hands are 100 blocks of 1,000.
+  100,000 hands are 100 blocks of 1,000. Blocks of one hand are not stored:
+  they are read from the hands' facts (`fact_block`), which hold every line.
 
 Counting is queued (`file_later`) and done by one background task, never on a
-table's path (its writes go in the writer's background lane). The task counts
-whatever is queued together: one group write of the per-hand facts, one of the
-summed counters (an update per player and game, however many hands), one read of
-the players' hand counts, and one each for the results blocks and the tables;
-counting hand by hand cost the database about four round trips per seat and hand
-(measured: `showdown bench server`). A stop (`close`) finishes the batch being
+table's path (its writes go in the writer's background lane, in commands of
+bounded size that wait for the tables' writes). The task counts whatever is
+queued together, up to a batch (BATCH_HANDS, doubling while it is behind): the
+per-hand facts, then the summed counters (an update per player and game, however
+many hands) with the tables' figures (one per table), one read of the players'
+hand counts, then the results blocks (one per player, game and block). Counting
+hand by hand cost the database about four round trips per seat and hand, and
+batches of 200 with every block of one hand stored ~14 writes a hand: the counter
+counted 14 of the 90 hands/s `showdown bench server` deals (3-4 writes a hand in
+batches of 1,000). A stop (`close`) finishes the batch being
 counted and keeps the hands still queued in `stats_backlog`, one document of hand
 ids, counted first after the next start (`resume`): counting them at the stop
 held a busy server's shutdown for 13 s (1,260 hands queued by 100 tables). If the
@@ -64,7 +69,13 @@ DUPLICATE_KEY = 11000
 # Hands waiting to be counted; past this (a database that cannot keep up) a hand is
 # left uncounted and logged rather than held in memory without bound.
 MAX_QUEUED = 10_000
-BATCH_HANDS = 200  # queued hands counted together (a handful of group writes for all)
+# Queued hands counted together: a handful of group writes for all, and a player's hands
+# in one batch share one update of their summary and of each results block. While the
+# queue holds more than a batch (behind), the batches double up to BATCH_MAX: fewer
+# writes per hand (`showdown bench server`: 14 a hand in batches of 200, 3-4 in batches
+# of 1,000); caught up, they shrink back by BATCH_HANDS, and a HUD hears sooner.
+BATCH_HANDS = 200
+BATCH_MAX = 1000
 # Seconds the counting waits after a hand is queued for others to count with it: the
 # group writes cost round trips per batch, not per hand (a HUD updates this much later).
 STATS_LINGER = 0.5
@@ -76,6 +87,9 @@ CLOSE_WAIT = 10.0
 # (with 100 a point, it was one straight line), 100,000 hands have 100 points of 1,000.
 BLOCK_SIZES = (1, 10, 100, 1000)
 MAX_POINTS = 300
+# Blocks of one hand are not stored: each is its hand's facts (player_hand_stats), read as
+# a block (`fact_block`). They were five writes per hand of the statistics' nine.
+FACT_SIZE = 1
 # The winnings lines a results block sums.
 SERIES = (
     "won",
@@ -133,6 +147,8 @@ class BlockSums:
     def add(self, p: PlayerHand, number: int, played_at: datetime) -> None:
         counts = p.counts.as_dict()
         for size in sizes_kept(number):
+            if size == FACT_SIZE:  # the hand's facts are its block
+                continue
             block = (number - 1) // size
             key = f"{stats_id(p.player_id, p.game)}|{size}|{block}"
             doc = self._blocks.get(key)
@@ -177,19 +193,31 @@ class BlockSums:
         return out
 
 
-def table_update(record: HandRecord, players: list[PlayerHand], played_at: datetime) -> UpdateOne:
-    """Add one hand to its table's lobby figures."""
-    pot = sum(e.amount or 0 for e in record.events if e.kind is EventKind.WIN)
-    at_flop = sum(p.counts.saw_flop for p in players)
-    return UpdateOne(
-        {"_id": record.table_id},
-        {
-            "$inc": {"hands": 1, "pots": pot, "flop_players": at_flop, "flops": int(at_flop > 0)},
-            "$min": {"first_at": played_at},
-            "$max": {"last_at": played_at},
-        },
-        upsert=True,
-    )
+# One hand with its seats counted (holdem.stats) and the time it was played.
+Counted = tuple[HandRecord, list[PlayerHand], datetime]
+
+
+def table_updates(hands: Iterable[Counted]) -> list[UpdateOne]:
+    """Add hands to their tables' lobby figures: one update per table, however many of
+    its hands (a hundred tables' thousand hands are a hundred writes, not a thousand)."""
+    updates: dict[str, Document] = {}
+    for record, players, played_at in hands:
+        pot = sum(e.amount or 0 for e in record.events if e.kind is EventKind.WIN)
+        at_flop = sum(p.counts.saw_flop for p in players)
+        adds = {"hands": 1, "pots": pot, "flop_players": at_flop, "flops": int(at_flop > 0)}
+        update = updates.get(record.table_id)
+        if update is None:
+            updates[record.table_id] = {
+                "$inc": adds,
+                "$min": {"first_at": played_at},
+                "$max": {"last_at": played_at},
+            }
+            continue
+        for name, value in adds.items():
+            update["$inc"][name] += value
+        update["$min"]["first_at"] = min(update["$min"]["first_at"], played_at)
+        update["$max"]["last_at"] = max(update["$max"]["last_at"], played_at)
+    return [UpdateOne({"_id": table}, u, upsert=True) for table, u in updates.items()]
 
 
 def table_figures(doc: Document) -> dict[str, float | None]:
@@ -204,20 +232,64 @@ def table_figures(doc: Document) -> dict[str, float | None]:
     }
 
 
-def _needs_a_thread(record: HandRecord) -> bool:
-    # Cards shown before the river: the all-in equity enumerates boards (up to tens of ms).
-    return len(record.board) == 5 and any(e.kind is EventKind.SHOW for e in record.events)
+def fact_query(player_id: str, query: Document | None = None) -> Document:
+    """The facts (player_hand_stats) that are the player's blocks of one hand matching a
+    blocks query: its game fields ("game.<field>") and time range ("first_at",
+    "last_at": a block of one hand begins and ends when it was played). A tournament's
+    hands are not in the results graph."""
+    seat: Document = {"player_id": player_id}
+    played: Document = {}
+    for key, value in (query or {}).items():
+        if key.startswith("game."):
+            seat[key] = value
+        elif key in ("first_at", "last_at"):
+            played.update(value)
+        else:
+            raise ValueError(f"a results query on {key!r}")
+    out: Document = {"seats": {"$elemMatch": seat}, "tournament": {"$exists": False}}
+    if played:
+        out["played_at"] = played
+    return out
 
 
-async def count_hand(record: HandRecord) -> list[PlayerHand]:
-    """holdem.stats on one hand, off the event loop when it may take a while."""
-    if _needs_a_thread(record):
-        return await asyncio.to_thread(player_hands, record)
-    return player_hands(record)
+def fact_block(fact: Document, player_id: str) -> Document:
+    """The player's block of one hand, from the hand's facts: the sums `BlockSums` would
+    store for it (holdem.stats's winnings lines of that hand)."""
+    seat = next(s for s in fact["seats"] if s["player_id"] == player_id)
+    net, went, ev = seat["net"], bool(seat["showdown"]), seat["allin_ev"]
+    big_blind = seat["game"]["big_blind"]
+    return {
+        "_id": f"{fact['hand_id']}|{player_id}",
+        "player_id": player_id,
+        "game": seat["game"],
+        "size": FACT_SIZE,
+        "hands": 1,
+        "won": net,
+        "won_showdown": net if went else 0,
+        "won_no_showdown": 0 if went else net,
+        "allin_ev": ev,
+        "won_bb": net / big_blind,
+        "won_showdown_bb": net / big_blind if went else 0.0,
+        "won_no_showdown_bb": 0.0 if went else net / big_blind,
+        "allin_ev_bb": ev / big_blind,
+        "first_at": fact["played_at"],
+        "last_at": fact["played_at"],
+    }
 
 
-# One hand with its seats counted (holdem.stats) and the time it was played.
-Counted = tuple[HandRecord, list[PlayerHand], datetime]
+def count_hands(hands: list[tuple[Document, datetime]]) -> list[Counted]:
+    """holdem.stats on stored hands, in a thread: a batch's hands counted on the event
+    loop held it for their whole counting (an all-in's equity enumerates boards: up to
+    tens of ms a hand), and one hand at a time in a thread cost a turn of a busy loop
+    each. A hand the statistics cannot read is logged and skipped."""
+    counted: list[Counted] = []
+    for doc, played_at in hands:
+        try:
+            record = record_from_doc(doc)
+            counted.append((record, player_hands(record), played_at))
+        except Exception:
+            log.exception("statistics skipped a hand", extra={"hand_no": doc.get("hand_no")})
+    return counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +319,15 @@ def tables_counted(counted: list[Counted]) -> list[TableCounted]:
 Queued = tuple[Document, datetime]
 
 
+def next_batch_hands(size: int, left: int) -> int:
+    """The next batch's most hands, given the hands left queued after taking one."""
+    if left >= size:  # behind: bigger batches, fewer writes per hand
+        return min(BATCH_MAX, 2 * size)
+    if left == 0:  # caught up: back towards batches a HUD hears of sooner
+        return max(BATCH_HANDS, size - BATCH_HANDS)
+    return size
+
+
 class PlayerStats:
     def __init__(self, db: AsyncDatabase[Document], writer: BatchWriter) -> None:
         self._queue: asyncio.Queue[Queued] = asyncio.Queue(MAX_QUEUED)
@@ -263,6 +344,10 @@ class PlayerStats:
         self._resumed: list[object] = []  # backlog documents whose hands are queued
         self._resumed_left = 0  # their hands not counted yet (first in the queue)
         self._listeners: list[CountedListener] = []
+        self.batch_hands = BATCH_HANDS  # the next batch's most hands (grows while behind)
+        self.hands_counted = 0  # hands counted by the background task (the bench's figure)
+        self.queue_peak = 0  # most hands ever waiting to be counted
+        self.dropped = 0  # hands left uncounted: the queue was full
 
     def listen(self, listener: CountedListener) -> None:
         """Call `listener` (on the event loop, must not block) after each counted batch."""
@@ -290,18 +375,21 @@ class PlayerStats:
         try:
             self._queue.put_nowait((doc, played_at))
         except asyncio.QueueFull:
+            self.dropped += 1
             log.warning(
                 "statistics behind: a hand left uncounted", extra={"hand_no": doc.get("hand_no")}
             )
+        self.queue_peak = max(self.queue_peak, self._queue.qsize())
 
     async def _count_queued(self) -> None:
         while True:
             self._taken.append(await self._queue.get())
-            if STATS_LINGER > 0 and self._queue.qsize() < BATCH_HANDS:
+            if STATS_LINGER > 0 and self._queue.qsize() < self.batch_hands:
                 await asyncio.sleep(STATS_LINGER)  # a pause to gather a batch, not a sync
-            while len(self._taken) < BATCH_HANDS and not self._queue.empty():
+            while len(self._taken) < self.batch_hands and not self._queue.empty():
                 self._taken.append(self._queue.get_nowait())
             batch, self._taken = self._taken, []
+            self.batch_hands = next_batch_hands(self.batch_hands, self._queue.qsize())
             # Its own task: a stop cancels this loop, never a batch half counted.
             self._counting = asyncio.create_task(self._count(batch), name="player-stats-batch")
             await asyncio.shield(self._counting)
@@ -310,7 +398,9 @@ class PlayerStats:
     async def _count(self, batch: list[Queued]) -> None:
         try:
             try:
-                self._tell(await self.file_many(batch))
+                counted = await self.file_many(batch)
+                self.hands_counted += len(counted)
+                self._tell(counted)
             except Exception:
                 log.exception("statistics not counted", extra={"hands": len(batch)})
             if self._resumed:
@@ -401,21 +491,16 @@ class PlayerStats:
     async def file_many(self, hands: list[tuple[Document, datetime]]) -> list[Counted]:
         """Count filed hands, in filing order; a hand counted already changes nothing.
 
-        Four group writes and one read whatever the number of hands and seats: the
-        per-hand facts (the new ones are the hands to count), every player's summed
-        counters, the players' hand counts read back (they number the hands for the
-        results blocks), then the blocks and the tables. A hand the statistics cannot
-        read is logged and skipped: it must never stop a table from filing its hands.
+        Three rounds of group writes and one read whatever the number of hands and
+        seats: the per-hand facts (the new ones are the hands to count), every
+        player's summed counters with the tables' figures, the players' hand counts
+        read back (they number the hands for the results blocks), then the blocks.
+        A hand the statistics cannot read is logged and skipped: it must never stop a
+        table from filing its hands.
         Returns the hands counted (those counted before included: counting them
         again changed nothing).
         """
-        counted: list[Counted] = []
-        for doc, played_at in hands:
-            try:
-                record = record_from_doc(doc)
-                counted.append((record, await count_hand(record), played_at))
-            except Exception:
-                log.exception("statistics skipped a hand", extra={"hand_no": doc.get("hand_no")})
+        counted = await asyncio.to_thread(count_hands, hands)
         await self.file_counted(counted)
         return counted
 
@@ -435,15 +520,15 @@ class PlayerStats:
             if is_new and record.tournament_id is None
             for p in players
         ]
-        if fresh:
-            hands_after = await self._add_counts(fresh)
-            await self._add_blocks(fresh, hands_after)
-        tables = [
-            table_update(record, players, at)
-            for (record, players, at), is_new in zip(counted, new, strict=True)
-            if is_new
-        ]
-        await asyncio.gather(*(self._write(self._tables.name, op) for op in tables))
+        tables = table_updates(hand for hand, is_new in zip(counted, new, strict=True) if is_new)
+        # The tables' figures go with the summaries (one round of the writer for both).
+        tabled = asyncio.gather(*(self._write(self._tables.name, op) for op in tables))
+        try:
+            if fresh:
+                hands_after = await self._add_counts(fresh)
+                await self._add_blocks(fresh, hands_after)
+        finally:
+            await tabled
 
     async def _write(self, collection: str, op: InsertOne[Document] | UpdateOne) -> None:
         # Never on a table's path: the writer's background lane.
@@ -458,7 +543,7 @@ class PlayerStats:
         if not players:
             return False
         hid = hand_id(record.table_id, record.hand_no)
-        fact = {
+        fact: Document = {
             "_id": f"{hid}|{players[0].player_id}",
             "hand_id": hid,
             "player_ids": [p.player_id for p in players],
@@ -474,6 +559,8 @@ class PlayerStats:
                 for p in players
             ],
         }
+        if record.tournament_id is not None:  # no block of the results graph
+            fact["tournament"] = True
         try:
             await self._write(self._per_hand.name, InsertOne(fact))
         except WriteError as error:
@@ -550,8 +637,15 @@ class PlayerStats:
         size = block_size_for(sum(hands))
         for candidate in BLOCK_SIZES[BLOCK_SIZES.index(size) : -1]:
             expected = sum(-(-count // candidate) for count in hands)
-            query = {"player_id": player_id, "size": candidate, **games}
-            if await self._blocks.count_documents(query) == expected:
+            if candidate == FACT_SIZE:
+                # Hands counted before the facts were the blocks (a tournament's facts
+                # unmarked then) or facts stored without their counters (a crash) make
+                # the facts disagree: the next size is drawn.
+                found = await self._per_hand.count_documents(fact_query(player_id, games))
+            else:
+                query = {"player_id": player_id, "size": candidate, **games}
+                found = await self._blocks.count_documents(query)
+            if found == expected:
                 return candidate
         return BLOCK_SIZES[-1]
 
@@ -559,6 +653,9 @@ class PlayerStats:
         self, player_id: str, size: int, query: Document | None = None
     ) -> list[Document]:
         """The player's results blocks of one size, oldest first."""
+        if size == FACT_SIZE:
+            facts = self._per_hand.find(fact_query(player_id, query)).sort("played_at", 1)
+            return [fact_block(doc, player_id) async for doc in facts]
         cursor = self._blocks.find({"player_id": player_id, "size": size, **(query or {})})
         return [doc async for doc in cursor.sort("first_at", 1)]
 
