@@ -318,7 +318,8 @@ class StatsResponse(BaseModel):
         description="writes sent, round trips (batches) they took, journal syncs (commits), "
         "the table lane's writes and round trips, retried and failed writes, and "
         "`writes.<lane>.<collection>`: the writes sent by lane and collection; "
-        "`stats_hands`, `stats_queue_peak`, `stats_dropped`: hands the statistics counted, "
-        "the most ever waiting, and those left uncounted (the queue full)"
+        "`stats_hands`, `stats_queue_peak`, `stats_queued`, `stats_dropped`: hands the "
+        "statistics counted, the most ever waiting, those waiting now, and those left "
+        "uncounted (the queue full)"
     )
     loop_lag: LoopLag  # how late the server's event loop runs what is due, recently

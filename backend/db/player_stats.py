@@ -22,7 +22,7 @@ costs seconds (measured: `showdown bench stats`). Three collections:
 Counting is queued (`file_later`) and done by one background task, never on a
 table's path (its writes go in the writer's background lane, in commands of
 bounded size that wait for the tables' writes). The task counts whatever is
-queued together, up to a batch (BATCH_HANDS, doubling while it is behind): the
+queued together, up to a batch (BATCH_HANDS, BATCH_MAX while it is behind): the
 per-hand facts, then the summed counters (an update per player and game, however
 many hands) with the tables' figures (one per table), one read of the players'
 hand counts, then the results blocks (one per player, game and block). Counting
@@ -71,9 +71,11 @@ DUPLICATE_KEY = 11000
 MAX_QUEUED = 10_000
 # Queued hands counted together: a handful of group writes for all, and a player's hands
 # in one batch share one update of their summary and of each results block. While the
-# queue holds more than a batch (behind), the batches double up to BATCH_MAX: fewer
-# writes per hand (`showdown bench server`: 14 a hand in batches of 200, 3-4 in batches
-# of 1,000); caught up, they shrink back by BATCH_HANDS, and a HUD hears sooner.
+# queue holds more than a batch (behind), the next takes up to BATCH_MAX at once: a
+# hundred tables' 500 players play one or two hands in a batch of 200 (11 writes a hand,
+# `showdown bench server`), ten in one of 1,000 (3-4 a hand), and batches growing by
+# doubling spent the first minute in the dear ones. Caught up, they shrink back by
+# BATCH_HANDS, and a HUD hears sooner.
 BATCH_HANDS = 200
 BATCH_MAX = 1000
 # Seconds the counting waits after a hand is queued for others to count with it: the
@@ -321,8 +323,8 @@ Queued = tuple[Document, datetime]
 
 def next_batch_hands(size: int, left: int) -> int:
     """The next batch's most hands, given the hands left queued after taking one."""
-    if left >= size:  # behind: bigger batches, fewer writes per hand
-        return min(BATCH_MAX, 2 * size)
+    if left >= size:  # behind: the biggest batches, the fewest writes per hand
+        return BATCH_MAX
     if left == 0:  # caught up: back towards batches a HUD hears of sooner
         return max(BATCH_HANDS, size - BATCH_HANDS)
     return size
@@ -348,6 +350,11 @@ class PlayerStats:
         self.hands_counted = 0  # hands counted by the background task (the bench's figure)
         self.queue_peak = 0  # most hands ever waiting to be counted
         self.dropped = 0  # hands left uncounted: the queue was full
+
+    @property
+    def queued(self) -> int:
+        """Hands waiting to be counted now (the batch being counted not included)."""
+        return self._queue.qsize() + len(self._taken)
 
     def listen(self, listener: CountedListener) -> None:
         """Call `listener` (on the event loop, must not block) after each counted batch."""

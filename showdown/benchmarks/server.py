@@ -379,7 +379,8 @@ async def _bench(args: argparse.Namespace) -> int:
             f"  stats: counted {counted / elapsed:.1f} hands/s, "
             f"{stats_writes / counted if counted else float('nan'):.2f} writes per counted hand, "
             f"queue peak {stats['database']['stats_queue_peak']} "
-            f"({database['stats_dropped']} left uncounted)"
+            f"(at the end {stats['database']['stats_queued']}, "
+            f"{database['stats_dropped']} left uncounted)"
         )
     if profile is not None:
         print(f"  server CPU profile  {profile} (collapsed stacks), {profile}.summary")

@@ -172,12 +172,9 @@ async def test_counting_a_batch_takes_a_handful_of_bounded_write_commands(
 
 
 def test_batches_grow_while_the_counter_is_behind_and_shrink_once_it_caught_up() -> None:
-    size = player_stats.BATCH_HANDS
-    grown = []
-    for _ in range(4):  # behind: more queued than a batch
-        size = player_stats.next_batch_hands(size, left=5000)
-        grown.append(size)
-    assert grown == [400, 800, 1000, 1000]
+    # Behind (more queued than a batch): the biggest batches at once.
+    assert player_stats.next_batch_hands(200, left=200) == 1000
+    assert player_stats.next_batch_hands(1000, left=5000) == 1000
     assert player_stats.next_batch_hands(1000, left=10) == 1000  # catching up
     assert player_stats.next_batch_hands(1000, left=0) == 800  # caught up
     assert player_stats.next_batch_hands(200, left=0) == 200

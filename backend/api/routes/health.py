@@ -102,6 +102,7 @@ async def stats(state: State) -> StatsResponse:
             "paused_tables": sum(1 for r in runtimes if r.paused),
             "stats_hands": state.repos.hands.stats.hands_counted,
             "stats_queue_peak": state.repos.hands.stats.queue_peak,
+            "stats_queued": state.repos.hands.stats.queued,
             "stats_dropped": state.repos.hands.stats.dropped,
             **{f"writes.{kind}": n for kind, n in state.repos.writer.by_kind.items()},
         },
