@@ -83,9 +83,11 @@ from backend.db.codec import Document
 
 WriteOp = InsertOne[Document] | ReplaceOne[Document] | UpdateOne | DeleteOne
 
-# Updates per background command (10-40 ms of the database's time on this shared host):
-# the bound on how long a table's write may wait behind the statistics.
-BACKGROUND_CHUNK = 10
+# Updates per background command (5-40 ms of the database's time on this shared host):
+# the bound on how long a table's write may wait behind the statistics. With 10, and
+# the statistics keeping up, the tables' p99 action-to-broadcast rose by 100-190 ms
+# (`showdown bench server`).
+BACKGROUND_CHUNK = 5
 # Inserts counted as one update there: the embedded database stores a command's inserts
 # in one transaction, about four times cheaper each than an update (measured: 25 inserts
 # 14 ms, 25 upserts 46-112 ms, on this shared host).
