@@ -418,9 +418,7 @@ class BatchWriter:
                 batch[name].append(item)
             began = time.perf_counter()
             try:
-                errors, sent, _ = self._round_blocking(
-                    self._blocking, batch, f"{threads.lane}{index}"
-                )
+                errors, sent = self._round_blocking(self._blocking, batch, f"{threads.lane}{index}")
             except Exception as error:  # not expected: every command's errors are caught
                 failure = PyMongoError(repr(error))
                 errors, sent = dict.fromkeys(map(id, items), failure), _Sent(0, 0, 0, False)
@@ -475,19 +473,49 @@ class BatchWriter:
         the statistics counted 1.5 hands/s of the 60-90 dealt."""
         assert self._blocking is not None
         await self._yield(lane)  # its first command waits its turn as any other's
-        errors, sent, kinds = await asyncio.to_thread(
-            self._round_blocking,
-            self._blocking,
-            batch,
-            lane.name,
-            limit=lane.chunk,
-            weighed=True,
-            pause=self._pause if lane.yields_to else None,  # none after `tables_stopped`
-        )
-        self.batches += sent.commands + sent.marker
-        self.writes += sent.writes
-        self.commits += sent.syncs + sent.marker
+        items = [item for group in batch.values() for item in group]
+        kinds: Counter[str] = Counter()
+        try:
+            send = self._background_blocking
+            errors = await asyncio.to_thread(send, self._blocking, batch, kinds)
+        except Exception as error:  # not expected: every command's errors are caught
+            failure = error if isinstance(error, PyMongoError) else PyMongoError(repr(error))
+            errors = dict.fromkeys(map(id, items), failure)
+        commands = kinds.pop("", 0)
+        self.batches += commands
+        self.writes += sum(kinds.values())
+        self.commits += sum(1 for item in items if item.journal and id(item) not in errors)
         self.by_kind.update({f"{lane.name}.{name}": n for name, n in kinds.items()})
+        return errors
+
+    def _background_blocking(
+        self, db: Database[Document], batch: dict[str, list[_Queued]], kinds: Counter[str]
+    ) -> dict[int, PyMongoError]:
+        """A background round's commands, one after the other, each cut from what is
+        left with the lane's chunk as it is then (`tables_stopped` makes the rest go
+        whole) and journaled directly if any of its writes must be (the statistics'
+        are not). Counts the operations per collection in `kinds`, commands under ""."""
+        errors: dict[int, PyMongoError] = {}
+        took: float | None = None
+        for name, group in batch.items():
+            start = 0
+            while start < len(group):
+                if took is not None:
+                    self._pause(took)
+                end = _chunk_end(group, start, self._background.chunk, weighed=True)
+                chunk, start = group[start:end], end
+                journal = any(item.journal for item in chunk)
+                concern = _concern(db.write_concern, journal)
+                began = time.perf_counter()
+                try:
+                    db.get_collection(name, write_concern=concern).bulk_write(
+                        [item.op for item in chunk], ordered=False
+                    )
+                except Exception as error:
+                    errors.update(_failures(chunk, error))
+                took = time.perf_counter() - began
+                kinds[name] += len(chunk)
+                kinds[""] += 1
         return errors
 
     def _pause(self, took: float) -> None:
@@ -501,12 +529,14 @@ class BatchWriter:
     def _busy_ahead(self) -> bool:
         """Whether the lanes the background lane yields to have work (read from a thread:
         a moment's stale answer only shifts one pause)."""
-        if any(lane.rounds or lane.queued for lane in self._background.yields_to):
-            return True
-        for threads in list(self._pools.values()):
-            with threads.ready:
-                if threads.sending or threads.queued:
-                    return True
+        for lane in self._background.yields_to:  # none once the tables stopped
+            if lane.rounds or lane.queued:
+                return True
+            threads = self._pools.get(lane.name)
+            if threads is not None:
+                with threads.ready:
+                    if threads.sending or threads.queued:
+                        return True
         return False
 
     def _round_blocking(
@@ -514,37 +544,24 @@ class BatchWriter:
         db: Database[Document],
         batch: dict[str, list[_Queued]],
         sender: str,
-        *,
-        limit: int = TABLE_CHUNK,
-        weighed: bool = False,
-        pause: Callable[[float], None] | None = None,
-    ) -> tuple[dict[int, PyMongoError], _Sent, Counter[str]]:
+    ) -> tuple[dict[int, PyMongoError], _Sent]:
         """`_round` in a worker thread: the same commands, marker and outcomes, one
-        command after the other (`pause` called between them with the last one's time;
-        commands as `_chunks` cuts them). Touches nothing of the writer's but its
-        settings. Also returns the operations sent per collection."""
+        command after the other. Touches nothing of the writer's but its settings."""
         commands = [
-            (name, part)
+            (name, group[start : start + TABLE_CHUNK])
             for name, group in batch.items()
-            for part in _chunks(group, limit, weighed=weighed)
+            for start in range(0, len(group), TABLE_CHUNK)
         ]
         syncs = sum(_syncs(chunk) for _, chunk in commands if any(i.journal for i in chunk))
         direct = syncs <= self._group_commit_min
         errors: dict[int, PyMongoError] = {}
-        kinds: Counter[str] = Counter()
-        took = 0.0
-        for index, (name, chunk) in enumerate(commands):
-            if index and pause is not None:
-                pause(took)
-            began = time.perf_counter()
-            kinds[name] += len(chunk)
+        for name, chunk in commands:
             journal = direct and any(item.journal for item in chunk)
             collection = db.get_collection(name, write_concern=_concern(db.write_concern, journal))
             try:
                 collection.bulk_write([item.op for item in chunk], ordered=False)
             except Exception as error:
                 errors.update(_failures(chunk, error))
-            took = time.perf_counter() - began
         journaled = [item for group in batch.values() for item in group if item.journal]
         journaled = [item for item in journaled if id(item) not in errors]
         marker = not direct and bool(journaled)
@@ -558,7 +575,7 @@ class BatchWriter:
                 failure = error if isinstance(error, PyMongoError) else PyMongoError(repr(error))
                 errors.update({id(item): failure for item in journaled})
         writes = sum(len(chunk) for _, chunk in commands)
-        return errors, _Sent(len(commands), writes, syncs if direct else 0, marker), kinds
+        return errors, _Sent(len(commands), writes, syncs if direct else 0, marker)
 
     def _marker_of(self, sender: str) -> Document:
         """The marker document of one sender (a lane, or one of a lane's threads).
@@ -642,21 +659,26 @@ class BatchWriter:
 def _chunks(group: list[_Queued], limit: int, *, weighed: bool) -> list[list[_Queued]]:
     """A collection's operations in commands of at most `limit` operations or, `weighed`,
     of at most `limit` updates' worth (INSERTS_PER_UPDATE inserts for an update)."""
-    if not weighed:
-        return [group[start : start + limit] for start in range(0, len(group), limit)]
     out: list[list[_Queued]] = []
-    chunk: list[_Queued] = []
-    cost = 0
-    for item in group:
-        weight = 1 if isinstance(item.op, InsertOne) else INSERTS_PER_UPDATE
-        if chunk and cost + weight > limit * INSERTS_PER_UPDATE:
-            out.append(chunk)
-            chunk, cost = [], 0
-        chunk.append(item)
-        cost += weight
-    if chunk:
-        out.append(chunk)
+    start = 0
+    while start < len(group):
+        end = _chunk_end(group, start, limit, weighed=weighed)
+        out.append(group[start:end])
+        start = end
     return out
+
+
+def _chunk_end(group: list[_Queued], start: int, limit: int, *, weighed: bool) -> int:
+    """Where the command that begins at `start` ends (`_chunks`); never empty."""
+    if not weighed:
+        return min(len(group), start + limit)
+    cost, end = 0, start
+    while end < len(group):
+        cost += 1 if isinstance(group[end].op, InsertOne) else INSERTS_PER_UPDATE
+        if end > start and cost > limit * INSERTS_PER_UPDATE:
+            break
+        end += 1
+    return end
 
 
 def _tell(items: Iterable[_Queued], errors: dict[int, PyMongoError]) -> None:

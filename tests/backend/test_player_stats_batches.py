@@ -4,6 +4,7 @@ hands/s `showdown bench server` deals when every hand cost ~18 writes)."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
@@ -12,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from pymongo import AsyncMongoClient, MongoClient
+from pymongo import AsyncMongoClient, MongoClient, UpdateOne
 from pymongo.monitoring import CommandListener, CommandStartedEvent
 
 from backend.db import player_stats
@@ -178,3 +179,42 @@ def test_batches_grow_while_the_counter_is_behind_and_shrink_once_it_caught_up()
     assert player_stats.next_batch_hands(1000, left=10) == 1000  # catching up
     assert player_stats.next_batch_hands(1000, left=0) == 800  # caught up
     assert player_stats.next_batch_hands(200, left=0) == 200
+
+
+async def test_the_statistics_pause_between_commands_while_the_tables_write(
+    databases: Iterator[Db], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twelve background updates while the tables' lanes have work: three commands of
+    at most five, each after the first sent after a pause (as long as the last took):
+    the statistics take at most half of the database's time from busy tables. Once
+    the tables stopped, the rest goes whole, with no pause."""
+    db = next(databases)
+    writer = db.stats._writer
+    pauses: list[float] = []
+    pause = BatchWriter._pause
+
+    def record(self: BatchWriter, took: float) -> None:
+        pauses.append(took)
+        pause(self, took)
+
+    monkeypatch.setattr(BatchWriter, "_pause", record)
+    monkeypatch.setattr(BatchWriter, "_busy_ahead", lambda self: True)
+
+    def updates(prefix: str) -> list[Any]:
+        return [
+            writer.submit(
+                "bg",
+                UpdateOne({"_id": f"{prefix}{n}"}, {"$inc": {"n": 1}}, upsert=True),
+                background=True,
+            )
+            for n in range(12)
+        ]
+
+    await asyncio.gather(*updates("a"))
+    sent = [ops for name, _, ops in db.writes.sent if name == "bg"]
+    assert [len(ops) for ops in sent] == [5, 5, 2]
+    assert len(pauses) == 2 and all(took > 0 for took in pauses)
+    db.writes.sent.clear()
+    writer.tables_stopped()
+    await asyncio.gather(*updates("b"))
+    assert [len(ops) for name, _, ops in db.writes.sent if name == "bg"] == [12]
