@@ -83,11 +83,12 @@ from backend.db.codec import Document
 
 WriteOp = InsertOne[Document] | ReplaceOne[Document] | UpdateOne | DeleteOne
 
-# Updates per background command (5-40 ms of the database's time on this shared host):
-# the bound on how long a table's write may wait behind the statistics. With 10, and
-# the statistics keeping up, the tables' p99 action-to-broadcast rose by 100-190 ms
-# (`showdown bench server`).
-BACKGROUND_CHUNK = 5
+# Updates per background command (10-80 ms of the database's time on this shared host):
+# the bound on how long a table's write may wait behind the statistics. `showdown bench
+# server` (60 s): with 10, the counter wrote ~215 writes/s, with 5 ~100 (each command
+# also waits for the GIL beside a busy loop); p99 action-to-broadcast within the runs'
+# noise of main's either way (270-540 ms, main's 270-460 ms).
+BACKGROUND_CHUNK = 10
 # Inserts counted as one update there: the embedded database stores a command's inserts
 # in one transaction, about four times cheaper each than an update (measured: 25 inserts
 # 14 ms, 25 upserts 46-112 ms, on this shared host).
