@@ -92,6 +92,12 @@ MAX_POINTS = 300
 # Blocks of one hand are not stored: each is its hand's facts (player_hand_stats), read as
 # a block (`fact_block`). They were five writes per hand of the statistics' nine.
 FACT_SIZE = 1
+# Set on a summary created since: while it has at most `size` hands, it is its first
+# block of that size (`summary_block`), not stored; the block is written once the summary
+# has more hands (the summary's sums before then, with the new hands). A room's players
+# mostly have fewer than 100 or 1,000 hands of a game: their blocks of 100 and 1,000 were
+# two of the 3.5 writes a hand of batches of 1,000 (`showdown bench server`).
+SUMMARY_BLOCKS = "blocks_in_summary"
 # The winnings lines a results block sums.
 SERIES = (
     "won",
@@ -122,6 +128,27 @@ def counter_inc(p: PlayerHand) -> dict[str, float]:
     return {name: value for name, value in p.counts.as_dict().items() if value}
 
 
+def in_summary(summary: Document, size: int) -> bool:
+    """Whether the summary is its first block of `size` hands (not stored)."""
+    hands = int(summary.get("hands", 0))
+    return bool(summary.get(SUMMARY_BLOCKS)) and size != FACT_SIZE and 0 < hands <= size
+
+
+def summary_block(summary: Document, size: int) -> Document:
+    """The first block of `size` hands of a summary that holds them all (`in_summary`)."""
+    return {
+        "_id": f"{summary['_id']}|{size}|0",
+        "player_id": summary["player_id"],
+        "game": summary["game"],
+        "size": size,
+        "block": 0,
+        "hands": int(summary.get("hands", 0)),
+        **{name: summary.get(name, 0) for name in SERIES},
+        "first_at": summary["first_at"],
+        "last_at": summary["last_at"],
+    }
+
+
 def block_size_for(hands: int) -> int:
     """The block size a graph of this many hands is drawn with."""
     return next((size for size in BLOCK_SIZES if hands <= size * MAX_POINTS), BLOCK_SIZES[-1])
@@ -145,10 +172,25 @@ class BlockSums:
         self._blocks: dict[str, Document] = {}
         self._new: set[str] = set()  # blocks whose first hand is among these
 
-    def add(self, p: PlayerHand, number: int, played_at: datetime) -> None:
+    def add_summary(self, summary: Document, size: int) -> None:
+        """A summary's hands, its first block of `size` until now (`in_summary`): added
+        before its new hands."""
+        block = summary_block(summary, size)
+        self._blocks[block["_id"]] = {
+            "$inc": {"hands": block["hands"], **{name: block[name] for name in SERIES}},
+            "$min": {"first_at": block["first_at"]},
+            "$max": {"last_at": block["last_at"]},
+            "$setOnInsert": {k: block[k] for k in ("player_id", "game", "size", "block")},
+        }
+
+    def add(
+        self, p: PlayerHand, number: int, played_at: datetime, in_summary: Iterable[int] = ()
+    ) -> None:
+        """Add the player's `number`-th hand of its game, but not to the sizes whose first
+        block its summary is (`in_summary`)."""
         counts = p.counts.as_dict()
         for size in sizes_kept(number):
-            if size == FACT_SIZE:  # the hand's facts are its block
+            if size == FACT_SIZE or size in in_summary:  # the facts, the summary are it
                 continue
             block = (number - 1) // size
             key = f"{stats_id(p.player_id, p.game)}|{size}|{block}"
@@ -251,6 +293,20 @@ def fact_query(player_id: str, query: Document | None = None) -> Document:
     if played:
         out["played_at"] = played
     return out
+
+
+def in_range(block: Document, query: Document) -> bool:
+    """Whether a block read from a summary matches a blocks query's time range (its
+    "first_at" and "last_at" bounds, "$gte" and "$lte"; the game fields matched)."""
+    for key in ("first_at", "last_at"):
+        for op, bound in query.get(key, {}).items():
+            if op == "$gte" and not block[key] >= bound:
+                return False
+            if op == "$lte" and not block[key] <= bound:
+                return False
+            if op not in ("$gte", "$lte"):
+                raise ValueError(f"a results query with {op!r}")
+    return True
 
 
 def fact_block(fact: Document, player_id: str) -> Document:
@@ -531,8 +587,7 @@ class PlayerStats:
         tabled = asyncio.gather(*(self._write(self._tables.name, op) for op in tables))
         try:
             if fresh:
-                hands_after = await self._add_counts(fresh)
-                await self._add_blocks(fresh, hands_after)
+                await self._add_blocks(fresh, await self._add_counts(fresh))
         finally:
             await tabled
 
@@ -575,47 +630,69 @@ class PlayerStats:
             raise
         return True
 
-    async def _add_counts(self, fresh: list[tuple[PlayerHand, datetime]]) -> dict[str, int]:
-        """Add the new hands' counters, one update per player and game; returns each one's
-        hands so far, these included (one counting task: nobody else adds meanwhile)."""
+    async def _add_counts(self, fresh: list[tuple[PlayerHand, datetime]]) -> dict[str, Document]:
+        """Add the new hands' counters, one update per player and game; returns each
+        one's summary before (hands, winnings lines, times; none for a new one): one
+        counting task, nobody else adds meanwhile."""
         updates: dict[str, Document] = {}
         for p, played_at in fresh:
             key = stats_id(p.player_id, p.game)
-            update = updates.setdefault(
-                key,
-                {
+            update = updates.get(key)
+            if update is None:
+                update = updates[key] = {
                     "$inc": {},
                     "$set": {},
-                    "$setOnInsert": {"player_id": p.player_id, "game": game_doc(p.game)},
-                },
-            )
+                    "$min": {"first_at": played_at},
+                    "$max": {"last_at": played_at},
+                    "$setOnInsert": {
+                        "player_id": p.player_id,
+                        "game": game_doc(p.game),
+                        SUMMARY_BLOCKS: True,
+                    },
+                }
             inc = update["$inc"]
             for name, value in counter_inc(p).items():
                 inc[name] = inc.get(name, 0) + value
             update["$set"] = {"name": p.name, "is_bot": p.is_bot, "last_played_at": played_at}
+            update["$min"]["first_at"] = min(update["$min"]["first_at"], played_at)
+            update["$max"]["last_at"] = max(update["$max"]["last_at"], played_at)
+        fields = ["hands", "player_id", "game", SUMMARY_BLOCKS, "first_at", "last_at", *SERIES]
+        cursor = self._summary.find({"_id": {"$in": list(updates)}}, projection=fields)
+        before = {doc["_id"]: doc async for doc in cursor}
         await asyncio.gather(
             *(
                 self._write(self._summary.name, UpdateOne({"_id": key}, u, upsert=True))
                 for key, u in updates.items()
             )
         )
-        cursor = self._summary.find({"_id": {"$in": list(updates)}}, projection={"hands": 1})
-        return {doc["_id"]: int(doc.get("hands", 0)) async for doc in cursor}
+        return before
 
     async def _add_blocks(
-        self, fresh: list[tuple[PlayerHand, datetime]], hands_after: dict[str, int]
+        self, fresh: list[tuple[PlayerHand, datetime]], before: dict[str, Document]
     ) -> None:
-        """Add the new hands to their results blocks, numbered in filing order."""
+        """Add the new hands to their results blocks, numbered in filing order (after the
+        summary's hands before them): not to the sizes whose first block the summary is
+        still, and a summary's hands to the first blocks it stops being."""
         per_player: dict[str, int] = {}
         for p, _ in fresh:
             key = stats_id(p.player_id, p.game)
             per_player[key] = per_player.get(key, 0) + 1
-        number = {key: hands_after.get(key, n) - n for key, n in per_player.items()}
         blocks = BlockSums()
+        number: dict[str, int] = {}
+        summed: dict[str, list[int]] = {}  # per key, the sizes its summary stays
+        for key, n in per_player.items():
+            old = before.get(key)
+            number[key] = int(old.get("hands", 0)) if old is not None else 0
+            lazy = old is None or bool(old.get(SUMMARY_BLOCKS))  # else blocks as before it
+            after = {SUMMARY_BLOCKS: lazy, "hands": number[key] + n}
+            summed[key] = [size for size in BLOCK_SIZES if in_summary(after, size)]
+            for size in BLOCK_SIZES:  # sizes its summary stops being: its hands so far
+                if old is not None and in_summary(old, size) and size not in summed[key]:
+                    blocks.add_summary(old, size)
         for p, played_at in fresh:
             key = stats_id(p.player_id, p.game)
             number[key] += 1
-            blocks.add(p, number[key], played_at)
+            blocks.add(p, number[key], played_at, summed[key])
         await asyncio.gather(*(self._write_block(op, fallback) for op, fallback in blocks.writes()))
 
     async def _write_block(
@@ -651,6 +728,7 @@ class PlayerStats:
             else:
                 query = {"player_id": player_id, "size": candidate, **games}
                 found = await self._blocks.count_documents(query)
+                found += sum(1 for doc in summaries if in_summary(doc, candidate))
             if found == expected:
                 return candidate
         return BLOCK_SIZES[-1]
@@ -663,7 +741,15 @@ class PlayerStats:
             facts = self._per_hand.find(fact_query(player_id, query)).sort("played_at", 1)
             return [fact_block(doc, player_id) async for doc in facts]
         cursor = self._blocks.find({"player_id": player_id, "size": size, **(query or {})})
-        return [doc async for doc in cursor.sort("first_at", 1)]
+        stored = [doc async for doc in cursor.sort("first_at", 1)]
+        games = {k: v for k, v in (query or {}).items() if k.startswith("game.")}
+        held = [
+            summary_block(doc, size)
+            for doc in await self.summaries(player_id, games)
+            if in_summary(doc, size)
+        ]
+        held = [block for block in held if in_range(block, query or {})]
+        return sorted(stored + held, key=lambda block: block["first_at"]) if held else stored
 
     async def leaderboard(
         self, variant: str, min_hands: int, limit: int, offset: int

@@ -114,34 +114,43 @@ def approx(doc: Document) -> Document:
     return {k: pytest.approx(v) if isinstance(v, float) else v for k, v in doc.items()}
 
 
+@pytest.mark.parametrize("table", [False, True], ids=["many-players", "one-table"])
 async def test_a_batch_counts_as_its_hands_counted_one_at_a_time(
-    databases: Iterator[Db],
+    databases: Iterator[Db], table: bool
 ) -> None:
+    """The same documents, and every graph size reads the same blocks adding up to the
+    summaries: the blocks of one hand (the facts) and those a summary still is (a
+    table's six players pass 10 and 100 hands, one hand at a time or in one batch)."""
     one_by_one, batch = next(databases), next(databases)
-    filed = hands(40)
+    filed = one_table(120) if table else hands(40)
     for doc, played in filed:
         await one_by_one.stats.file(doc, played)
     await batch.stats.file_many(filed)
     for name in COLLECTIONS:
         a = [doc async for doc in one_by_one.db[name].find({}).sort("_id", 1)]
         b = [doc async for doc in batch.db[name].find({}).sort("_id", 1)]
-        assert len(a) == len(b) > 0, name
+        assert len(a) == len(b), name  # no block stored of ten hands or fewer
+        assert a or (name == "player_results" and not table), name
         assert all(x == approx(y) for x, y in zip(a, b, strict=True)), name
-    # Every graph size of the player reads the same blocks, and each size's blocks add
-    # up to the summary: the blocks of one hand (the hands' facts) included.
-    summaries = await batch.stats.summaries(PLAYER)
-    assert sum(s["hands"] for s in summaries) == 40 - 1  # the tournament's hand left out
-    for size in BLOCK_SIZES:
-        blocks = await batch.stats.blocks(PLAYER, size)
-        assert blocks == await one_by_one.stats.blocks(PLAYER, size)
-        for summary in summaries:
-            mine = [b for b in blocks if b["game"] == summary["game"]]
-            assert sum(b["hands"] for b in mine) == summary["hands"], size
-            for line in SERIES:
-                assert sum(b[line] for b in mine) == pytest.approx(summary[line]), (size, line)
-    # A graph of a few hands is drawn hand by hand, from the facts.
-    game = {f"game.{k}": v for k, v in summaries[0]["game"].items()}
-    assert await batch.stats.graph_size(PLAYER, summaries[:1], game) == 1
+    players = [f"p{seat}" for seat in range(1, 7)] if table else [PLAYER]
+    for player in players:
+        summaries = await batch.stats.summaries(player)
+        total = sum(s["hands"] for s in summaries)
+        assert total == (120 if table else 40 - 1)  # a tournament's hand left out
+        for size in BLOCK_SIZES:
+            blocks = await batch.stats.blocks(player, size)
+            assert blocks == await one_by_one.stats.blocks(player, size)
+            for summary in summaries:
+                mine = [b for b in blocks if b["game"] == summary["game"]]
+                assert sum(b["hands"] for b in mine) == summary["hands"], size
+                for line in SERIES:
+                    assert sum(b[line] for b in mine) == pytest.approx(summary[line]), line
+        games = {f"game.{k}": v for k, v in summaries[0]["game"].items()}
+        size = await batch.stats.graph_size(player, summaries[:1], games)
+        assert size == (1 if summaries[0]["hands"] <= 300 else 10)
+    if table:  # 120 hands: blocks of 10 and 100 stored, that of 1,000 is the summary
+        sizes = Counter([doc["size"] async for doc in batch.db.player_results.find({})])
+        assert sizes == {10: 6 * 12, 100: 6 * 2}
 
 
 async def test_counting_a_batch_takes_a_handful_of_bounded_write_commands(
