@@ -17,7 +17,9 @@ costs seconds (measured: `showdown bench stats`). Three collections:
   draws the record in at most 300 points): sums of the winnings lines and the
   block's first and last time. A graph reads at most a few hundred blocks:
   100,000 hands are 100 blocks of 1,000. Blocks of one hand are not stored:
-  they are read from the hands' facts (`fact_block`), which hold every line.
+  they are read from the hands' facts (`fact_block`), which hold every line;
+  nor is a player's first block of a size while their summary holds all its
+  hands (`summary_block`).
 
 Counting is queued (`file_later`) and done by one background task, never on a
 table's path (its writes go in the writer's background lane, in commands of
@@ -27,9 +29,9 @@ per-hand facts, then the summed counters (an update per player and game, however
 many hands) with the tables' figures (one per table), one read of the players'
 hand counts, then the results blocks (one per player, game and block). Counting
 hand by hand cost the database about four round trips per seat and hand, and
-batches of 200 with every block of one hand stored ~14 writes a hand: the counter
-counted 14 of the 90 hands/s `showdown bench server` deals (3-4 writes a hand in
-batches of 1,000). A stop (`close`) finishes the batch being
+batches of 200 with every block stored 20 writes a hand: the counter counted 14 of
+the 90 hands/s `showdown bench server` deals (2.3 writes a hand in batches of
+1,000, docs/experiments/2026-11-29-stats-counter-batches.md). A stop (`close`) finishes the batch being
 counted and keeps the hands still queued in `stats_backlog`, one document of hand
 ids, counted first after the next start (`resume`): counting them at the stop
 held a busy server's shutdown for 13 s (1,260 hands queued by 100 tables). If the
