@@ -556,9 +556,9 @@ class PlayerStats:
         """Count filed hands, in filing order; a hand counted already changes nothing.
 
         Three rounds of group writes and one read whatever the number of hands and
-        seats: the per-hand facts (the new ones are the hands to count), every
-        player's summed counters with the tables' figures, the players' hand counts
-        read back (they number the hands for the results blocks), then the blocks.
+        seats: the per-hand facts (the new ones are the hands to count), the players'
+        summaries read (they number the hands for the results blocks), every player's
+        summed counters with the tables' figures, then the blocks.
         A hand the statistics cannot read is logged and skipped: it must never stop a
         table from filing its hands.
         Returns the hands counted (those counted before included: counting them
