@@ -32,8 +32,8 @@ hand by hand cost the database about four round trips per seat and hand, and
 batches of 200 with every block stored 20 writes a hand: the counter counted 14 of
 the 90 hands/s `showdown bench server` deals (2.3 writes a hand in batches of
 1,000, docs/experiments/2026-11-29-stats-counter-batches.md). A stop (`close`)
-finishes the batch being counted and keeps the hands still queued in `stats_backlog`, one document of hand
-ids, counted first after the next start (`resume`): counting them at the stop
+finishes the batch being counted and keeps the hands still queued in
+`stats_backlog`, one document of hand ids, counted first after the next start (`resume`): counting them at the stop
 held a busy server's shutdown for 13 s (1,260 hands queued by 100 tables). If the
 server is killed between a new player_hand_stats document and its counters, or
 with hands still queued, those hands are missing from the summary (a known gap:
