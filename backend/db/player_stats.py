@@ -25,19 +25,19 @@ Counting is queued (`file_later`) and done by one background task, never on a
 table's path (its writes go in the writer's background lane, in commands of
 bounded size that wait for the tables' writes). The task counts whatever is
 queued together, up to a batch (BATCH_HANDS, BATCH_MAX while it is behind): the
-per-hand facts, then the summed counters (an update per player and game, however
-many hands) with the tables' figures (one per table), one read of the players'
-hand counts, then the results blocks (one per player, game and block). Counting
-hand by hand cost the database about four round trips per seat and hand, and
-batches of 200 with every block stored 20 writes a hand: the counter counted 14 of
-the 90 hands/s `showdown bench server` deals (2.3 writes a hand in batches of
-1,000, docs/experiments/2026-11-29-stats-counter-batches.md). A stop (`close`)
-finishes the batch being counted and keeps the hands still queued in
-`stats_backlog`, one document of hand ids, counted first after the next start (`resume`): counting them at the stop
-held a busy server's shutdown for 13 s (1,260 hands queued by 100 tables). If the
-server is killed between a new player_hand_stats document and its counters, or
-with hands still queued, those hands are missing from the summary (a known gap:
-nothing counts them later).
+per-hand facts, one read of the players' summaries (they number the hands), the
+summed counters (an update per player and game, however many hands) with the
+tables' figures (one per table), then the results blocks (one per player, game
+and block). Counting hand by hand cost the database about four round trips per
+seat and hand, and batches of 200 with every block stored 20 writes a hand: the
+counter counted 14 of the 90 hands/s `showdown bench server` deals (2.3 writes a
+hand in batches of 1,000: docs/experiments/2026-11-29-stats-counter-batches.md).
+A stop (`close`) finishes the batch being counted and keeps the hands still
+queued in `stats_backlog`, one document of hand ids, counted first after the next
+start (`resume`): counting them at the stop held a busy server's shutdown for
+13 s (1,260 hands queued by 100 tables). If the server is killed between a new
+player_hand_stats document and its counters, or with hands still queued, those
+hands are missing from the summary (a known gap: nothing counts them later).
 Once a batch is counted, its listeners (`listen`) hear which tables' hands it
 counted and whose statistics changed: the tables tell their seats' HUDs to fetch
 again, so a HUD never shows the figures from before the hand it just watched.
