@@ -317,6 +317,9 @@ class StatsResponse(BaseModel):
     database: dict[str, int] = Field(
         description="writes sent, round trips (batches) they took, journal syncs (commits), "
         "the table lane's writes and round trips, retried and failed writes, and "
-        "`writes.<lane>.<collection>`: the writes sent by lane and collection"
+        "`writes.<lane>.<collection>`: the writes sent by lane and collection; "
+        "`stats_hands`, `stats_queue_peak`, `stats_queued`, `stats_dropped`: hands the "
+        "statistics counted, the most ever waiting, those waiting now, and those left "
+        "uncounted (the queue full)"
     )
     loop_lag: LoopLag  # how late the server's event loop runs what is due, recently

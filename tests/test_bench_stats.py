@@ -73,7 +73,9 @@ def _approx(doc: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_bench_files_what_the_server_would() -> None:
     """The bench's documents are those `file_many` keeps for the same hands."""
-    hands, per_game = 12, 3  # every distinct hand once, each game three times
+    # Every distinct hand once, each game eleven times: the player has more than ten hands
+    # of each game, so blocks of ten are stored (with fewer, the summary is the block).
+    hands, per_game = 44, 11
     # In memory: what is filed is compared, not how it is stored (a stored database's
     # first start also creates its user, a second start of its own).
     with EmbeddedMongo(None) as bench, EmbeddedMongo(None) as server:

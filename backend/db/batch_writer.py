@@ -19,7 +19,10 @@ filed). A lane's round
 is sent once the rounds in flight of the lanes before it are done (at most
 BACKGROUND_YIELD later), so the database is not busy with other work while a
 player waits; the background lane's rounds are cut into commands of at most
-BACKGROUND_CHUNK operations, each waiting its turn that way. (With one lane, a
+BACKGROUND_CHUNK updates' worth, each waiting its turn that way (given a
+synchronous client, sent from a thread, which pauses after each command as long
+as it took while the other lanes have work: the statistics take at most half of
+the database's time from busy tables, and their commands no turns of the loop). (With one lane, a
 table's deal waited for rounds of thousands of statistics updates: p99
 action-to-broadcast 2.7 s in `showdown bench server`; with the urgent writes
 mixed into the table lane, the deal waited for the action pushes and filings
@@ -80,7 +83,16 @@ from backend.db.codec import Document
 
 WriteOp = InsertOne[Document] | ReplaceOne[Document] | UpdateOne | DeleteOne
 
-BACKGROUND_CHUNK = 25  # operations per background command (a few ms of the database's time)
+# Updates per background command (10-80 ms of the database's time on this shared host):
+# the bound on how long a table's write may wait behind the statistics. `showdown bench
+# server` (60 s): with 10, the counter wrote ~215 writes/s, with 5 ~100 (each command
+# also waits for the GIL beside a busy loop); p99 action-to-broadcast within the runs'
+# noise of main's either way (270-540 ms, main's 270-460 ms).
+BACKGROUND_CHUNK = 10
+# Inserts counted as one update there: the embedded database stores a command's inserts
+# in one transaction, about four times cheaper each than an update (measured: 25 inserts
+# 14 ms, 25 upserts 46-112 ms, on this shared host).
+INSERTS_PER_UPDATE = 4
 # A background command waits for the table lane's round in flight, at most this long
 # (the statistics keep moving under any load).
 BACKGROUND_YIELD = 0.1
@@ -337,15 +349,17 @@ class BatchWriter:
 
     async def _round(self, lane: _Lane, batch: dict[str, list[_Queued]]) -> dict[int, PyMongoError]:
         """Send a round; the errors by id() of the items that failed."""
+        if lane is self._background and self._blocking is not None:
+            return await self._background_round(lane, batch)
         items = [item for group in batch.values() for item in group]
         if lane is not self._background:
             self.table_writes += len(items)
         if lane is self._urgent:
             self.urgent_writes += len(items)
         commands = [
-            (name, group[start : start + lane.chunk])
+            (name, chunk)
             for name, group in batch.items()
-            for start in range(0, len(group), lane.chunk)
+            for chunk in _chunks(group, lane.chunk, weighed=lane is self._background)
         ]
         # Few syncs: each command journals itself (one round trip, no marker after it).
         syncs = sum(_syncs(chunk) for _, chunk in commands if any(i.journal for i in chunk))
@@ -451,8 +465,86 @@ class BatchWriter:
         if idle:
             threads.idle.set()
 
+    async def _background_round(
+        self, lane: _Lane, batch: dict[str, list[_Queued]]
+    ) -> dict[int, PyMongoError]:
+        """A background round in a thread of its own, its commands one after the other
+        (`_pause` between them): through the asynchronous driver each command took ~22
+        turns of a busy event loop (50-70 ms each under `showdown bench server`), and
+        the statistics counted 1.5 hands/s of the 60-90 dealt."""
+        assert self._blocking is not None
+        await self._yield(lane)  # its first command waits its turn as any other's
+        items = [item for group in batch.values() for item in group]
+        kinds: Counter[str] = Counter()
+        try:
+            send = self._background_blocking
+            errors = await asyncio.to_thread(send, self._blocking, batch, kinds)
+        except Exception as error:  # not expected: every command's errors are caught
+            failure = error if isinstance(error, PyMongoError) else PyMongoError(repr(error))
+            errors = dict.fromkeys(map(id, items), failure)
+        commands = kinds.pop("", 0)
+        self.batches += commands
+        self.writes += sum(kinds.values())
+        self.commits += sum(1 for item in items if item.journal and id(item) not in errors)
+        self.by_kind.update({f"{lane.name}.{name}": n for name, n in kinds.items()})
+        return errors
+
+    def _background_blocking(
+        self, db: Database[Document], batch: dict[str, list[_Queued]], kinds: Counter[str]
+    ) -> dict[int, PyMongoError]:
+        """A background round's commands, one after the other, each cut from what is
+        left with the lane's chunk as it is then (`tables_stopped` makes the rest go
+        whole) and journaled directly if any of its writes must be (the statistics'
+        are not). Counts the operations per collection in `kinds`, commands under ""."""
+        errors: dict[int, PyMongoError] = {}
+        took: float | None = None
+        for name, group in batch.items():
+            start = 0
+            while start < len(group):
+                if took is not None:
+                    self._pause(took)
+                end = _chunk_end(group, start, self._background.chunk, weighed=True)
+                chunk, start = group[start:end], end
+                journal = any(item.journal for item in chunk)
+                concern = _concern(db.write_concern, journal)
+                began = time.perf_counter()
+                try:
+                    db.get_collection(name, write_concern=concern).bulk_write(
+                        [item.op for item in chunk], ordered=False
+                    )
+                except Exception as error:
+                    errors.update(_failures(chunk, error))
+                took = time.perf_counter() - began
+                kinds[name] += len(chunk)
+                kinds[""] += 1
+        return errors
+
+    def _pause(self, took: float) -> None:
+        """In the background thread, after a command that took `took` seconds: while the
+        lanes before it have rounds in flight or queued, as long again (at most
+        BACKGROUND_YIELD), so the statistics take at most half of the database's time
+        from busy tables; idle tables, none."""
+        if self._busy_ahead():
+            time.sleep(min(took, BACKGROUND_YIELD))  # a time share, not a synchronisation
+
+    def _busy_ahead(self) -> bool:
+        """Whether the lanes the background lane yields to have work (read from a thread:
+        a moment's stale answer only shifts one pause)."""
+        for lane in self._background.yields_to:  # none once the tables stopped
+            if lane.rounds or lane.queued:
+                return True
+            threads = self._pools.get(lane.name)
+            if threads is not None:
+                with threads.ready:
+                    if threads.sending or threads.queued:
+                        return True
+        return False
+
     def _round_blocking(
-        self, db: Database[Document], batch: dict[str, list[_Queued]], sender: str
+        self,
+        db: Database[Document],
+        batch: dict[str, list[_Queued]],
+        sender: str,
     ) -> tuple[dict[int, PyMongoError], _Sent]:
         """`_round` in a worker thread: the same commands, marker and outcomes, one
         command after the other. Touches nothing of the writer's but its settings."""
@@ -563,6 +655,31 @@ class BatchWriter:
         except Exception as error:
             return _failures(items, error)
         return {}
+
+
+def _chunks(group: list[_Queued], limit: int, *, weighed: bool) -> list[list[_Queued]]:
+    """A collection's operations in commands of at most `limit` operations or, `weighed`,
+    of at most `limit` updates' worth (INSERTS_PER_UPDATE inserts for an update)."""
+    out: list[list[_Queued]] = []
+    start = 0
+    while start < len(group):
+        end = _chunk_end(group, start, limit, weighed=weighed)
+        out.append(group[start:end])
+        start = end
+    return out
+
+
+def _chunk_end(group: list[_Queued], start: int, limit: int, *, weighed: bool) -> int:
+    """Where the command that begins at `start` ends (`_chunks`); never empty."""
+    if not weighed:
+        return min(len(group), start + limit)
+    cost, end = 0, start
+    while end < len(group):
+        cost += 1 if isinstance(group[end].op, InsertOne) else INSERTS_PER_UPDATE
+        if end > start and cost > limit * INSERTS_PER_UPDATE:
+            break
+        end += 1
+    return end
 
 
 def _tell(items: Iterable[_Queued], errors: dict[int, PyMongoError]) -> None:

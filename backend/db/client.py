@@ -79,6 +79,10 @@ class Mongo:
         await db.voided_hands.create_index([("table_id", ASCENDING), ("hand_no", ASCENDING)])
         await db.player_stats.create_index([("player_id", ASCENDING)])
         await db.player_stats.create_index([("game.variant", ASCENDING), ("hands", ASCENDING)])
+        # A player's facts: their blocks of one hand (results graphs of up to 300 hands).
+        await db.player_hand_stats.create_index(
+            [("seats.player_id", ASCENDING), ("played_at", ASCENDING)]
+        )
         await db.player_results.create_index(
             [("player_id", ASCENDING), ("size", ASCENDING), ("first_at", ASCENDING)]
         )

@@ -16,21 +16,28 @@ costs seconds (measured: `showdown bench stats`). Three collections:
   consecutive hands of that game (1, 10, 100 or 1,000 hands: the finest that
   draws the record in at most 300 points): sums of the winnings lines and the
   block's first and last time. A graph reads at most a few hundred blocks:
-  100,000 hands are 100 blocks of 1,000.
+  100,000 hands are 100 blocks of 1,000. Blocks of one hand are not stored:
+  they are read from the hands' facts (`fact_block`), which hold every line;
+  nor is a player's first block of a size while their summary holds all its
+  hands (`summary_block`).
 
 Counting is queued (`file_later`) and done by one background task, never on a
-table's path (its writes go in the writer's background lane). The task counts
-whatever is queued together: one group write of the per-hand facts, one of the
-summed counters (an update per player and game, however many hands), one read of
-the players' hand counts, and one each for the results blocks and the tables;
-counting hand by hand cost the database about four round trips per seat and hand
-(measured: `showdown bench server`). A stop (`close`) finishes the batch being
-counted and keeps the hands still queued in `stats_backlog`, one document of hand
-ids, counted first after the next start (`resume`): counting them at the stop
-held a busy server's shutdown for 13 s (1,260 hands queued by 100 tables). If the
-server is killed between a new player_hand_stats document and its counters, or
-with hands still queued, those hands are missing from the summary (a known gap:
-nothing counts them later).
+table's path (its writes go in the writer's background lane, in commands of
+bounded size that wait for the tables' writes). The task counts whatever is
+queued together, up to a batch (BATCH_HANDS, BATCH_MAX while it is behind): the
+per-hand facts, one read of the players' summaries (they number the hands), the
+summed counters (an update per player and game, however many hands) with the
+tables' figures (one per table), then the results blocks (one per player, game
+and block). Counting hand by hand cost the database about four round trips per
+seat and hand, and batches of 200 with every block stored 20 writes a hand: the
+counter counted 14 of the 90 hands/s `showdown bench server` deals (2.3 writes a
+hand in batches of 1,000: docs/experiments/2026-11-29-stats-counter-batches.md).
+A stop (`close`) finishes the batch being counted and keeps the hands still
+queued in `stats_backlog`, one document of hand ids, counted first after the next
+start (`resume`): counting them at the stop held a busy server's shutdown for
+13 s (1,260 hands queued by 100 tables). If the server is killed between a new
+player_hand_stats document and its counters, or with hands still queued, those
+hands are missing from the summary (a known gap: nothing counts them later).
 Once a batch is counted, its listeners (`listen`) hear which tables' hands it
 counted and whose statistics changed: the tables tell their seats' HUDs to fetch
 again, so a HUD never shows the figures from before the hand it just watched.
@@ -64,7 +71,15 @@ DUPLICATE_KEY = 11000
 # Hands waiting to be counted; past this (a database that cannot keep up) a hand is
 # left uncounted and logged rather than held in memory without bound.
 MAX_QUEUED = 10_000
-BATCH_HANDS = 200  # queued hands counted together (a handful of group writes for all)
+# Queued hands counted together: a handful of group writes for all, and a player's hands
+# in one batch share one update of their summary and of each results block. While the
+# queue holds more than a batch (behind), the next takes up to BATCH_MAX at once: a
+# hundred tables' 500 players play one or two hands in a batch of 200 (11 writes a hand,
+# `showdown bench server`), ten in one of 1,000 (3-4 a hand), and batches growing by
+# doubling spent the first minute in the dear ones. Caught up, they shrink back by
+# BATCH_HANDS, and a HUD hears sooner.
+BATCH_HANDS = 200
+BATCH_MAX = 1000
 # Seconds the counting waits after a hand is queued for others to count with it: the
 # group writes cost round trips per batch, not per hand (a HUD updates this much later).
 STATS_LINGER = 0.5
@@ -76,6 +91,15 @@ CLOSE_WAIT = 10.0
 # (with 100 a point, it was one straight line), 100,000 hands have 100 points of 1,000.
 BLOCK_SIZES = (1, 10, 100, 1000)
 MAX_POINTS = 300
+# Blocks of one hand are not stored: each is its hand's facts (player_hand_stats), read as
+# a block (`fact_block`). They were five writes per hand of the statistics' nine.
+FACT_SIZE = 1
+# Set on a summary created since: while it has at most `size` hands, it is its first
+# block of that size (`summary_block`), not stored; the block is written once the summary
+# has more hands (the summary's sums before then, with the new hands). A room's players
+# mostly have fewer than 100 or 1,000 hands of a game: their blocks of 100 and 1,000 were
+# two of the 3.5 writes a hand of batches of 1,000 (`showdown bench server`).
+SUMMARY_BLOCKS = "blocks_in_summary"
 # The winnings lines a results block sums.
 SERIES = (
     "won",
@@ -106,6 +130,27 @@ def counter_inc(p: PlayerHand) -> dict[str, float]:
     return {name: value for name, value in p.counts.as_dict().items() if value}
 
 
+def in_summary(summary: Document, size: int) -> bool:
+    """Whether the summary is its first block of `size` hands (not stored)."""
+    hands = int(summary.get("hands", 0))
+    return bool(summary.get(SUMMARY_BLOCKS)) and size != FACT_SIZE and 0 < hands <= size
+
+
+def summary_block(summary: Document, size: int) -> Document:
+    """The first block of `size` hands of a summary that holds them all (`in_summary`)."""
+    return {
+        "_id": f"{summary['_id']}|{size}|0",
+        "player_id": summary["player_id"],
+        "game": summary["game"],
+        "size": size,
+        "block": 0,
+        "hands": int(summary.get("hands", 0)),
+        **{name: summary.get(name, 0) for name in SERIES},
+        "first_at": summary["first_at"],
+        "last_at": summary["last_at"],
+    }
+
+
 def block_size_for(hands: int) -> int:
     """The block size a graph of this many hands is drawn with."""
     return next((size for size in BLOCK_SIZES if hands <= size * MAX_POINTS), BLOCK_SIZES[-1])
@@ -121,18 +166,34 @@ def sizes_kept(number: int) -> list[int]:
 class BlockSums:
     """New hands summed per results block (a player's `number`-th hand of a game falls
     in block (number - 1) // size), written as one upsert per block, or an insert for
-    a block these hands begin (every block of size 1): the embedded database stores a
-    batch of inserts in one transaction and spends about six times less on each than
-    on an upsert (measured: 0.2 ms against 1.4 ms), and blocks of size 1 are most of
-    the statistics' writes."""
+    a block these hands begin: the embedded database stores a batch of inserts in one
+    transaction and spends about six times less on each than on an upsert (measured:
+    0.2 ms against 1.4 ms). Blocks of one hand are the facts: none is written here."""
 
     def __init__(self) -> None:
         self._blocks: dict[str, Document] = {}
         self._new: set[str] = set()  # blocks whose first hand is among these
 
-    def add(self, p: PlayerHand, number: int, played_at: datetime) -> None:
+    def add_summary(self, summary: Document, size: int) -> None:
+        """A summary's hands, its first block of `size` until now (`in_summary`): added
+        before its new hands."""
+        block = summary_block(summary, size)
+        self._blocks[block["_id"]] = {
+            "$inc": {"hands": block["hands"], **{name: block[name] for name in SERIES}},
+            "$min": {"first_at": block["first_at"]},
+            "$max": {"last_at": block["last_at"]},
+            "$setOnInsert": {k: block[k] for k in ("player_id", "game", "size", "block")},
+        }
+
+    def add(
+        self, p: PlayerHand, number: int, played_at: datetime, in_summary: Iterable[int] = ()
+    ) -> None:
+        """Add the player's `number`-th hand of its game, but not to the sizes whose first
+        block its summary is (`in_summary`)."""
         counts = p.counts.as_dict()
         for size in sizes_kept(number):
+            if size == FACT_SIZE or size in in_summary:  # the facts, the summary are it
+                continue
             block = (number - 1) // size
             key = f"{stats_id(p.player_id, p.game)}|{size}|{block}"
             doc = self._blocks.get(key)
@@ -177,19 +238,31 @@ class BlockSums:
         return out
 
 
-def table_update(record: HandRecord, players: list[PlayerHand], played_at: datetime) -> UpdateOne:
-    """Add one hand to its table's lobby figures."""
-    pot = sum(e.amount or 0 for e in record.events if e.kind is EventKind.WIN)
-    at_flop = sum(p.counts.saw_flop for p in players)
-    return UpdateOne(
-        {"_id": record.table_id},
-        {
-            "$inc": {"hands": 1, "pots": pot, "flop_players": at_flop, "flops": int(at_flop > 0)},
-            "$min": {"first_at": played_at},
-            "$max": {"last_at": played_at},
-        },
-        upsert=True,
-    )
+# One hand with its seats counted (holdem.stats) and the time it was played.
+Counted = tuple[HandRecord, list[PlayerHand], datetime]
+
+
+def table_updates(hands: Iterable[Counted]) -> list[UpdateOne]:
+    """Add hands to their tables' lobby figures: one update per table, however many of
+    its hands (a hundred tables' thousand hands are a hundred writes, not a thousand)."""
+    updates: dict[str, Document] = {}
+    for record, players, played_at in hands:
+        pot = sum(e.amount or 0 for e in record.events if e.kind is EventKind.WIN)
+        at_flop = sum(p.counts.saw_flop for p in players)
+        adds = {"hands": 1, "pots": pot, "flop_players": at_flop, "flops": int(at_flop > 0)}
+        update = updates.get(record.table_id)
+        if update is None:
+            updates[record.table_id] = {
+                "$inc": adds,
+                "$min": {"first_at": played_at},
+                "$max": {"last_at": played_at},
+            }
+            continue
+        for name, value in adds.items():
+            update["$inc"][name] += value
+        update["$min"]["first_at"] = min(update["$min"]["first_at"], played_at)
+        update["$max"]["last_at"] = max(update["$max"]["last_at"], played_at)
+    return [UpdateOne({"_id": table}, u, upsert=True) for table, u in updates.items()]
 
 
 def table_figures(doc: Document) -> dict[str, float | None]:
@@ -204,20 +277,78 @@ def table_figures(doc: Document) -> dict[str, float | None]:
     }
 
 
-def _needs_a_thread(record: HandRecord) -> bool:
-    # Cards shown before the river: the all-in equity enumerates boards (up to tens of ms).
-    return len(record.board) == 5 and any(e.kind is EventKind.SHOW for e in record.events)
+def fact_query(player_id: str, query: Document | None = None) -> Document:
+    """The facts (player_hand_stats) that are the player's blocks of one hand matching a
+    blocks query: its game fields ("game.<field>") and time range ("first_at",
+    "last_at": a block of one hand begins and ends when it was played). A tournament's
+    hands are not in the results graph."""
+    seat: Document = {"player_id": player_id}
+    played: Document = {}
+    for key, value in (query or {}).items():
+        if key.startswith("game."):
+            seat[key] = value
+        elif key in ("first_at", "last_at"):
+            played.update(value)
+        else:
+            raise ValueError(f"a results query on {key!r}")
+    out: Document = {"seats": {"$elemMatch": seat}, "tournament": {"$exists": False}}
+    if played:
+        out["played_at"] = played
+    return out
 
 
-async def count_hand(record: HandRecord) -> list[PlayerHand]:
-    """holdem.stats on one hand, off the event loop when it may take a while."""
-    if _needs_a_thread(record):
-        return await asyncio.to_thread(player_hands, record)
-    return player_hands(record)
+def in_range(block: Document, query: Document) -> bool:
+    """Whether a block read from a summary matches a blocks query's time range (its
+    "first_at" and "last_at" bounds, "$gte" and "$lte"; the game fields matched)."""
+    for key in ("first_at", "last_at"):
+        for op, bound in query.get(key, {}).items():
+            if op == "$gte" and not block[key] >= bound:
+                return False
+            if op == "$lte" and not block[key] <= bound:
+                return False
+            if op not in ("$gte", "$lte"):
+                raise ValueError(f"a results query with {op!r}")
+    return True
 
 
-# One hand with its seats counted (holdem.stats) and the time it was played.
-Counted = tuple[HandRecord, list[PlayerHand], datetime]
+def fact_block(fact: Document, player_id: str) -> Document:
+    """The player's block of one hand, from the hand's facts: the sums `BlockSums` would
+    store for it (holdem.stats's winnings lines of that hand)."""
+    seat = next(s for s in fact["seats"] if s["player_id"] == player_id)
+    net, went, ev = seat["net"], bool(seat["showdown"]), seat["allin_ev"]
+    big_blind = seat["game"]["big_blind"]
+    return {
+        "_id": f"{fact['hand_id']}|{player_id}",
+        "player_id": player_id,
+        "game": seat["game"],
+        "size": FACT_SIZE,
+        "hands": 1,
+        "won": net,
+        "won_showdown": net if went else 0,
+        "won_no_showdown": 0 if went else net,
+        "allin_ev": ev,
+        "won_bb": net / big_blind,
+        "won_showdown_bb": net / big_blind if went else 0.0,
+        "won_no_showdown_bb": 0.0 if went else net / big_blind,
+        "allin_ev_bb": ev / big_blind,
+        "first_at": fact["played_at"],
+        "last_at": fact["played_at"],
+    }
+
+
+def count_hands(hands: list[tuple[Document, datetime]]) -> list[Counted]:
+    """holdem.stats on stored hands, in a thread: a batch's hands counted on the event
+    loop held it for their whole counting (an all-in's equity enumerates boards: up to
+    tens of ms a hand), and one hand at a time in a thread cost a turn of a busy loop
+    each. A hand the statistics cannot read is logged and skipped."""
+    counted: list[Counted] = []
+    for doc, played_at in hands:
+        try:
+            record = record_from_doc(doc)
+            counted.append((record, player_hands(record), played_at))
+        except Exception:
+            log.exception("statistics skipped a hand", extra={"hand_no": doc.get("hand_no")})
+    return counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +378,15 @@ def tables_counted(counted: list[Counted]) -> list[TableCounted]:
 Queued = tuple[Document, datetime]
 
 
+def next_batch_hands(size: int, left: int) -> int:
+    """The next batch's most hands, given the hands left queued after taking one."""
+    if left >= size:  # behind: the biggest batches, the fewest writes per hand
+        return BATCH_MAX
+    if left == 0:  # caught up: back towards batches a HUD hears of sooner
+        return max(BATCH_HANDS, size - BATCH_HANDS)
+    return size
+
+
 class PlayerStats:
     def __init__(self, db: AsyncDatabase[Document], writer: BatchWriter) -> None:
         self._queue: asyncio.Queue[Queued] = asyncio.Queue(MAX_QUEUED)
@@ -263,6 +403,15 @@ class PlayerStats:
         self._resumed: list[object] = []  # backlog documents whose hands are queued
         self._resumed_left = 0  # their hands not counted yet (first in the queue)
         self._listeners: list[CountedListener] = []
+        self.batch_hands = BATCH_HANDS  # the next batch's most hands (grows while behind)
+        self.hands_counted = 0  # hands counted by the background task (the bench's figure)
+        self.queue_peak = 0  # most hands ever waiting to be counted
+        self.dropped = 0  # hands left uncounted: the queue was full
+
+    @property
+    def queued(self) -> int:
+        """Hands waiting to be counted now (the batch being counted not included)."""
+        return self._queue.qsize() + len(self._taken)
 
     def listen(self, listener: CountedListener) -> None:
         """Call `listener` (on the event loop, must not block) after each counted batch."""
@@ -290,18 +439,21 @@ class PlayerStats:
         try:
             self._queue.put_nowait((doc, played_at))
         except asyncio.QueueFull:
+            self.dropped += 1
             log.warning(
                 "statistics behind: a hand left uncounted", extra={"hand_no": doc.get("hand_no")}
             )
+        self.queue_peak = max(self.queue_peak, self._queue.qsize())
 
     async def _count_queued(self) -> None:
         while True:
             self._taken.append(await self._queue.get())
-            if STATS_LINGER > 0 and self._queue.qsize() < BATCH_HANDS:
+            if STATS_LINGER > 0 and self._queue.qsize() < self.batch_hands:
                 await asyncio.sleep(STATS_LINGER)  # a pause to gather a batch, not a sync
-            while len(self._taken) < BATCH_HANDS and not self._queue.empty():
+            while len(self._taken) < self.batch_hands and not self._queue.empty():
                 self._taken.append(self._queue.get_nowait())
             batch, self._taken = self._taken, []
+            self.batch_hands = next_batch_hands(self.batch_hands, self._queue.qsize())
             # Its own task: a stop cancels this loop, never a batch half counted.
             self._counting = asyncio.create_task(self._count(batch), name="player-stats-batch")
             await asyncio.shield(self._counting)
@@ -310,7 +462,9 @@ class PlayerStats:
     async def _count(self, batch: list[Queued]) -> None:
         try:
             try:
-                self._tell(await self.file_many(batch))
+                counted = await self.file_many(batch)
+                self.hands_counted += len(counted)
+                self._tell(counted)
             except Exception:
                 log.exception("statistics not counted", extra={"hands": len(batch)})
             if self._resumed:
@@ -401,21 +555,16 @@ class PlayerStats:
     async def file_many(self, hands: list[tuple[Document, datetime]]) -> list[Counted]:
         """Count filed hands, in filing order; a hand counted already changes nothing.
 
-        Four group writes and one read whatever the number of hands and seats: the
-        per-hand facts (the new ones are the hands to count), every player's summed
-        counters, the players' hand counts read back (they number the hands for the
-        results blocks), then the blocks and the tables. A hand the statistics cannot
-        read is logged and skipped: it must never stop a table from filing its hands.
+        Three rounds of group writes and one read whatever the number of hands and
+        seats: the per-hand facts (the new ones are the hands to count), the players'
+        summaries read (they number the hands for the results blocks), every player's
+        summed counters with the tables' figures, then the blocks.
+        A hand the statistics cannot read is logged and skipped: it must never stop a
+        table from filing its hands.
         Returns the hands counted (those counted before included: counting them
         again changed nothing).
         """
-        counted: list[Counted] = []
-        for doc, played_at in hands:
-            try:
-                record = record_from_doc(doc)
-                counted.append((record, await count_hand(record), played_at))
-            except Exception:
-                log.exception("statistics skipped a hand", extra={"hand_no": doc.get("hand_no")})
+        counted = await asyncio.to_thread(count_hands, hands)
         await self.file_counted(counted)
         return counted
 
@@ -435,15 +584,14 @@ class PlayerStats:
             if is_new and record.tournament_id is None
             for p in players
         ]
-        if fresh:
-            hands_after = await self._add_counts(fresh)
-            await self._add_blocks(fresh, hands_after)
-        tables = [
-            table_update(record, players, at)
-            for (record, players, at), is_new in zip(counted, new, strict=True)
-            if is_new
-        ]
-        await asyncio.gather(*(self._write(self._tables.name, op) for op in tables))
+        tables = table_updates(hand for hand, is_new in zip(counted, new, strict=True) if is_new)
+        # The tables' figures go with the summaries (one round of the writer for both).
+        tabled = asyncio.gather(*(self._write(self._tables.name, op) for op in tables))
+        try:
+            if fresh:
+                await self._add_blocks(fresh, await self._add_counts(fresh))
+        finally:
+            await tabled
 
     async def _write(self, collection: str, op: InsertOne[Document] | UpdateOne) -> None:
         # Never on a table's path: the writer's background lane.
@@ -458,7 +606,7 @@ class PlayerStats:
         if not players:
             return False
         hid = hand_id(record.table_id, record.hand_no)
-        fact = {
+        fact: Document = {
             "_id": f"{hid}|{players[0].player_id}",
             "hand_id": hid,
             "player_ids": [p.player_id for p in players],
@@ -474,6 +622,8 @@ class PlayerStats:
                 for p in players
             ],
         }
+        if record.tournament_id is not None:  # no block of the results graph
+            fact["tournament"] = True
         try:
             await self._write(self._per_hand.name, InsertOne(fact))
         except WriteError as error:
@@ -482,47 +632,69 @@ class PlayerStats:
             raise
         return True
 
-    async def _add_counts(self, fresh: list[tuple[PlayerHand, datetime]]) -> dict[str, int]:
-        """Add the new hands' counters, one update per player and game; returns each one's
-        hands so far, these included (one counting task: nobody else adds meanwhile)."""
+    async def _add_counts(self, fresh: list[tuple[PlayerHand, datetime]]) -> dict[str, Document]:
+        """Add the new hands' counters, one update per player and game; returns each
+        one's summary before (hands, winnings lines, times; none for a new one): one
+        counting task, nobody else adds meanwhile."""
         updates: dict[str, Document] = {}
         for p, played_at in fresh:
             key = stats_id(p.player_id, p.game)
-            update = updates.setdefault(
-                key,
-                {
+            update = updates.get(key)
+            if update is None:
+                update = updates[key] = {
                     "$inc": {},
                     "$set": {},
-                    "$setOnInsert": {"player_id": p.player_id, "game": game_doc(p.game)},
-                },
-            )
+                    "$min": {"first_at": played_at},
+                    "$max": {"last_at": played_at},
+                    "$setOnInsert": {
+                        "player_id": p.player_id,
+                        "game": game_doc(p.game),
+                        SUMMARY_BLOCKS: True,
+                    },
+                }
             inc = update["$inc"]
             for name, value in counter_inc(p).items():
                 inc[name] = inc.get(name, 0) + value
             update["$set"] = {"name": p.name, "is_bot": p.is_bot, "last_played_at": played_at}
+            update["$min"]["first_at"] = min(update["$min"]["first_at"], played_at)
+            update["$max"]["last_at"] = max(update["$max"]["last_at"], played_at)
+        fields = ["hands", "player_id", "game", SUMMARY_BLOCKS, "first_at", "last_at", *SERIES]
+        cursor = self._summary.find({"_id": {"$in": list(updates)}}, projection=fields)
+        before = {doc["_id"]: doc async for doc in cursor}
         await asyncio.gather(
             *(
                 self._write(self._summary.name, UpdateOne({"_id": key}, u, upsert=True))
                 for key, u in updates.items()
             )
         )
-        cursor = self._summary.find({"_id": {"$in": list(updates)}}, projection={"hands": 1})
-        return {doc["_id"]: int(doc.get("hands", 0)) async for doc in cursor}
+        return before
 
     async def _add_blocks(
-        self, fresh: list[tuple[PlayerHand, datetime]], hands_after: dict[str, int]
+        self, fresh: list[tuple[PlayerHand, datetime]], before: dict[str, Document]
     ) -> None:
-        """Add the new hands to their results blocks, numbered in filing order."""
+        """Add the new hands to their results blocks, numbered in filing order (after the
+        summary's hands before them): not to the sizes whose first block the summary is
+        still, and a summary's hands to the first blocks it stops being."""
         per_player: dict[str, int] = {}
         for p, _ in fresh:
             key = stats_id(p.player_id, p.game)
             per_player[key] = per_player.get(key, 0) + 1
-        number = {key: hands_after.get(key, n) - n for key, n in per_player.items()}
         blocks = BlockSums()
+        number: dict[str, int] = {}
+        summed: dict[str, list[int]] = {}  # per key, the sizes its summary stays
+        for key, n in per_player.items():
+            old = before.get(key)
+            number[key] = int(old.get("hands", 0)) if old is not None else 0
+            lazy = old is None or bool(old.get(SUMMARY_BLOCKS))  # else blocks as before it
+            after = {SUMMARY_BLOCKS: lazy, "hands": number[key] + n}
+            summed[key] = [size for size in BLOCK_SIZES if in_summary(after, size)]
+            for size in BLOCK_SIZES:  # sizes its summary stops being: its hands so far
+                if old is not None and in_summary(old, size) and size not in summed[key]:
+                    blocks.add_summary(old, size)
         for p, played_at in fresh:
             key = stats_id(p.player_id, p.game)
             number[key] += 1
-            blocks.add(p, number[key], played_at)
+            blocks.add(p, number[key], played_at, summed[key])
         await asyncio.gather(*(self._write_block(op, fallback) for op, fallback in blocks.writes()))
 
     async def _write_block(
@@ -550,8 +722,16 @@ class PlayerStats:
         size = block_size_for(sum(hands))
         for candidate in BLOCK_SIZES[BLOCK_SIZES.index(size) : -1]:
             expected = sum(-(-count // candidate) for count in hands)
-            query = {"player_id": player_id, "size": candidate, **games}
-            if await self._blocks.count_documents(query) == expected:
+            if candidate == FACT_SIZE:
+                # Hands counted before the facts were the blocks (a tournament's facts
+                # unmarked then) or facts stored without their counters (a crash) make
+                # the facts disagree: the next size is drawn.
+                found = await self._per_hand.count_documents(fact_query(player_id, games))
+            else:
+                query = {"player_id": player_id, "size": candidate, **games}
+                found = await self._blocks.count_documents(query)
+                found += sum(1 for doc in summaries if in_summary(doc, candidate))
+            if found == expected:
                 return candidate
         return BLOCK_SIZES[-1]
 
@@ -559,8 +739,19 @@ class PlayerStats:
         self, player_id: str, size: int, query: Document | None = None
     ) -> list[Document]:
         """The player's results blocks of one size, oldest first."""
+        if size == FACT_SIZE:
+            facts = self._per_hand.find(fact_query(player_id, query)).sort("played_at", 1)
+            return [fact_block(doc, player_id) async for doc in facts]
         cursor = self._blocks.find({"player_id": player_id, "size": size, **(query or {})})
-        return [doc async for doc in cursor.sort("first_at", 1)]
+        stored = [doc async for doc in cursor.sort("first_at", 1)]
+        games = {k: v for k, v in (query or {}).items() if k.startswith("game.")}
+        held = [
+            summary_block(doc, size)
+            for doc in await self.summaries(player_id, games)
+            if in_summary(doc, size)
+        ]
+        held = [block for block in held if in_range(block, query or {})]
+        return sorted(stored + held, key=lambda block: block["first_at"]) if held else stored
 
     async def leaderboard(
         self, variant: str, min_hands: int, limit: int, offset: int

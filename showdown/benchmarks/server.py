@@ -371,6 +371,17 @@ async def _bench(args: argparse.Namespace) -> int:
             f"    waited-for write  mean {wait_ms:.1f} ms   "
             f"max {stats['database']['durable_wait_max_us'] / 1000:.1f} ms (since start)"
         )
+    if "stats_hands" in database:
+        # The statistics counter keeps up if it counts as many hands as the tables deal.
+        counted = database["stats_hands"]
+        stats_writes = sum(v for k, v in database.items() if k.startswith("writes.background."))
+        print(
+            f"  stats: counted {counted / elapsed:.1f} hands/s, "
+            f"{stats_writes / counted if counted else float('nan'):.2f} writes per counted hand, "
+            f"queue peak {stats['database']['stats_queue_peak']} "
+            f"(at the end {stats['database']['stats_queued']}, "
+            f"{database['stats_dropped']} left uncounted)"
+        )
     if profile is not None:
         print(f"  server CPU profile  {profile} (collapsed stacks), {profile}.summary")
     return 0
