@@ -213,6 +213,28 @@ def blueprint_choice(bp: Pack, node: int, bucket: int, u: float) -> int:
     return k - 1
 
 
+def opponent_act(
+    tables: OpponentTables,
+    bp: Pack | None,
+    node: int,
+    state: SimState,
+    i: int,
+    cost: int,
+    s: float,
+    bucket: int,
+    rand: Random,
+    scale: float,
+) -> tuple[int, int]:
+    """Player i's (choice, blueprint slot or -1): with probability its blueprint weight,
+    where the hand is on the blueprint's tree at its decision, the blueprint's strategy for
+    its card bucket; else `opponent_choice` by its strength."""
+    w = tables.blueprint[i]
+    if w > 0.0 and bp is not None and blueprint_at(bp, node, state, i) and rand() < w:
+        slot = blueprint_choice(bp, node, bucket, rand())
+        return int(bp.ints[node, B_ACT + slot]), slot
+    return opponent_choice(tables, i, state.street, cost, s, rand(), scale), -1
+
+
 def play_out(
     state: SimState,
     strength: Sequence[Sequence[float]],
@@ -222,10 +244,12 @@ def play_out(
     bp: Pack | None = None,
     node: int = -1,
     ours: Sequence[int] = (0, 0, 0, 0),
+    theirs: Sequence[Sequence[int]] | None = None,
+    ours_by_bp: bool = True,
 ) -> None:
-    """Play to the end: opponents from their model's tables, us by the blueprint `bp`
-    while the hand is on its tree (from `node`; our bucket per street `ours`), else by
-    `our_choice`."""
+    """Play to the end: opponents by `opponent_act` (their buckets per street
+    `theirs[i]`), us (with `ours_by_bp`) by the blueprint `bp` while the hand is on its
+    tree (from `node`; our bucket per street `ours`), else by `our_choice`."""
     rules = state.rules
     units = rules.min_increment
     limit = rules.is_limit
@@ -242,6 +266,7 @@ def play_out(
         if (
             i == me
             and bp is not None
+            and ours_by_bp
             and blueprint_at(bp, node, state, me)
             and rand() < trust_of(state, tables, me)
         ):
@@ -252,7 +277,8 @@ def play_out(
         else:
             cost = cost_of(call, pot, units[street], limit)
             scale = continue_scale(call, pot, limit, tables.overbet[i])
-            choice = opponent_choice(tables, i, street, cost, s, rand(), scale)
+            bucket = theirs[i][street] if theirs is not None else 0
+            choice, slot = opponent_act(tables, bp, node, state, i, cost, s, bucket, rand, scale)
         if choice == 2:
             legal = state.legal_actions()
             assert legal is not None
@@ -300,6 +326,7 @@ __all__ = [
     "blueprint_follow",
     "continue_scale",
     "cost_of",
+    "opponent_act",
     "opponent_choice",
     "our_choice",
     "play_out",
