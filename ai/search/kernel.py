@@ -151,10 +151,17 @@ def opponent_choice(
     tab: F64, i: int, street: int, cost: int, s: float, u: float, scale: float
 ) -> int:
     """0 fold, 1 check/call, 2 bet/raise (policy.opponent_choice)."""
+    return opponent_choice_at(tab, i, street, cost, s, u, scale, tab[i, street, cost, T_KAPPA])
+
+
+@jit
+def opponent_choice_at(
+    tab: F64, i: int, street: int, cost: int, s: float, u: float, scale: float, kappa: float
+) -> int:
+    """opponent_choice with the share `kappa` of card-following play given."""
     row = tab[i, street, cost]
     raise_above = 1.0 - (1.0 - row[T_RAISE_ABOVE]) * scale
     p_raise = (s - raise_above + SIGMA) / (2 * SIGMA)
-    kappa = row[T_KAPPA]
     if kappa < 1.0:
         p_raise = kappa * min(max(p_raise, 0.0), 1.0) + (1.0 - kappa) * row[T_RAISE_SHARE] * scale
     if u < p_raise:
@@ -175,13 +182,21 @@ def opponent_act(
     tab: F64, bpi: I64, bps: F64, node: int, st: I64, i: int, street: int, cost: int,
     s: float, bucket: int, rng: I64, scale: float,
 ) -> tuple[int, int]:  # fmt: skip
-    """Player i's (choice, blueprint slot or -1): with probability its blueprint weight,
-    where the hand is on the blueprint's tree at its decision, the blueprint's strategy for
-    its card bucket `bucket` (how an unread player plays); else the tables' thresholds."""
-    w = tab[i, 0, 0, T_BLUEPRINT]
-    if w > 0.0 and bp_at(bpi, node, st, i) and uniform(rng) < w:
-        slot = bp_choice(bpi, bps, node, bucket, uniform(rng))
-        return int(bpi[node, B_ACT + slot]), slot  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2
+    """Player i's (choice, blueprint slot or -1). Its card-following play (the share
+    kappa) is, with probability its blueprint weight b, where the hand is on the
+    blueprint's tree at its decision, the blueprint's strategy for its card bucket
+    `bucket` (how an unread player plays), else the tables' thresholds; the rest card-blind
+    as in `opponent_choice`: b kappa by the blueprint, the thresholds and the card-blind
+    shares mixed at kappa (1 - b) / (1 - b kappa) for the remainder."""
+    b = tab[i, 0, 0, T_BLUEPRINT]
+    if b > 0.0 and bp_at(bpi, node, st, i):
+        kappa = tab[i, 0, 0, T_KAPPA]
+        p = b * kappa
+        if uniform(rng) < p:
+            slot = bp_choice(bpi, bps, node, bucket, uniform(rng))
+            return int(bpi[node, B_ACT + slot]), slot  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2
+        rest = kappa * (1.0 - b) / (1.0 - p) if p < 1.0 else 1.0
+        return opponent_choice_at(tab, i, street, cost, s, uniform(rng), scale, rest), -1
     return opponent_choice(tab, i, street, cost, s, uniform(rng), scale), -1
 
 

@@ -54,16 +54,25 @@ def continue_scale(call: int, pot: int, limit: bool, exponent: float = 1.0) -> f
 
 
 def opponent_choice(
-    tables: OpponentTables, i: int, street: int, cost: int, s: float, u: float, scale: float = 1.0
+    tables: OpponentTables,
+    i: int,
+    street: int,
+    cost: int,
+    s: float,
+    u: float,
+    scale: float = 1.0,
+    kappa: float | None = None,
 ) -> int:
     """0 fold, 1 check/call, 2 bet/raise for player i with strength s and a uniform draw u.
 
     A player whose actions do not follow their cards (kappa < 1) plays that share of
     the time card-blind: the model's shares whatever the holding. `scale`
-    (`continue_scale`) shrinks the shares that raise and continue."""
+    (`continue_scale`) shrinks the shares that raise and continue; `kappa` replaces the
+    player's own share of card-following play (`opponent_act`)."""
     raise_above = 1.0 - (1.0 - tables.raise_above[i][street][cost]) * scale
     p_raise = (s - raise_above + SIGMA) / (2 * SIGMA)
-    kappa = tables.kappa[i]
+    if kappa is None:
+        kappa = tables.kappa[i]
     if kappa < 1.0:
         p_raise = (
             kappa * min(max(p_raise, 0.0), 1.0)
@@ -225,13 +234,20 @@ def opponent_act(
     rand: Random,
     scale: float,
 ) -> tuple[int, int]:
-    """Player i's (choice, blueprint slot or -1): with probability its blueprint weight,
-    where the hand is on the blueprint's tree at its decision, the blueprint's strategy for
-    its card bucket; else `opponent_choice` by its strength."""
-    w = tables.blueprint[i]
-    if w > 0.0 and bp is not None and blueprint_at(bp, node, state, i) and rand() < w:
-        slot = blueprint_choice(bp, node, bucket, rand())
-        return int(bp.ints[node, B_ACT + slot]), slot
+    """Player i's (choice, blueprint slot or -1): where the hand is on the blueprint's
+    tree at its decision, its card-following play (kappa) is the blueprint's strategy for
+    its card bucket with probability its blueprint weight b, else `opponent_choice` by its
+    strength; overall b kappa by the blueprint, the rest `opponent_choice` at
+    kappa (1 - b) / (1 - b kappa)."""
+    b = tables.blueprint[i]
+    if b > 0.0 and bp is not None and blueprint_at(bp, node, state, i):
+        kappa = tables.kappa[i]
+        p = b * kappa
+        if rand() < p:
+            slot = blueprint_choice(bp, node, bucket, rand())
+            return int(bp.ints[node, B_ACT + slot]), slot
+        rest = kappa * (1.0 - b) / (1.0 - p) if p < 1.0 else 1.0
+        return opponent_choice(tables, i, state.street, cost, s, rand(), scale, rest), -1
     return opponent_choice(tables, i, state.street, cost, s, rand(), scale), -1
 
 
