@@ -61,10 +61,10 @@ class OpponentTables:
     # Per player, the exponent of (2 / (1 + bet/pot)) that scales its raising and
     # continuing shares facing a No-Limit bet beyond the pot (`ai.search.versus`).
     overbet: list[float]
-    # Per player, the probability that it acts by the blueprint's strategy for its card
-    # bucket where the simulated hand is on the blueprint's tree, rather than by the
-    # strength thresholds above (`ai.search.kernel.opponent_act`): 1 - w with no read
-    # of the player, w = n / (n + evidence_k) as the evidence grows. 0: thresholds only.
+    # Per player, the probability that its card-following play (kappa) is the blueprint's
+    # strategy for its card bucket where the simulated hand is on the blueprint's tree,
+    # rather than the strength thresholds above (`ai.search.kernel.opponent_act`): 1 - w,
+    # w = n / (n + evidence_k) (no read of the player: 1). 0: thresholds only.
     blueprint: list[float]
 
     @classmethod
