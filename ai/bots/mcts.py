@@ -38,7 +38,7 @@ from ai.search.mcts import (
     is_overbet,
     largest_up_to_pot,
 )
-from ai.search.opponents import build_tables
+from ai.search.opponents import OpponentTables, build_tables
 from ai.search.overbet_prior import prior_exponents
 from ai.search.profiles import DEFAULT, MctsConfig, profile
 from ai.search.reliability import Reliability
@@ -153,6 +153,41 @@ class MctsBot(LokiBot):
         out: npt.NDArray[np.float64] = (1.0 - w) * prior + w * model
         return out
 
+    def tables(self, obs: Observation) -> OpponentTables:
+        """Every player's tables for the search at this decision (`build_tables`)."""
+        config = self.config
+        kappa = [
+            1.0 if i == obs.index else self.reliability.kappa(*self._raise_share(obs, i))
+            for i in range(obs.n)
+        ]
+        book = self.versus
+        players = [obs.player_id(i) for i in range(obs.n)]
+        crowd = crowd_of(obs.n_in_hand)
+        versus = [book.answers_of(p, crowd) for p in players]
+        overbets = [book.overbets_of(p) for p in players]
+        wanted = config.blueprint_prior and (obs.limit or config.nolimit_prior)
+        prior = prior_for(obs) if wanted else None
+        return build_tables(
+            obs,
+            self.model,
+            config.generic_only,
+            kappa,
+            versus,
+            overbets,
+            None if prior is None else prior[0],
+            config.evidence_k,
+            None if prior is None else prior[1],
+            None if prior is None else prior_exponents(obs),
+            self._reads_per_holding(obs) and config.opponents_by_blueprint,
+        )
+
+    def _reads_per_holding(self, obs: Observation) -> bool:
+        """Heads-up Limit with the blueprint's reading per holding (`_holding_reading`)."""
+        config = self.config
+        reads = config.reads_by_blueprint and config.blueprint_prior
+        hu_limit = reads and obs.limit and obs.n == 2 and not config.generic_only
+        return hu_limit and config.reads_per_holding
+
     def hand_over(self, summary: HandSummary, me: int) -> None:
         if not self.config.generic_only:
             super().hand_over(summary, me)
@@ -242,29 +277,7 @@ class MctsBot(LokiBot):
                 return rule
             elif self._preflop_blueprint:
                 return rule  # the blueprint's own size
-        kappa = [
-            1.0 if i == obs.index else self.reliability.kappa(*self._raise_share(obs, i))
-            for i in range(obs.n)
-        ]
-        book = self.versus
-        players = [obs.player_id(i) for i in range(obs.n)]
-        crowd = crowd_of(obs.n_in_hand)
-        versus = [book.answers_of(p, crowd) for p in players]
-        overbets = [book.overbets_of(p) for p in players]
-        wanted = config.blueprint_prior and (obs.limit or config.nolimit_prior)
-        prior = prior_for(obs) if wanted else None
-        tables = build_tables(
-            obs,
-            self.model,
-            config.generic_only,
-            kappa,
-            versus,
-            overbets,
-            None if prior is None else prior[0],
-            config.evidence_k,
-            None if prior is None else prior[1],
-            None if prior is None else prior_exponents(obs),
-        )
+        tables = self.tables(obs)
         # The seed is the spot's: the same spot (advice, then "Let AI decide") is searched
         # the same way.
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()

@@ -74,7 +74,7 @@ _UNIT = 1.0 / (1 << 53)
 
 # Table fields (last axis of the packed tables).
 T_RAISE_ABOVE, T_CONTINUE_ABOVE, T_RAISE_SHARE, T_CONTINUE_SHARE = 0, 1, 2, 3
-T_SHARES, T_SIZES, T_CDF, T_KAPPA, T_OVERBET, T_FIELDS = 4, 7, 13, 19, 20, 21
+T_SHARES, T_SIZES, T_CDF, T_KAPPA, T_OVERBET, T_BLUEPRINT, T_FIELDS = 4, 7, 13, 19, 20, 21, 22
 # Tree layout: node rows, edge rows (one per action of a node), child rows (a list per
 # edge of the lines that led to a child node, keyed by a slice of `keys`).
 # NODE_FOLD: our chips since the hand began at the node, what folding there leaves us.
@@ -90,8 +90,9 @@ MAX_KEY = 64  # a line between two of our decisions is at most ~2 (n - 1) action
 MAX_DEPTH = 256
 CARD_CLASSES = 1000  # keys of strength classes start here (cards are 0..51)
 # Integer settings (`settings` array). S_BP_ROOT: our decision's node on the blueprint's
-# tree (`ai.search.rollout_blueprint`), -1: no blueprint plays our later decisions.
-S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS, S_BP_ROOT = 0, 1, 2, 3, 4, 5
+# tree (`ai.search.rollout_blueprint`), -1: no blueprint is followed. S_BP_OURS: whether
+# the blueprint plays our later decisions (else it is followed for the opponents only).
+S_ME, S_PUCT, S_WARMUP, S_RANDOM, S_BUCKETS, S_BP_ROOT, S_BP_OURS = 0, 1, 2, 3, 4, 5, 6
 # The packed blueprint (ai.search.rollout_blueprint.Pack; tests/ai/test_kernel_constants.py).
 B_PLAYER, B_ROUND, B_NACT, B_BASE, B_CHILD, B_ACT = 0, 1, 2, 3, 4, 10
 A_FOLD, A_CALL, A_RAISE = 0, 1, 2  # ai.policy.nway.tree's action codes
@@ -113,6 +114,7 @@ def table_array(tables: OpponentTables) -> F64:
     out[..., T_CDF : T_CDF + 6] = tables.size_cdf
     out[..., T_KAPPA] = np.asarray(tables.kappa)[:, None, None]
     out[..., T_OVERBET] = np.asarray(tables.overbet)[:, None, None]
+    out[..., T_BLUEPRINT] = np.asarray(tables.blueprint)[:, None, None]
     return out
 
 
@@ -149,10 +151,17 @@ def opponent_choice(
     tab: F64, i: int, street: int, cost: int, s: float, u: float, scale: float
 ) -> int:
     """0 fold, 1 check/call, 2 bet/raise (policy.opponent_choice)."""
+    return opponent_choice_at(tab, i, street, cost, s, u, scale, tab[i, street, cost, T_KAPPA])
+
+
+@jit
+def opponent_choice_at(
+    tab: F64, i: int, street: int, cost: int, s: float, u: float, scale: float, kappa: float
+) -> int:
+    """opponent_choice with the share `kappa` of card-following play given."""
     row = tab[i, street, cost]
     raise_above = 1.0 - (1.0 - row[T_RAISE_ABOVE]) * scale
     p_raise = (s - raise_above + SIGMA) / (2 * SIGMA)
-    kappa = row[T_KAPPA]
     if kappa < 1.0:
         p_raise = kappa * min(max(p_raise, 0.0), 1.0) + (1.0 - kappa) * row[T_RAISE_SHARE] * scale
     if u < p_raise:
@@ -166,6 +175,29 @@ def opponent_choice(
             kappa * min(max(p_continue, 0.0), 1.0) + (1.0 - kappa) * row[T_CONTINUE_SHARE] * scale
         )
     return 1 if u < p_continue else 0
+
+
+@jit
+def opponent_act(
+    tab: F64, bpi: I64, bps: F64, node: int, st: I64, i: int, street: int, cost: int,
+    s: float, bucket: int, rng: I64, scale: float,
+) -> tuple[int, int]:  # fmt: skip
+    """Player i's (choice, blueprint slot or -1). Its card-following play (the share
+    kappa) is, with probability its blueprint weight b, where the hand is on the
+    blueprint's tree at its decision, the blueprint's strategy for its card bucket
+    `bucket` (how an unread player plays), else the tables' thresholds; the rest card-blind
+    as in `opponent_choice`: b kappa by the blueprint, the thresholds and the card-blind
+    shares mixed at kappa (1 - b) / (1 - b kappa) for the remainder."""
+    b = tab[i, 0, 0, T_BLUEPRINT]
+    if b > 0.0 and bp_at(bpi, node, st, i):
+        kappa = tab[i, 0, 0, T_KAPPA]
+        p = b * kappa
+        if uniform(rng) < p:
+            slot = bp_choice(bpi, bps, node, bucket, uniform(rng))
+            return int(bpi[node, B_ACT + slot]), slot  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2
+        rest = kappa * (1.0 - b) / (1.0 - p) if p < 1.0 else 1.0
+        return opponent_choice_at(tab, i, street, cost, s, uniform(rng), scale, rest), -1
+    return opponent_choice(tab, i, street, cost, s, uniform(rng), scale), -1
 
 
 @jit
@@ -277,13 +309,14 @@ def advance(
     ev: tuple[I64, I64, I32, I32],
     bp: tuple[I64, F64, F64],
     cur: I64,
+    theirs: I64,
 ) -> int:
-    """Opponents act from the tables until it is our turn or the hand ends; their
-    actions are appended to `key` (street * 64 + 16 + size bucket for a bet or raise,
-    + 8 for check/call, + 0 for a fold), and followed on the blueprint's tree (cur[0]).
-    Returns the key's new length."""
+    """Opponents act (`opponent_act`; their card buckets per street `theirs[i]`) until
+    it is our turn or the hand ends; their actions are appended to `key` (street * 64 +
+    16 + size bucket for a bet or raise, + 8 for check/call, + 0 for a fold), and followed
+    on the blueprint's tree (cur[0]). Returns the key's new length."""
     pack, bits, plain, flush = ev
-    bpi, bpf, _ = bp
+    bpi, bpf, bps = bp
     limit = rules[IS_LIMIT] != 0
     while not st[OVER] and st[QUEUE] != me:
         i = st[QUEUE]
@@ -292,7 +325,9 @@ def advance(
         pot = pot_of(st)
         cost = cost_of(call, pot, rules[MIN_INC + street], limit)
         scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
-        choice = opponent_choice(tab, i, street, cost, strength[i, street], uniform(rng), scale)
+        node = cur[0]
+        choice, slot = opponent_act(tab, bpi, bps, node, st, i, street, cost,
+                                    strength[i, street], theirs[i, street], rng, scale)  # fmt: skip
         kind = CHECK if call == 0 else (CALL if choice >= 1 else FOLD)
         to = 0
         code = street * 64 + (8 if kind != FOLD else 0)
@@ -303,11 +338,14 @@ def advance(
                 bucket = 0
                 if limit:
                     to = low
+                elif slot >= 0:
+                    to = bp_raise_to(bpf, node, slot, pot, st[BETS + i], call, low, high, limit)
+                    bucket = size_bucket(pot, st[BETS + i], call, st[STACKS + i], to)
                 else:
                     bucket = opponent_bucket(tab, i, street, cost, uniform(rng))
                     to = bucket_amount(pot, st[BETS + i], call, low, high, bucket)
                 code = street * 64 + 16 + bucket
-        cur[0] = bp_follow(bpi, bpf, cur[0], st, rules, i, kind, to)
+        cur[0] = bp_follow(bpi, bpf, node, st, rules, i, kind, to)
         step(st, rules, kind, to, holes, runout, pack, bits, plain, flush)
         if length < MAX_KEY:
             key[length] = code
@@ -329,10 +367,12 @@ def play_out(
     bp: tuple[I64, F64, F64],
     cur: I64,
     ours: I64,
+    theirs: I64,
+    bp_ours: bool,
 ) -> None:
-    """policy.play_out: opponents from their tables, us by the blueprint while the hand
-    is on its tree (cur[0], our bucket per street `ours`) with probability the opponents'
-    trust, else by our_choice, to the end."""
+    """policy.play_out: opponents by `opponent_act` (their buckets `theirs`), us (with
+    `bp_ours`) by the blueprint while the hand is on its tree (cur[0], our bucket per
+    street `ours`) with probability the opponents' trust, else by our_choice, to the end."""
     pack, bits, plain, flush = ev
     bpi, bpf, bps = bp
     limit = rules[IS_LIMIT] != 0
@@ -347,7 +387,12 @@ def play_out(
         node = cur[0]
         # The blueprint as far as the opponents' bets follow their cards (`trust_of`):
         # against card-blind betting the rule's exploitation, not the equilibrium's folds.
-        if i == me and bp_at(bpi, node, st, me) and uniform(rng) < trust_of(st, tab, me):
+        if (
+            i == me
+            and bp_ours
+            and bp_at(bpi, node, st, me)
+            and uniform(rng) < trust_of(st, tab, me)
+        ):
             slot = bp_choice(bpi, bps, node, ours[street], uniform(rng))
             choice = bpi[node, B_ACT + slot]  # A_FOLD, A_CALL, A_RAISE: 0, 1, 2 as below
         elif i == me:
@@ -355,7 +400,8 @@ def play_out(
         else:
             cost = cost_of(call, pot, rules[MIN_INC + street], limit)
             scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
-            choice = opponent_choice(tab, i, street, cost, s, uniform(rng), scale)
+            choice, slot = opponent_act(tab, bpi, bps, node, st, i, street, cost, s,
+                                        theirs[i, street], rng, scale)  # fmt: skip
         kind = CHECK if call == 0 else (CALL if choice >= 1 else FOLD)
         to = 0
         if choice == 2:
@@ -750,12 +796,14 @@ def run_schedule(
     out: F64,
     bp: tuple[I64, F64, F64],
     bp_buckets: I64,
+    opp_buckets: I64,
 ) -> None:
     """Run the iterations of `schedule` (rows: deal, forced root action or -1, seed or -1);
     out[0], out[1] accumulate the values and their squares (for the scale). Our later
     decisions below the root (while the rule plays there) and in the rollouts are the
     blueprint's (`bp`, from node settings[S_BP_ROOT], our buckets per deal and street
-    `bp_buckets`) while the hand is on its tree."""
+    `bp_buckets`) while the hand is on its tree (with settings[S_BP_OURS]); the opponents'
+    buckets per deal, player and street are `opp_buckets` (`opponent_act`)."""
     me = settings[S_ME]
     puct = settings[S_PUCT] != 0
     warmup = settings[S_WARMUP]
@@ -764,6 +812,7 @@ def run_schedule(
     exploration = params[P_EXPLORATION]
     scale = params[P_SCALE]
     bp_root = settings[S_BP_ROOT]
+    bp_ours = settings[S_BP_OURS] != 0
     bpi, bpf, bps = bp
     limit = rules[IS_LIMIT] != 0
     cur = np.empty(1, dtype=np.int64)
@@ -782,6 +831,7 @@ def run_schedule(
         runout = runouts[d]
         strength = strengths[d]
         ours = bp_buckets[d]
+        theirs = opp_buckets[d]
         cur[0] = bp_root
         node = root
         depth = 0
@@ -789,7 +839,11 @@ def run_schedule(
         while True:
             if a < 0:
                 if nodes[node, NODE_TOTAL] < warmup and node != root:
-                    if bp_at(bpi, cur[0], st, me) and uniform(rng) < trust_of(st, tab, me):
+                    if (
+                        bp_ours
+                        and bp_at(bpi, cur[0], st, me)
+                        and uniform(rng) < trust_of(st, tab, me)
+                    ):
                         a = bp_edge(nodes, edges, bpi, bpf, bps, cur[0], node, st, rules,
                                     me, ours[st[STREET]], uniform(rng), limit)  # fmt: skip
                     else:
@@ -810,7 +864,7 @@ def run_schedule(
             cur[0] = bp_follow(bpi, bpf, cur[0], st, rules, me, kind, edges[e, E_TO])
             step(st, rules, kind, edges[e, E_TO], hole, runout, pack, bits, plain, flush)
             length = advance(st, rules, hole, runout, strength, tab, me, rng, key, 0, ev, bp,
-                             cur)  # fmt: skip
+                             cur, theirs)  # fmt: skip
             if st[OVER]:
                 value = st[STACKS + me] + st[BETS + me] - st[START + me]
                 break
@@ -842,7 +896,8 @@ def run_schedule(
                 if random_rollout:
                     random_play_out(st, rules, hole, runout, rng, ev)
                 else:
-                    play_out(st, rules, hole, runout, strength, tab, me, rng, ev, bp, cur, ours)
+                    play_out(st, rules, hole, runout, strength, tab, me, rng, ev, bp, cur, ours,
+                             theirs, bp_ours)  # fmt: skip
                 value = st[STACKS + me] + st[BETS + me] - st[START + me]
                 break
             node = child

@@ -183,11 +183,16 @@ class Search:
         kernel.reseed(self._stream, self._seed_base)
         config = self.config
         found = None
-        if config.blueprint_rollouts and config.rollout == MODEL:
+        # The blueprint plays our later decisions, or opponents with a blueprint weight
+        # (`OpponentTables.blueprint`): its tree is followed for either.
+        self._bp_ours = config.blueprint_rollouts
+        self._bp_opponents = [i for i, w in enumerate(tables.blueprint) if w > 0.0 and i != self.me]
+        if (self._bp_ours or self._bp_opponents) and config.rollout == MODEL:
             found = blueprint or rollout_blueprint.for_observation(obs)
         self._bp = found[0] if found is not None else None
         self._bp_arrays = found[0].arrays if found is not None else rollout_blueprint.empty_arrays()
         self._bp_buckets = np.zeros((0, 4), dtype=np.int64)
+        self._opp_buckets = np.zeros((0, obs.n, 4), dtype=np.int64)
         # Our bucket on this street: the same for every deal, computed once.
         self._bp_current = (
             found[0].abstraction.bucket(obs.hole, obs.board) if found is not None else 0
@@ -200,6 +205,7 @@ class Search:
                 config.rollout == RANDOM,
                 config.chance_buckets,
                 found[1] if found is not None else -1,
+                self._bp_ours,
             ],
             dtype=np.int64,
         )
@@ -239,13 +245,20 @@ class Search:
             self.obs.n_opponents,
             self.ranges.potential,
         )
-        if self._bp is not None:
+        if self._bp is not None and self._bp_ours:
             self._bp_buckets = rollout_blueprint.deal_buckets(
                 self._bp.abstraction, self.obs.hole, self.obs.board, runouts,
                 self._rng.getrandbits(31), self._bp_current,
             )  # fmt: skip
         else:
             self._bp_buckets = np.zeros((len(runouts), 4), dtype=np.int64)
+        self._opp_buckets = np.zeros((len(runouts), self.obs.n, 4), dtype=np.int64)
+        if self._bp is not None:
+            for i in self._bp_opponents:
+                self._opp_buckets[:, i] = rollout_blueprint.holding_buckets(
+                    self._bp.abstraction, holes[:, i], self.obs.board, runouts,
+                    self._rng.getrandbits(31),
+                )  # fmt: skip
         if not len(self._holes):
             self.equity = showdown_equity(holes, runouts, self.me, self.obs.opponents)
         self._holes = holes
@@ -272,7 +285,7 @@ class Search:
         kernel.run_schedule(
             *tree.arrays, root.id, self._state, self._rules, self._holes, self._runouts,
             self._strengths, self._tab, schedule, self._settings, self._params, self._stream,
-            self._ev, self._sums, self._bp_arrays, self._bp_buckets,
+            self._ev, self._sums, self._bp_arrays, self._bp_buckets, self._opp_buckets,
         )  # fmt: skip
         self._sum += float(self._sums[0])
         self._sum2 += float(self._sums[1])

@@ -23,7 +23,7 @@ from ai.game.observation import Observation
 from ai.models.features import FEATURES, N_SIZES, feature_list
 from ai.models.model import BLEND_DECISIONS, PRIOR_SIZES, OpponentModel
 from ai.models.stats import PlayerStats, crowd_of, with_own_play
-from ai.search.blueprint_prior import blend
+from ai.search.blueprint_prior import blend, evidence_weight
 from ai.search.versus import PRIOR_EXPONENT, overbet_exponent
 
 F64 = npt.NDArray[np.float64]
@@ -61,6 +61,11 @@ class OpponentTables:
     # Per player, the exponent of (2 / (1 + bet/pot)) that scales its raising and
     # continuing shares facing a No-Limit bet beyond the pot (`ai.search.versus`).
     overbet: list[float]
+    # Per player, the probability that its card-following play (kappa) is the blueprint's
+    # strategy for its card bucket where the simulated hand is on the blueprint's tree,
+    # rather than the strength thresholds above (`ai.search.kernel.opponent_act`): 1 - w,
+    # w = n / (n + evidence_k) (no read of the player: 1). 0: thresholds only.
+    blueprint: list[float]
 
     @classmethod
     def of(
@@ -69,6 +74,7 @@ class OpponentTables:
         sizes: F64,
         kappa: Sequence[float] | None = None,
         overbet: Sequence[float] | None = None,
+        blueprint: Sequence[float] | None = None,
     ) -> OpponentTables:
         raise_above = (1.0 - shares[..., 2]).tolist()
         continue_above = (1.0 - shares[..., 2] - shares[..., 1]).tolist()
@@ -85,6 +91,7 @@ class OpponentTables:
             shares[..., 2].tolist(),
             (shares[..., 1] + shares[..., 2]).tolist(),
             [PRIOR_EXPONENT] * n if overbet is None else [float(e) for e in overbet],
+            [0.0] * n if blueprint is None else [float(b) for b in blueprint],
         )
 
 
@@ -135,6 +142,7 @@ def build_tables(
     evidence_k: float = 1.0,
     prior_sizes: F64 | None = None,
     overbet_prior: Sequence[float] | None = None,
+    blueprint_play: bool = False,
 ) -> OpponentTables:
     """Every player's tables for this decision (the decider's own row is the prior's).
 
@@ -150,7 +158,10 @@ def build_tables(
     `prior_sizes[i]`: player i's No-Limit bet-size shares by the blueprint, blended with
     the model's by the same weight. `overbet_prior[i]`: the prior of player i's overbet
     exponent (the blueprint's own, `ai.search.overbet_prior`; else pot odds' 1), used
-    as it stands until the player has answered our overbets.
+    as it stands until the player has answered our overbets. `blueprint_play`: each
+    opponent acts by the blueprint's strategy for its card bucket with probability
+    1 - w (`OpponentTables.blueprint`), so the move from the blueprint is made in play
+    and the shares (the thresholds) are the model's alone, not blended with `prior`.
     """
     n = obs.n
     shares = np.zeros((n, STREETS, COSTS, 3))
@@ -205,7 +216,8 @@ def build_tables(
     if prior is not None:
         for i in range(n):
             if i != obs.index:
-                shares[i] = blend(prior[i], shares[i], stats[i].decisions, evidence_k)
+                if not blueprint_play:
+                    shares[i] = blend(prior[i], shares[i], stats[i].decisions, evidence_k)
                 if prior_sizes is not None:
                     sizes[i] = blend(prior_sizes[i], sizes[i], stats[i].decisions, evidence_k)
     if versus is not None and not generic_only:
@@ -220,7 +232,11 @@ def build_tables(
             if over is not None and i != obs.index and over.any():
                 cont = shares[i, :, 2, 1] + shares[i, :, 2, 2]
                 exponents[i] = overbet_exponent(over, cont, priors[i])
-    return OpponentTables.of(shares, sizes, kappa, exponents)
+    weights = [
+        0.0 if i == obs.index else 1.0 - evidence_weight(stats[i].decisions, evidence_k)
+        for i in range(n)
+    ]
+    return OpponentTables.of(shares, sizes, kappa, exponents, weights if blueprint_play else None)
 
 
 def _towards_answers(shares: F64, versus: Sequence[F64 | None], me: int) -> None:

@@ -57,6 +57,11 @@ class MctsConfig:
     # With reads_by_blueprint: each holding's action read by the blueprint's strategy for
     # its card bucket at the node reached (`MctsBot._holding_reading`), not by flat shares.
     reads_per_holding: bool = True
+    # With reads_per_holding: in the search's simulations each opponent's card-following
+    # play (kappa) is the blueprint's strategy for its card bucket with probability 1 - w
+    # (w as above), the model's strength thresholds otherwise (`ai.search.kernel.opponent_act`): the
+    # play simulated and the range read come from the same per-holding strategy.
+    opponents_by_blueprint: bool = True
     # No-Limit: a player's bet or raise beyond the pot read by its size
     # (`RangeTracker.overbet_sizes`): the top slice of its raising holdings, the slice
     # its share of such sizes in that context (the model's, corrected by the sizes seen

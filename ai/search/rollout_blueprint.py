@@ -38,6 +38,7 @@ from ai.game.observation import Observation
 from ai.math._jit import jit
 from ai.math.evaluator import CARD_BITS, CARD_PACK, OFFSET_5, OFFSET_6, OFFSET_7, value_of
 from ai.math.fastrng import below, next_state, seed_state
+from ai.math.range_strength import LEX_INDEX
 from ai.policy.blueprint import DEFAULT_ARTEFACT, Blueprint, NotCovered, default_blueprint
 from ai.policy.limit import game as limit_game
 from ai.policy.limit.holdem import HoldemAbstraction, _bucket, _draw, _tables
@@ -180,7 +181,7 @@ def for_observation(obs: Observation) -> tuple[Pack, int] | None:
 
 @jit
 def _sampled_buckets(
-    hole: I64,
+    holes: I64,  # (deals, 2): the holding on each deal
     runouts: I64,
     first: int,
     samples: int,
@@ -195,8 +196,8 @@ def _sampled_buckets(
 ) -> None:
     x = seed_state(seed)
     used = np.zeros(52, dtype=np.bool_)
-    a, b = hole[0], hole[1]
     for d in range(runouts.shape[0]):
+        a, b = holes[d, 0], holes[d, 1]
         for street in range(first, 4):
             nb = street + 2
             offset = OFFSET_5 if nb == 3 else (OFFSET_6 if nb == 4 else OFFSET_7)
@@ -251,10 +252,39 @@ def deal_buckets(
     if street < 3:
         plain, flush = _tables()
         _sampled_buckets(
-            np.array(hole, dtype=np.int64), runouts, street + 1, BUCKET_SAMPLES, seed,
+            np.tile(np.array(hole, dtype=np.int64), (runouts.shape[0], 1)), runouts,
+            street + 1, BUCKET_SAMPLES, seed,
             abstraction.cuts, abstraction.n_cuts, CARD_PACK, CARD_BITS, plain, flush, out,
         )  # fmt: skip
     return out
+
+
+def holding_buckets(
+    abstraction: HoldemAbstraction,
+    holes: I64,
+    board: tuple[int, ...],
+    runouts: I64,
+    seed: int,
+) -> I64:
+    """buckets[deal, street] of an opponent's holding `holes[deal]` (dealt from its
+    range) on each deal's board, as `deal_buckets` for ours: the current street's exact
+    (every holding's on the known board at once), later streets' sampled."""
+    out = np.zeros((runouts.shape[0], 4), dtype=np.int64)
+    street = {0: 0, 3: 1, 4: 2, 5: 3}[len(board)]
+    out[:, street] = np.maximum(_all_on(abstraction, board)[LEX_INDEX[holes[:, 0], holes[:, 1]]], 0)
+    if street < 3:
+        plain, flush = _tables()
+        _sampled_buckets(
+            np.ascontiguousarray(holes, dtype=np.int64), runouts, street + 1, BUCKET_SAMPLES,
+            seed, abstraction.cuts, abstraction.n_cuts, CARD_PACK, CARD_BITS, plain, flush, out,
+        )  # fmt: skip
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _all_on(abstraction: HoldemAbstraction, board: tuple[int, ...]) -> I64:
+    """Every holding's bucket on `board` (the few boards of the hands in play)."""
+    return abstraction.buckets_of_all(board)
 
 
 def empty_arrays() -> tuple[I64, F64, F64]:

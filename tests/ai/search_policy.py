@@ -54,16 +54,25 @@ def continue_scale(call: int, pot: int, limit: bool, exponent: float = 1.0) -> f
 
 
 def opponent_choice(
-    tables: OpponentTables, i: int, street: int, cost: int, s: float, u: float, scale: float = 1.0
+    tables: OpponentTables,
+    i: int,
+    street: int,
+    cost: int,
+    s: float,
+    u: float,
+    scale: float = 1.0,
+    kappa: float | None = None,
 ) -> int:
     """0 fold, 1 check/call, 2 bet/raise for player i with strength s and a uniform draw u.
 
     A player whose actions do not follow their cards (kappa < 1) plays that share of
     the time card-blind: the model's shares whatever the holding. `scale`
-    (`continue_scale`) shrinks the shares that raise and continue."""
+    (`continue_scale`) shrinks the shares that raise and continue; `kappa` replaces the
+    player's own share of card-following play (`opponent_act`)."""
     raise_above = 1.0 - (1.0 - tables.raise_above[i][street][cost]) * scale
     p_raise = (s - raise_above + SIGMA) / (2 * SIGMA)
-    kappa = tables.kappa[i]
+    if kappa is None:
+        kappa = tables.kappa[i]
     if kappa < 1.0:
         p_raise = (
             kappa * min(max(p_raise, 0.0), 1.0)
@@ -213,6 +222,35 @@ def blueprint_choice(bp: Pack, node: int, bucket: int, u: float) -> int:
     return k - 1
 
 
+def opponent_act(
+    tables: OpponentTables,
+    bp: Pack | None,
+    node: int,
+    state: SimState,
+    i: int,
+    cost: int,
+    s: float,
+    bucket: int,
+    rand: Random,
+    scale: float,
+) -> tuple[int, int]:
+    """Player i's (choice, blueprint slot or -1): where the hand is on the blueprint's
+    tree at its decision, its card-following play (kappa) is the blueprint's strategy for
+    its card bucket with probability its blueprint weight b, else `opponent_choice` by its
+    strength; overall b kappa by the blueprint, the rest `opponent_choice` at
+    kappa (1 - b) / (1 - b kappa)."""
+    b = tables.blueprint[i]
+    if b > 0.0 and bp is not None and blueprint_at(bp, node, state, i):
+        kappa = tables.kappa[i]
+        p = b * kappa
+        if rand() < p:
+            slot = blueprint_choice(bp, node, bucket, rand())
+            return int(bp.ints[node, B_ACT + slot]), slot
+        rest = kappa * (1.0 - b) / (1.0 - p) if p < 1.0 else 1.0
+        return opponent_choice(tables, i, state.street, cost, s, rand(), scale, rest), -1
+    return opponent_choice(tables, i, state.street, cost, s, rand(), scale), -1
+
+
 def play_out(
     state: SimState,
     strength: Sequence[Sequence[float]],
@@ -222,10 +260,12 @@ def play_out(
     bp: Pack | None = None,
     node: int = -1,
     ours: Sequence[int] = (0, 0, 0, 0),
+    theirs: Sequence[Sequence[int]] | None = None,
+    ours_by_bp: bool = True,
 ) -> None:
-    """Play to the end: opponents from their model's tables, us by the blueprint `bp`
-    while the hand is on its tree (from `node`; our bucket per street `ours`), else by
-    `our_choice`."""
+    """Play to the end: opponents by `opponent_act` (their buckets per street
+    `theirs[i]`), us (with `ours_by_bp`) by the blueprint `bp` while the hand is on its
+    tree (from `node`; our bucket per street `ours`), else by `our_choice`."""
     rules = state.rules
     units = rules.min_increment
     limit = rules.is_limit
@@ -242,6 +282,7 @@ def play_out(
         if (
             i == me
             and bp is not None
+            and ours_by_bp
             and blueprint_at(bp, node, state, me)
             and rand() < trust_of(state, tables, me)
         ):
@@ -252,7 +293,8 @@ def play_out(
         else:
             cost = cost_of(call, pot, units[street], limit)
             scale = continue_scale(call, pot, limit, tables.overbet[i])
-            choice = opponent_choice(tables, i, street, cost, s, rand(), scale)
+            bucket = theirs[i][street] if theirs is not None else 0
+            choice, slot = opponent_act(tables, bp, node, state, i, cost, s, bucket, rand, scale)
         if choice == 2:
             legal = state.legal_actions()
             assert legal is not None
@@ -300,6 +342,7 @@ __all__ = [
     "blueprint_follow",
     "continue_scale",
     "cost_of",
+    "opponent_act",
     "opponent_choice",
     "our_choice",
     "play_out",

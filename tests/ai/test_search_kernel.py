@@ -17,15 +17,16 @@ from search_policy import (
     blueprint_follow,
     continue_scale,
     cost_of,
+    opponent_act,
     opponent_bucket,
-    opponent_choice,
     play_out,
     random_play_out,
 )
 from test_sim_arrays import EV, random_hand
 
+from ai.policy.nway.tree import ALL_IN
 from ai.search import kernel as K
-from ai.search.abstraction import bucket_amount, our_actions, raise_to
+from ai.search.abstraction import bucket_amount, our_actions, raise_to, size_bucket
 from ai.search.opponents import OpponentTables
 from ai.search.rollout_blueprint import Pack, empty_arrays, pack
 from ai.search.tree import Node, Tree
@@ -42,11 +43,14 @@ SETTINGS = settings(
 
 
 def random_tables(rng: np.random.Generator, n: int) -> OpponentTables:
+    """Random tables; half the players (at random) also act by the blueprint with a
+    random weight (`OpponentTables.blueprint`)."""
     shares = rng.dirichlet(np.ones(3), size=(n, 4, 3))
     sizes = rng.dirichlet(np.ones(6), size=(n, 4, 3))
     kappa = [1.0 if rng.random() < 0.5 else float(rng.random()) for _ in range(n)]
     overbet = [1.0 if rng.random() < 0.5 else 2.0 * float(rng.random()) for _ in range(n)]
-    return OpponentTables.of(shares, sizes, kappa, overbet)
+    blueprint = [0.0 if rng.random() < 0.5 else float(rng.random()) for _ in range(n)]
+    return OpponentTables.of(shares, sizes, kappa, overbet, blueprint)
 
 
 def advanced(state: SimState, rng: random.Random, actions: int) -> SimState:
@@ -89,27 +93,36 @@ def our_buckets(bp: Pack | None, generator: np.random.Generator) -> npt.NDArray[
     return np.array([generator.integers(b) for b in bp.abstraction.buckets], dtype=np.int64)
 
 
+def their_buckets(bp: Pack | None, generator: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
+    """Random card buckets per player and street (zeros without a blueprint)."""
+    return np.array([our_buckets(bp, generator) for _ in range(n)], dtype=np.int64)
+
+
 @SETTINGS
 @given(
     seed=st.integers(0, 10**6),
     players=st.integers(2, 8),
     limit=st.booleans(),
     actions=st.integers(0, 6),
-    rollout=st.sampled_from(("model", "random", "blueprint")),
+    rollout=st.sampled_from(("model", "random", "blueprint", "opponents")),
 )
 def test_the_compiled_rollouts_play_as_the_python_ones(
     seed: int, players: int, limit: bool, actions: int, rollout: str
 ) -> None:
     """With "blueprint", our own decisions are the table's blueprint's while the hand is
-    on its tree (heads-up Limit and No-Limit, three-handed Limit), from a random line."""
-    hand = random_hand(seed, min(players, 3) if rollout == "blueprint" else players, limit, 0)
-    bp = blueprint_of(hand) if rollout == "blueprint" else None
+    on its tree (heads-up Limit and No-Limit, three-handed Limit), from a random line; with
+    "opponents", the blueprint's tree is followed for the opponents' blueprint play only."""
+    on_tree = rollout in ("blueprint", "opponents")
+    hand = random_hand(seed, min(players, 3) if on_tree else players, limit, 0)
+    bp = blueprint_of(hand) if on_tree else None
     state, node = advanced_on(hand, random.Random(seed), actions, bp)
     generator = np.random.default_rng(seed)
     tables = random_tables(generator, state.n)
     strength = generator.random((state.n, 4))
     me = int(generator.integers(state.n))
     ours = our_buckets(bp, generator)
+    theirs = their_buckets(bp, generator, state.n)
+    mine = rollout != "opponents"
     st_ = A.state_array(state)
     rules = A.rules_array(state.rules)
     holes, runout = A.cards_arrays(state)
@@ -120,7 +133,7 @@ def test_the_compiled_rollouts_play_as_the_python_ones(
         K.random_play_out(st_, rules, holes, runout, stream, EV)
     else:
         K.play_out(st_, rules, holes, runout, strength, K.table_array(tables), me, stream, EV,
-                   bp_args(bp), cur, ours)  # fmt: skip
+                   bp_args(bp), cur, ours, theirs, mine)  # fmt: skip
     # The same stream, drawn from Python.
     python_stream = np.zeros(1, dtype=np.int64)
     K.reseed(python_stream, seed)
@@ -131,7 +144,8 @@ def test_the_compiled_rollouts_play_as_the_python_ones(
     if rollout == "random":
         random_play_out(state, rand)
     else:
-        play_out(state, strength.tolist(), tables, rand, me, bp, node, ours.tolist())
+        play_out(state, strength.tolist(), tables, rand, me, bp, node, ours.tolist(),
+                 theirs.tolist(), mine)  # fmt: skip
     assert state.over and st_[A.OVER] == 1
     assert [A.payoff(st_, i) for i in range(state.n)] == state.payoffs()
     assert stream[0] == python_stream[0]  # as many draws, in the same order
@@ -180,6 +194,7 @@ def python_advance(
     me: int,
     bp: Pack | None,
     node: int,
+    theirs: list[list[int]],
 ) -> tuple[list[int], int]:
     """The tree walk's opponents, as the search played them in Python before the kernel:
     from the tables until our turn or the end; the line's key as the tree stores it, and
@@ -193,12 +208,21 @@ def python_advance(
         pot = state.pot
         cost = cost_of(call, pot, state.rules.min_increment[street], limit)
         scale = continue_scale(call, pot, limit, tables.overbet[i])
-        choice = opponent_choice(tables, i, street, cost, strength[i][street], rand(), scale)
+        choice, slot = opponent_act(tables, bp, node, state, i, cost, strength[i][street],
+                                    theirs[i][street], rand, scale)  # fmt: skip
         legal = state.legal_actions()
         assert legal is not None
         if choice == 2 and legal.raise_kind is not None:
-            bucket = 0 if limit else opponent_bucket(tables, i, street, cost, rand())
-            to = legal.min_to if limit else bucket_amount(pot, legal, bucket)
+            if limit:
+                bucket, to = 0, legal.min_to
+            elif slot >= 0:
+                assert bp is not None
+                frac = float(bp.fracs[node, slot])
+                to = legal.max_to if frac == ALL_IN else raise_to(pot, legal, frac)
+                bucket = size_bucket(pot, legal, to)
+            else:
+                bucket = opponent_bucket(tables, i, street, cost, rand())
+                to = bucket_amount(pot, legal, bucket)
             if bp is not None:
                 node = blueprint_follow(bp, node, state, i, legal.raise_kind, to)
             state.step(legal.raise_kind, to)
@@ -229,6 +253,7 @@ def test_the_compiled_tree_walk_plays_the_opponents_as_python(
     tables = random_tables(generator, state.n)
     strength = generator.random((state.n, 4))
     me = int(generator.integers(state.n))
+    theirs = their_buckets(bp, generator, state.n)
     st_ = A.state_array(state)
     holes, runout = A.cards_arrays(state)
     stream = np.zeros(1, dtype=np.int64)
@@ -237,11 +262,18 @@ def test_the_compiled_tree_walk_plays_the_opponents_as_python(
     cur = np.array([node], dtype=np.int64)
     length = K.advance(st_, A.rules_array(state.rules), holes, runout, strength,
                        K.table_array(tables), me, stream, key, 0, EV, bp_args(bp),
-                       cur)  # fmt: skip
+                       cur, theirs)  # fmt: skip
     python_stream = np.zeros(1, dtype=np.int64)
     K.reseed(python_stream, seed)
     expected, followed = python_advance(
-        state, strength.tolist(), tables, lambda: K.uniform(python_stream), me, bp, node
+        state,
+        strength.tolist(),
+        tables,
+        lambda: K.uniform(python_stream),
+        me,
+        bp,
+        node,
+        theirs.tolist(),
     )
     assert key[:length].tolist() == expected
     assert cur[0] == followed  # the blueprint's tree followed as Python follows it
