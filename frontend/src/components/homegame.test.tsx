@@ -19,13 +19,21 @@ function renderBar(view: ReturnType<typeof makeView>, deadline: number | null = 
 
 describe("HomeGameBar", () => {
   it("asks an all-in player how many runs, with the countdown", () => {
-    const view = makeView({ config: RULES, actor: null, legal_actions: null, runout_voters: [1, 2], runout_votes: {} });
-    const send = renderBar(view, Date.now() + 9_500);
-    expect(screen.getByTestId("runout-prompt")).toHaveTextContent("Only if everyone agrees");
-    expect(screen.getByTestId("runout-countdown")).toHaveTextContent("10 s");
-    expect(screen.queryByTestId("runouts-3")).toBeNull(); // the table allows two runs
-    fireEvent.click(screen.getByTestId("runouts-2"));
-    expect(send).toHaveBeenCalledWith({ type: "runouts", runs: 2 });
+    // The clock stands still: on a busy machine the render took over half a second and
+    // the countdown read "9 s" (a fresh clone's run failed on it).
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(1_000_000);
+      const view = makeView({ config: RULES, actor: null, legal_actions: null, runout_voters: [1, 2], runout_votes: {} });
+      const send = renderBar(view, 1_000_000 + 9_500);
+      expect(screen.getByTestId("runout-prompt")).toHaveTextContent("Only if everyone agrees");
+      expect(screen.getByTestId("runout-countdown")).toHaveTextContent("10 s");
+      expect(screen.queryByTestId("runouts-3")).toBeNull(); // the table allows two runs
+      fireEvent.click(screen.getByTestId("runouts-2"));
+      expect(send).toHaveBeenCalledWith({ type: "runouts", runs: 2 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("shows a vote already given and no buttons to players not asked", () => {
