@@ -422,6 +422,14 @@ class AIGateway:
                     self.counters["reviews_yielded"] += 1
                 else:
                     job.tries += 1
+                    # Why, for a review that fails under load (a browser test's review
+                    # failed 3 tries in 14 s beside other tables' bots; alone it passes).
+                    why = (
+                        "late" if result is None
+                        else f"declined: {result.reason}" if isinstance(result, _Gone)
+                        else "no values"
+                    )  # fmt: skip
+                    log.warning("review try failed", extra={"try": job.tries, "why": why})
                 if job.tries >= REVIEW_TRIES:
                     self.counters["reviews_failed"] += 1
                     if not job.future.done():
