@@ -723,6 +723,14 @@ class DecisionAnswer(_Message):
     advice: Advice | None = None
 
 
+# Reasons a worker gives in a DecisionDecline that the gateway acts on.
+# A review stopped because a live query needed its lane: asked again, no failed try.
+DECLINE_YIELDED = "yielded to a live query"
+# The query's lane did not finish it in time (ai.worker.client): for a review, the lane
+# was busy with live work, which is no fault of the review; asked again, no failed try.
+DECLINE_TIMEOUT = "timeout"
+
+
 class DecisionDecline(_Message):
     """The worker cannot answer (overloaded, error): the server re-sends or falls back now."""
 

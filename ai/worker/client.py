@@ -32,6 +32,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ai.worker.decider import Decider, answer_json, hand_ended_json, init_process
 from protocol.messages import (
+    DECLINE_TIMEOUT,
     CloseCode,
     DecisionDecline,
     DecisionQuery,
@@ -324,12 +325,19 @@ class WorkerClient:
         loop = asyncio.get_running_loop()
         call = self.lanes.call(query.table_id, text, budget)
         lane = self.lanes.started(query)
-        future = loop.run_in_executor(self.lanes.executor_for(query.table_id), call)
+        work = self.lanes.executor_for(query.table_id).submit(call)
+        future = asyncio.wrap_future(work, loop=loop)
         future.add_done_callback(lambda _: self.lanes.finished(query, lane))
         try:
             reply = await asyncio.wait_for(asyncio.shield(future), ANSWER_SHARE * allowance)
         except TimeoutError:
-            reply = DecisionDecline(request_id=query.request_id, reason="timeout").model_dump_json()
+            if query.purpose is QueryPurpose.REVIEW and work.cancel():
+                # Still queued behind live work: it leaves the lane (the gateway asks again
+                # later), settled before the decline goes. One already running finishes;
+                # it is short (REVIEW_SECONDS).
+                await asyncio.wait([future])
+            reason = DECLINE_TIMEOUT
+            reply = DecisionDecline(request_id=query.request_id, reason=reason).model_dump_json()
             self.declined += 1
         except Exception as error:  # a bug in one decision must not take the worker down
             log.exception("worker: query %s failed", query.request_id)

@@ -40,6 +40,7 @@ from ai.worker.model_sync import ModelSync
 from holdem.actions import ActionKind, LegalActions
 from holdem.history import HandRecord
 from protocol.messages import (
+    DECLINE_YIELDED,
     Advice,
     DecisionAnswer,
     DecisionDecline,
@@ -62,8 +63,8 @@ ADVICE_SECONDS = 0.3
 REVIEW_SECONDS = ADVICE_SECONDS
 # A review stops at once (the search's next clock read) when a live query is waiting for
 # its lane, and is declined with this reason: the gateway asks for it again later, and
-# does not count it as a failed try (backend.ai_gateway.REVIEW_YIELDED, the same words).
-REVIEW_YIELDED = "yielded to a live query"
+# does not count it as a failed try.
+REVIEW_YIELDED = DECLINE_YIELDED
 # Spots whose advisor answer is kept: "Let AI decide" after "Advice" on the same spot
 # applies the action the advice showed, even when a busy machine cut either search short.
 MAX_SPOTS = 256

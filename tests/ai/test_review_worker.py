@@ -8,7 +8,7 @@ import json
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -17,13 +17,14 @@ import websockets
 from fastapi import HTTPException
 from test_worker_backend import TIMEOUT, Server, running_worker, wait_until
 
-from ai.worker.client import Lanes
+from ai.worker.client import Lanes, WorkerClient
 from ai.worker.decider import REVIEW_YIELDED, Decider, warm_up
 from backend import ai_gateway
 from backend.quotas import Quota
 from backend.review.decisions import decision_points
 from backend.review.service import ReviewService
 from protocol.messages import (
+    DECLINE_TIMEOUT,
     DecisionAnswer,
     DecisionDecline,
     DecisionQuery,
@@ -236,3 +237,32 @@ def test_the_worker_flags_a_lane_only_while_a_review_runs_there() -> None:
         assert not lanes.flags[lane].is_set() and lanes.reviewing == [0, 0]
     finally:
         lanes.shutdown()
+
+
+class SentMessages:
+    """The worker's socket to the gateway, as far as `_answer` uses it: what it sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send(self, message: str) -> None:
+        self.sent.append(message)
+
+
+async def test_a_review_its_busy_lane_did_not_reach_in_time_leaves_the_lane() -> None:
+    client = WorkerClient("http://127.0.0.1:1", "secret", concurrency=1, threads=True)
+    try:
+        release = threading.Event()
+        busy = client.lanes.executors[0].submit(release.wait)  # live work holding the lane
+        query = review_query().model_copy(update={"timeout_ms": 100})
+        socket = SentMessages()
+        await client._answer(cast(Any, socket), query, query.model_dump_json())
+        declined = DecisionDecline.model_validate_json(socket.sent[0])
+        assert declined.reason == DECLINE_TIMEOUT == "timeout"
+        # Cancelled while queued: it no longer counts in its lane (it never ran), and the
+        # lane is not left flagged for a live query.
+        assert client.lanes.reviewing == [0] and not client.lanes.flags[0].is_set()
+        release.set()
+        busy.result()
+    finally:
+        client.lanes.shutdown()

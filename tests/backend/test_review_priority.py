@@ -13,7 +13,7 @@ from test_review_decisions import DECK, LINE, played
 
 from backend import ai_gateway
 from backend.review.decisions import DecisionPoint, decision_points
-from protocol.messages import AdviceSource, QueryPurpose
+from protocol.messages import DECLINE_TIMEOUT, AdviceSource, QueryPurpose
 
 ADVICE = {
     "action": "call",
@@ -170,3 +170,55 @@ async def test_a_review_that_yielded_to_a_live_query_is_asked_again_without_fail
     stats = gateway.stats()
     assert stats["reviews_yielded"] == ai_gateway.REVIEW_TRIES + 2
     assert stats.get("reviews_failed", 0) == 0 and stats["quarantines"] == 0
+
+
+async def test_a_review_a_busy_lane_timed_out_is_asked_again_without_failing(
+    server: RunningServer,
+) -> None:
+    gateway = server.state.gateway
+    point = spot()
+    worker = await TestWorker.connect(server, AI_SECRET, capacity=1)
+    review = asyncio.create_task(gateway.review(point.view, point.legal))
+    for _ in range(ai_gateway.REVIEW_TRIES + 2):  # more than the tries a failure allows
+        query = await next_message(worker)
+        decline = {"type": "decline", "request_id": query["request_id"]}
+        await worker.client.send({**decline, "reason": DECLINE_TIMEOUT})
+    await answer(worker, await next_message(worker))
+    assert len((await review).values) == 2
+    stats = gateway.stats()
+    assert stats["reviews_busy"] == ai_gateway.REVIEW_TRIES + 2
+    assert stats.get("reviews_failed", 0) == 0 and stats["quarantines"] == 0
+
+
+async def test_a_review_busy_past_its_wait_fails(
+    server: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ai_gateway, "REVIEW_WAIT_MAX", 0.0)
+    gateway = server.state.gateway
+    point = spot()
+    worker = await TestWorker.connect(server, AI_SECRET, capacity=1)
+    review = asyncio.create_task(gateway.review(point.view, point.legal))
+    query = await next_message(worker)
+    await worker.client.send(
+        {"type": "decline", "request_id": query["request_id"], "reason": DECLINE_TIMEOUT}
+    )
+    with pytest.raises(ai_gateway.ReviewUnavailable, match="too busy"):
+        await review
+    assert gateway.stats()["reviews_failed"] == 1
+
+
+async def test_a_review_failing_on_the_worker_fails_after_its_tries_saying_why(
+    server: RunningServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    gateway = server.state.gateway
+    point = spot()
+    worker = await TestWorker.connect(server, AI_SECRET, capacity=1)
+    review = asyncio.create_task(gateway.review(point.view, point.legal))
+    for _ in range(ai_gateway.REVIEW_TRIES):
+        query = await next_message(worker)
+        decline = {"type": "decline", "request_id": query["request_id"]}
+        await worker.client.send({**decline, "reason": "error: ValueError"})
+    with pytest.raises(ai_gateway.ReviewUnavailable, match="could not review"):
+        await review
+    whys = [getattr(r, "why", None) for r in caplog.records if r.message == "review try failed"]
+    assert whys == ["declined error: ValueError"] * ai_gateway.REVIEW_TRIES
