@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pymongo import InsertOne, UpdateOne
+from pymongo import InsertOne, ReturnDocument, UpdateOne
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import PyMongoError, WriteError
 from pymongo.write_concern import WriteConcern
@@ -111,6 +111,8 @@ SERIES = (
     "won_no_showdown_bb",
     "allin_ev_bb",
 )
+# What numbering the new hands for the results blocks reads of a summary.
+SUMMARY_FIELDS = ("hands", "player_id", "game", SUMMARY_BLOCKS, "first_at", "last_at", *SERIES)
 
 
 def stats_id(player_id: str, game: GameKey) -> str:
@@ -634,8 +636,15 @@ class PlayerStats:
 
     async def _add_counts(self, fresh: list[tuple[PlayerHand, datetime]]) -> dict[str, Document]:
         """Add the new hands' counters, one update per player and game; returns each
-        one's summary before (hands, winnings lines, times; none for a new one): one
-        counting task, nobody else adds meanwhile."""
+        one's summary just before its update (hands, winnings lines, times; none for a
+        new one), which numbers the new hands for the results blocks.
+
+        The summaries are read together, and each update applies only if the summary
+        still has the hands read: on a cluster another node may count the same player
+        in between (both numbered their hands from the same count: a first block of 10
+        was added twice, or hands fell in no block). An update that finds the summary
+        moved is made again alone, atomically with reading what it was before.
+        """
         updates: dict[str, Document] = {}
         for p, played_at in fresh:
             key = stats_id(p.player_id, p.game)
@@ -658,16 +667,37 @@ class PlayerStats:
             update["$set"] = {"name": p.name, "is_bot": p.is_bot, "last_played_at": played_at}
             update["$min"]["first_at"] = min(update["$min"]["first_at"], played_at)
             update["$max"]["last_at"] = max(update["$max"]["last_at"], played_at)
-        fields = ["hands", "player_id", "game", SUMMARY_BLOCKS, "first_at", "last_at", *SERIES]
-        cursor = self._summary.find({"_id": {"$in": list(updates)}}, projection=fields)
-        before = {doc["_id"]: doc async for doc in cursor}
-        await asyncio.gather(
-            *(
-                self._write(self._summary.name, UpdateOne({"_id": key}, u, upsert=True))
-                for key, u in updates.items()
-            )
+        cursor = self._summary.find(
+            {"_id": {"$in": list(updates)}}, projection=list(SUMMARY_FIELDS)
         )
-        return before
+        before: dict[str, Document | None] = {doc["_id"]: doc async for doc in cursor}
+        applied = await asyncio.gather(
+            *(self._add_if_unmoved(key, u, before.get(key)) for key, u in updates.items())
+        )
+        for (key, update), done in zip(updates.items(), applied, strict=True):
+            if not done:
+                before[key] = await self._summary.find_one_and_update(
+                    {"_id": key},
+                    update,
+                    projection=list(SUMMARY_FIELDS),
+                    upsert=True,
+                    return_document=ReturnDocument.BEFORE,
+                )
+        return {key: doc for key, doc in before.items() if doc is not None}
+
+    async def _add_if_unmoved(self, key: str, update: Document, old: Document | None) -> bool:
+        """The summary's update, if it still has the hands `old` had (or is still not
+        there): False when another counter added hands first. The upsert then inserts
+        a second document of the same id, which the unique id refuses."""
+        hands = {"$exists": False} if old is None else old.get("hands", 0)
+        op = UpdateOne({"_id": key, "hands": hands}, update, upsert=True)
+        try:
+            await self._write(self._summary.name, op)
+        except WriteError as error:
+            if error.code != DUPLICATE_KEY:
+                raise
+            return False
+        return True
 
     async def _add_blocks(
         self, fresh: list[tuple[PlayerHand, datetime]], before: dict[str, Document]

@@ -24,7 +24,12 @@ from backend.db.player_stats import BLOCK_SIZES, SERIES, PlayerStats
 from showdown.benchmarks.stats import GAMES, PLAYER, bench_hands
 
 COLLECTIONS = ("player_stats", "player_results", "table_stats", "player_hand_stats")
-WRITES = {"insert": "documents", "update": "updates", "delete": "deletes"}
+WRITES = {
+    "insert": "documents",
+    "update": "updates",
+    "delete": "deletes",
+    "findAndModify": "update",
+}
 
 
 @dataclass
@@ -227,3 +232,50 @@ async def test_the_statistics_pause_between_commands_while_the_tables_write(
     writer.tables_stopped()
     await asyncio.gather(*updates("b"))
     assert [len(ops) for name, _, ops in db.writes.sent if name == "bg"] == [25]
+
+
+async def test_two_nodes_counting_one_player_at_once_count_each_hand_once(
+    databases: Iterator[Db], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two nodes (two counters on one database) count a table's players at the same
+    moment as they pass 10 hands: every graph size's blocks add up to the summary."""
+    first = next(databases)
+    writer = BatchWriter(first.db, marker="other")
+    second = PlayerStats(first.db, writer)
+    filed = one_table(14)
+    await first.stats.file_many(filed[:6])
+    # Both read the summaries (6 hands) before either adds its hands: 6 + 3 + 5 = 14.
+    read: set[int] = set()
+    both_read = asyncio.Event()
+    for stats in (first.stats, second):
+        monkeypatch.setattr(stats, "_add_if_unmoved", held(stats, read, both_read))
+    try:
+        await asyncio.gather(first.stats.file_many(filed[6:9]), second.file_many(filed[9:]))
+    finally:
+        await writer.close()
+    # One counter found the summaries moved by the other and added alone.
+    moved = [name for name, command, _ in first.writes.sent if command == "findAndModify"]
+    assert moved == ["player_stats"] * 6
+    for player in (f"p{seat}" for seat in range(1, 7)):
+        (summary,) = await first.stats.summaries(player)
+        assert summary["hands"] == 14
+        for size in BLOCK_SIZES:
+            blocks = await first.stats.blocks(player, size)
+            assert sum(b["hands"] for b in blocks) == 14, size
+            for line in SERIES:
+                total = sum(b[line] for b in blocks)
+                assert total == pytest.approx(summary[line]), (size, line)
+
+
+def held(stats: PlayerStats, read: set[int], both_read: asyncio.Event) -> Any:
+    """The counter's summary update, held until both counters have read the summaries."""
+    add = stats._add_if_unmoved
+
+    async def add_when_both_read(key: str, update: Document, old: Document | None) -> bool:
+        read.add(id(stats))
+        if len(read) == 2:
+            both_read.set()
+        await both_read.wait()
+        return await add(key, update, old)
+
+    return add_when_both_read
