@@ -104,7 +104,8 @@ class MctsConfig:
     # that a large k plays the blueprint's mixed strategy itself (its bluffs and slow
     # plays), the policy the search is meant to beat. k = 1 chosen on the training set
     # (2 and 3 lost to always-raise and calling-station); against the blueprint, exact
-    # per decision, mcts - blueprint -5.7 -> +13.0 [+1.7, +24.4] bb/100
+    # per decision, mcts - blueprint -5.7 -> +13.0 [+1.7, +24.4] bb/100 on seed 52, pooled
+    # with seed 55 -8.9 -> +3.4 [-4.5, +11.3]
     # (docs/experiments/2026-11-29-blueprint-anchored-search.md).
     blueprint_anchor: float | None = 1.0
     # The tree of our last decision continued at the next one of the hand when the line
