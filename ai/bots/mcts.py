@@ -11,6 +11,7 @@ in the arena.
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 from dataclasses import replace
@@ -317,6 +318,12 @@ class MctsBot(LokiBot):
             if sized is None:
                 return rule
             result = replace(result, choice=sized)
+        anchor: Decision | None = None  # the blueprint's action the search did not overrule
+        if rule is None and fold is None and call is None:
+            anchor = self.anchored(obs, result)
+            if anchor is not None:
+                standing = next(a for a in result.actions if a.kind == anchor.kind)
+                result = replace(result, choice=standing)
         self.last = result
         self._kept = self._keep(obs, result)
         choice = result.choice
@@ -333,6 +340,9 @@ class MctsBot(LokiBot):
                 f"{rule.reason}; {choice.label} by the search: {choice.value_bb:+.1f} bb "
                 f"(±{choice.stderr_bb:.1f}) over {result.iterations} simulated hands, {best}"
             )
+        elif anchor is not None:
+            text = f"{anchor.reason}; no other action is clearly better. {reason(result, obs)}"
+            text = text[:MAX_CHARS]
         else:
             text = reason(result, obs)
             if fold is not None and text:
@@ -360,6 +370,23 @@ class MctsBot(LokiBot):
             spread={a.label: (a.stderr_bb, a.share) for a in result.actions},
             folds={a.label: a.folds for a in result.actions if a.visits},
         )
+
+    def anchored(self, obs: Observation, result: SearchResult) -> Decision | None:
+        """Heads-up Limit after the flop with `MctsConfig.blueprint_anchor` set: the
+        blueprint's sampled action when the search's choice does not beat it by the
+        anchor's margin (`beats_anchor`), else None (the search's choice stands)."""
+        k = self.config.blueprint_anchor
+        if k is None or not obs.limit or obs.n != 2 or obs.street == PREFLOP:
+            return None
+        try:
+            probs = default_blueprint().action_probabilities(obs)
+        except NotCovered:
+            return None
+        decision = self._sampled(obs, probs)
+        standing = next((a for a in result.actions if a.kind == decision.kind), None)
+        if standing is None or standing is result.choice:
+            return None
+        return None if beats_anchor(result.choice, standing, k) else decision
 
     def off_the_tree(self, obs: Observation) -> bool:
         """Whether this No-Limit preflop spot (heads-up, or three to six handed: the 6-max
@@ -479,6 +506,17 @@ def raise_overrules(result: SearchResult, obs: Observation, min_share: float) ->
         return None
     low = raised.value_bb - Z95 * raised.stderr_bb
     return raised if low > calling.value_bb + Z95 * calling.stderr_bb else None
+
+
+def beats_anchor(best: ActionStats, anchor: ActionStats, k: float) -> bool:
+    """Whether `best` beats the blueprint's `anchor` by more than `k` standard errors of
+    their difference (the two values' errors taken as independent, which overstates it:
+    halving plays both on the same deals). An anchor the search never played (not the
+    exact fold) cannot be told apart: it stands."""
+    if any(a.kind != FOLD and not a.visits for a in (best, anchor)):
+        return False
+    gap = best.value_bb - anchor.value_bb
+    return gap > k * math.hypot(best.stderr_bb, anchor.stderr_bb)
 
 
 def evidence_overrules(result: SearchResult) -> ActionStats | None:

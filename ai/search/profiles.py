@@ -96,6 +96,18 @@ class MctsConfig:
     # reliability kappa starts from (`ai.search.reliability`): the more, the longer a
     # card-blind player's bets are believed (a random agent rarely shows after betting).
     prior_shows: float = PRIOR_SHOWS
+    # Heads-up Limit after the flop (preflop is the blueprint's already): the blueprint's
+    # own sampled action stands unless the search's best beats it by more than this many
+    # standard errors of the difference, sqrt(se_best^2 + se_anchor^2) ("deviate only
+    # when the search is sure"; `MctsBot.anchored`). None: the search's best, as before;
+    # infinity: the blueprint's play. Sampled, not the blueprint's most likely action, so
+    # that a large k plays the blueprint's mixed strategy itself (its bluffs and slow
+    # plays), the policy the search is meant to beat. k = 1 chosen on the training set
+    # (2 and 3 lost to always-raise and calling-station); against the blueprint, exact
+    # per decision, mcts - blueprint -5.7 -> +13.0 [+1.7, +24.4] bb/100 on seed 52, pooled
+    # with seed 55 -8.9 -> +3.4 [-4.5, +11.3]
+    # (docs/experiments/2026-11-29-blueprint-anchored-search.md).
+    blueprint_anchor: float | None = 1.0
     # The tree of our last decision continued at the next one of the hand when the line
     # holds. The advisor starts afresh each time: the same spot gets the same answer.
     keep_tree: bool = True
@@ -120,6 +132,9 @@ ADVISOR = MctsConfig(
     prior_shows=1.0,
     # Its ranges keep the model's reading (its calibration was measured so).
     reads_by_blueprint=False,
+    # Its answer is the search's best, the values it shows (the anchor is measured in
+    # play only).
+    blueprint_anchor=None,
     # Our later decisions in the simulations by the blueprint: values of a sound
     # continuation, not of the rollout rule's (SearchConfig.blueprint_rollouts).
     search=SearchConfig(blueprint_rollouts=True, mixed_ranges=True),
@@ -128,7 +143,7 @@ ADVISOR = MctsConfig(
 # name -> (config, what it ablates)
 ABLATIONS: dict[str, tuple[MctsConfig, str]] = {
     "noblueprint": (
-        MctsConfig(preflop_blueprint=False, blueprint_prior=False),
+        MctsConfig(preflop_blueprint=False, blueprint_prior=False, blueprint_anchor=None),
         "no blueprint: Loki's preflop rules, opponents from the model alone (before #33)",
     ),
     "generic": (MctsConfig(generic_only=True), "no per-player model: the population's"),
