@@ -161,7 +161,9 @@ class Watcher:
                 continue
             try:
                 await client.send({"type": "auth", "token": self.token})  # never in the URL
-                while True:
+                # Until stopped, here too: a cancellation 3.11's wait_for swallowed would
+                # leave it reading a busy table until stop()'s bound (15 s) ran out.
+                while not self._stopping:
                     # A socket silent this long while bots deal with no pause, or a
                     # message not recorded within it, is reconnected, as a browser's
                     # stall detection would (asyncio.timeout: wait_for's race in 3.11).
