@@ -69,6 +69,13 @@ def add_parser(subparsers: Subparsers) -> None:
         "--no-players", action="store_true", help="cluster: spectators only, no socket players"
     )
     cluster.add_argument(
+        "--warm-up",
+        type=float,
+        default=3.0,
+        help="cluster: seconds the sockets settle and hands get under way before each "
+        "measurement (default 3)",
+    )
+    cluster.add_argument(
         "--relay",
         action="store_true",
         help="cluster: sockets stay on the node they open on (every one not on its table's "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 from collections.abc import Callable
@@ -131,7 +132,22 @@ class WsClient:
         return next(m for m in reversed(self.received) if m.get("type") == "state")
 
     async def close(self) -> None:
-        await self.conn.close()
+        """Closes, reading (and dropping) what is still sent meanwhile. A client that
+        stopped reading a busy table (bots dealing with no pause) has a full receive
+        queue, so websockets stops reading its socket: the closing frame would never
+        be read and close() would wait out its close timeout (10 s) every time."""
+
+        async def drain() -> None:
+            with contextlib.suppress(Exception):  # closed, or another task reads it
+                while True:
+                    await self.conn.recv()
+
+        reader = asyncio.create_task(drain())
+        try:
+            await self.conn.close()
+        finally:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
 
 
 async def guest(server: RunningServer, name: str) -> tuple[str, str]:

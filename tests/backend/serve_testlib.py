@@ -161,7 +161,9 @@ class Watcher:
                 continue
             try:
                 await client.send({"type": "auth", "token": self.token})  # never in the URL
-                while True:
+                # Until stopped, here too: a cancellation 3.11's wait_for swallowed would
+                # leave it reading a busy table until stop()'s bound (15 s) ran out.
+                while not self._stopping:
                     # A socket silent this long while bots deal with no pause, or a
                     # message not recorded within it, is reconnected, as a browser's
                     # stall detection would (asyncio.timeout: wait_for's race in 3.11).
@@ -219,6 +221,28 @@ async def bot_table(serve: ServeProcess, bots: int = 4) -> tuple[str, str]:
     return table["table_id"], login["token"]
 
 
+@asynccontextmanager
+async def stopped_database(serve: ServeProcess) -> AsyncIterator[AsyncMongoClient[Message]]:
+    """The stopped server's database, started on its own as the next `showdown serve`
+    would find it. A start takes about 2 s: check every table in one."""
+    assert serve.process is not None and serve.process.returncode is not None
+    database = await asyncio.to_thread(EmbeddedMongo(serve.data_dir / "mongo").start)
+    client: AsyncMongoClient[Message] = AsyncMongoClient(database.url)
+    try:
+        yield client
+    finally:
+        await client.close()
+        await asyncio.to_thread(database.close)
+
+
+async def check_stored(client: AsyncMongoClient[Message], table_id: str, seen: Seen) -> TableCheck:
+    """check_invariants on a stopped server's database already started (stopped_database)."""
+    check = await check_table(client.showdown, table_id, seen)
+    assert not check.problems, check.problems
+    assert check.chips > 0 and check.chips_lost == 0
+    return check
+
+
 async def check_invariants(serve: ServeProcess, table_id: str, seen: Seen) -> TableCheck:
     """Chips conserved, every hand seen finished stored as seen, no hand number dealt twice.
 
@@ -226,14 +250,5 @@ async def check_invariants(serve: ServeProcess, table_id: str, seen: Seen) -> Ta
     on its own for the check, as the next `showdown serve` would find it. The checks
     are `showdown bench faults`' own.
     """
-    assert serve.process is not None and serve.process.returncode is not None
-    database = await asyncio.to_thread(EmbeddedMongo(serve.data_dir / "mongo").start)
-    client: AsyncMongoClient[Message] = AsyncMongoClient(database.url)
-    try:
-        check = await check_table(client.showdown, table_id, seen)
-    finally:
-        await client.close()
-        await asyncio.to_thread(database.close)
-    assert not check.problems, check.problems
-    assert check.chips > 0 and check.chips_lost == 0
-    return check
+    async with stopped_database(serve) as client:
+        return await check_stored(client, table_id, seen)

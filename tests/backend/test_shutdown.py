@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pymongo import AsyncMongoClient
-from serve_testlib import FAST, ServeProcess, Watcher, bot_table, check_invariants
+from serve_testlib import FAST, ServeProcess, Watcher, bot_table, check_stored, stopped_database
 
-from backend.db.embedded import EmbeddedMongo, free_port
+from backend.db.embedded import free_port
 from backend.db.player_stats import BACKLOG
 
 pytestmark = pytest.mark.slow
@@ -29,18 +27,6 @@ QUOTAS = {"SHOWDOWN_TABLE_CREATE_BURST": "20", "SHOWDOWN_SIGNIN_BURST": "20"}
 
 def in_hand(seen: Any) -> bool:
     return seen.last_view is not None and seen.last_view["hand_in_progress"]
-
-
-@asynccontextmanager
-async def stored(serve: ServeProcess) -> AsyncIterator[Any]:
-    """The stopped server's database, as its next start finds it."""
-    database = await asyncio.to_thread(EmbeddedMongo(serve.data_dir / "mongo").start)
-    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(database.url)
-    try:
-        yield client.showdown
-    finally:
-        await client.close()
-        await asyncio.to_thread(database.close)
 
 
 async def uncounted(db: Any) -> set[str]:
@@ -83,9 +69,10 @@ async def test_a_busy_room_stopped_keeps_every_chip_hand_and_statistic(
     for _, watcher in tables:
         await watcher.wait_hands(2)
     await serve.stop()  # SIGTERM while every table deals
-    for table_id, watcher in tables:
-        await check_invariants(serve, table_id, watcher.seen)
-    async with stored(serve) as db:
+    async with stopped_database(serve) as client:
+        for table_id, watcher in tables:
+            await check_stored(client, table_id, watcher.seen)
+        db = client.showdown
         assert await uncounted(db) == set()
         filed = {doc["_id"] async for doc in db.hands.find({}, projection={"_id": 1})}
 
@@ -102,8 +89,9 @@ async def test_a_busy_room_stopped_keeps_every_chip_hand_and_statistic(
         await watcher.wait_hands(1)  # play went on after the restart
         await watcher.stop()
     await again.stop()
-    for table_id, watcher in tables:
-        await check_invariants(again, table_id, watcher.seen)
+    async with stopped_database(again) as client:
+        for table_id, watcher in tables:
+            await check_stored(client, table_id, watcher.seen)
 
 
 async def test_a_stop_mid_hand_cancels_the_bots_delays_and_the_restart_voids_the_hands(
@@ -121,10 +109,11 @@ async def test_a_stop_mid_hand_cancels_the_bots_delays_and_the_restart_voids_the
     again = await ServeProcess(tmp_path / "data", port, tmp_path / "serve.log", **slow).start()
     room["running"].append(again)
     await again.stop()
-    for table_id, watcher in tables:
-        await watcher.stop()
-        checked = await check_invariants(again, table_id, watcher.seen)
-        assert checked.voided == 1 and checked.hands == 0
+    async with stopped_database(again) as client:
+        for table_id, watcher in tables:
+            await watcher.stop()
+            checked = await check_stored(client, table_id, watcher.seen)
+            assert checked.voided == 1 and checked.hands == 0
 
 
 async def test_a_stop_with_sockets_still_signing_in_logs_no_traceback(
