@@ -152,8 +152,13 @@ async def test_a_late_review_is_asked_again_without_quarantining_the_worker(
     assert len((await review).values) == 2
 
 
-async def test_a_review_that_yielded_to_a_live_query_is_asked_again_without_failing(
-    server: RunningServer,
+@pytest.mark.parametrize(
+    ("reason", "counter"),
+    [(ai_gateway.REVIEW_YIELDED, "reviews_yielded"), (DECLINE_TIMEOUT, "reviews_busy")],
+    ids=["yielded-to-a-live-query", "its-busy-lane-timed-out"],
+)
+async def test_a_review_declined_as_busy_is_asked_again_without_failing(
+    server: RunningServer, reason: str, counter: str
 ) -> None:
     gateway = server.state.gateway
     point = spot()
@@ -163,30 +168,11 @@ async def test_a_review_that_yielded_to_a_live_query_is_asked_again_without_fail
         query = await next_message(worker)
         assert query["purpose"] == QueryPurpose.REVIEW
         decline = {"type": "decline", "request_id": query["request_id"]}
-        await worker.client.send({**decline, "reason": ai_gateway.REVIEW_YIELDED})
-    last = await next_message(worker)
-    await answer(worker, last)
-    assert len((await review).values) == 2
-    stats = gateway.stats()
-    assert stats["reviews_yielded"] == ai_gateway.REVIEW_TRIES + 2
-    assert stats.get("reviews_failed", 0) == 0 and stats["quarantines"] == 0
-
-
-async def test_a_review_a_busy_lane_timed_out_is_asked_again_without_failing(
-    server: RunningServer,
-) -> None:
-    gateway = server.state.gateway
-    point = spot()
-    worker = await TestWorker.connect(server, AI_SECRET, capacity=1)
-    review = asyncio.create_task(gateway.review(point.view, point.legal))
-    for _ in range(ai_gateway.REVIEW_TRIES + 2):  # more than the tries a failure allows
-        query = await next_message(worker)
-        decline = {"type": "decline", "request_id": query["request_id"]}
-        await worker.client.send({**decline, "reason": DECLINE_TIMEOUT})
+        await worker.client.send({**decline, "reason": reason})
     await answer(worker, await next_message(worker))
     assert len((await review).values) == 2
     stats = gateway.stats()
-    assert stats["reviews_busy"] == ai_gateway.REVIEW_TRIES + 2
+    assert stats[counter] == ai_gateway.REVIEW_TRIES + 2
     assert stats.get("reviews_failed", 0) == 0 and stats["quarantines"] == 0
 
 
