@@ -56,8 +56,11 @@ async def test_a_stalled_database_pauses_the_table_until_it_stores_again(
     await watcher.wait_type("state")
     done = await watcher.wait_state(finished)
     hand_no = done["view"]["last_result"]["hand_no"]
-    # The next deal is shown once stored, after that hand was filed (in order).
-    await watcher.wait_state(lambda s: s["view"]["hand_no"] > hand_no)
+    # A deal does not wait for the last hand's filing (it goes behind), but the next
+    # hand's end does: once that end is shown, the hand is in the archive.
+    await watcher.wait_state(
+        lambda s: finished(s) and s["view"]["last_result"]["hand_no"] > hand_no
+    )
     hands = server.state.mongo.db.hands
     assert await hands.count_documents({"table_id": table_id, "hand_no": hand_no}) == 1
     async with httpx.AsyncClient(base_url=server.http) as http:
