@@ -31,12 +31,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
+from typing import TypeVar
 
 from pymongo import MongoClient
 from pymongo.collection import Collection
-from pymongo.errors import OperationFailure, PyMongoError
+from pymongo.errors import OperationFailure, PyMongoError, ServerSelectionTimeoutError
 
 from backend.db.half_created import drop_half_created_tables
 
@@ -57,6 +59,12 @@ class _ExitedDuringStartup(EmbeddedDatabaseError):
 
 
 _LAUNCH_ATTEMPTS = 3
+# A started child's answer is waited for this long at most, in tries of half a second
+# with a check between them that it is still running: one that died is noticed at once.
+_ANSWER_WAIT_S = 5.0
+_ANSWER_TRY_MS = 500
+
+_T = TypeVar("_T")
 
 
 _EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
@@ -272,12 +280,14 @@ class EmbeddedMongo:
         password = secrets.token_urlsafe(24)
         port, self.port = self.port, free_port(self.host)  # not where the server is expected
         self._launch(auth=False, port_may_move=True)
+
+        def create(client: MongoClient[dict[str, object]]) -> None:
+            with contextlib.suppress(OperationFailure):  # none yet
+                client.admin.command("dropUser", USER)
+            client.admin.command("createUser", USER, pwd=password, roles=["root"])
+
         try:
-            client: MongoClient[dict[str, object]]
-            with MongoClient(self.address, serverSelectionTimeoutMS=5000) as client:
-                with contextlib.suppress(OperationFailure):  # none yet
-                    client.admin.command("dropUser", USER)
-                client.admin.command("createUser", USER, pwd=password, roles=["root"])
+            self._ask(self.address, create)
         finally:
             self.stop()
             self.port = port
@@ -288,19 +298,36 @@ class EmbeddedMongo:
 
     def _only_our_user(self) -> bool:
         """Sign in; drop every other user. False if our credentials are refused."""
-        client: MongoClient[dict[str, object]]
+
+        def drop_others(client: MongoClient[dict[str, object]]) -> None:
+            users: Collection[dict[str, object]] = client.admin["system.users"]
+            for doc in users.find({"_id": {"$ne": f"admin.{USER}"}}, {"_id": 1}):
+                database, _, user = str(doc["_id"]).partition(".")
+                log.warning("dropping an unknown database user", extra={"user": doc["_id"]})
+                client[database].command("dropUser", user)
+
         try:
-            with MongoClient(self.url, serverSelectionTimeoutMS=5000) as client:
-                users: Collection[dict[str, object]] = client.admin["system.users"]
-                for doc in users.find({"_id": {"$ne": f"admin.{USER}"}}, {"_id": 1}):
-                    database, _, user = str(doc["_id"]).partition(".")
-                    log.warning("dropping an unknown database user", extra={"user": doc["_id"]})
-                    client[database].command("dropUser", user)
+            self._ask(self.url, drop_others)
         except OperationFailure as error:
             if error.code == 18:  # AuthenticationFailed
                 return False
             raise
         return True
+
+    def _ask(self, url: str, request: Callable[[MongoClient[dict[str, object]]], _T]) -> _T:
+        """`request` on a client of our child (repeatable: it may be sent again). A child
+        that exits is noticed within a try, not after the whole wait (the selection
+        timeout of a dead server's client is all it would otherwise learn)."""
+        deadline = time.monotonic() + _ANSWER_WAIT_S
+        while True:
+            client: MongoClient[dict[str, object]]
+            try:
+                with MongoClient(url, serverSelectionTimeoutMS=_ANSWER_TRY_MS) as client:
+                    return request(client)
+            except ServerSelectionTimeoutError:
+                exited = self.process is None or self.process.poll() is not None
+                if exited or time.monotonic() >= deadline:
+                    raise
 
     def _launch(self, *, auth: bool, port_may_move: bool | None = None) -> None:
         """Start the child; if it exits during start-up on a port we chose (another
