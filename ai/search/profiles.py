@@ -101,8 +101,9 @@ class MctsConfig:
     # standard errors of the difference, sqrt(se_best^2 + se_anchor^2) ("deviate only
     # when the search is sure"; `MctsBot.anchored`), times the opponent's reliability
     # kappa (a card-blind bettor's bets say nothing: there the search's exploitation
-    # stands; docs/experiments/2026-11-29-anchor-margin-by-reliability.md). None: the
-    # search's best, as before;
+    # stands; against the blueprint, four seeds, exact -1.4 -> -7.6 [-13.3, -1.9], new -
+    # main includes 0; docs/experiments/2026-11-29-anchor-margin-by-reliability.md).
+    # None: the search's best, as before;
     # infinity: the blueprint's play. Sampled, not the blueprint's most likely action, so
     # that a large k plays the blueprint's mixed strategy itself (its bluffs and slow
     # plays), the policy the search is meant to beat. k = 1 chosen on the training set
