@@ -320,8 +320,7 @@ class MctsBot(LokiBot):
             result = replace(result, choice=sized)
         anchor: Decision | None = None  # the blueprint's action the search did not overrule
         if rule is None and fold is None and call is None:
-            # The opponent's reliability the search's tables were built with (heads-up).
-            anchor = self.anchored(obs, result, tables.kappa[1 - obs.index])
+            anchor = self.anchored(obs, result)
             if anchor is not None:
                 standing = next(a for a in result.actions if a.kind == anchor.kind)
                 result = replace(result, choice=standing)
@@ -372,18 +371,10 @@ class MctsBot(LokiBot):
             folds={a.label: a.folds for a in result.actions if a.visits},
         )
 
-    def anchored(
-        self, obs: Observation, result: SearchResult, kappa: float = 1.0
-    ) -> Decision | None:
+    def anchored(self, obs: Observation, result: SearchResult) -> Decision | None:
         """Heads-up Limit after the flop with `MctsConfig.blueprint_anchor` set: the
         blueprint's sampled action when the search's choice does not beat it by the
-        anchor's margin (`beats_anchor`), else None (the search's choice stands).
-
-        The margin is k * kappa standard errors, kappa the opponent's reliability the
-        search's tables used (`ai.search.reliability`, from shown holdings): against a
-        player whose bets do not follow its cards (kappa near 0) the blueprint's caution
-        is wrong and the search's exploitation stands; against a card-following one
-        (kappa 1) the full margin k."""
+        anchor's margin (`beats_anchor`), else None (the search's choice stands)."""
         k = self.config.blueprint_anchor
         if k is None or not obs.limit or obs.n != 2 or obs.street == PREFLOP:
             return None
@@ -395,7 +386,7 @@ class MctsBot(LokiBot):
         standing = next((a for a in result.actions if a.kind == decision.kind), None)
         if standing is None or standing is result.choice:
             return None
-        return None if beats_anchor(result.choice, standing, k * kappa) else decision
+        return None if beats_anchor(result.choice, standing, k) else decision
 
     def off_the_tree(self, obs: Observation) -> bool:
         """Whether this No-Limit preflop spot (heads-up, or three to six handed: the 6-max

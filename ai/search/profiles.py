@@ -99,11 +99,7 @@ class MctsConfig:
     # Heads-up Limit after the flop (preflop is the blueprint's already): the blueprint's
     # own sampled action stands unless the search's best beats it by more than this many
     # standard errors of the difference, sqrt(se_best^2 + se_anchor^2) ("deviate only
-    # when the search is sure"; `MctsBot.anchored`), times the opponent's reliability
-    # kappa (a card-blind bettor's bets say nothing: there the search's exploitation
-    # stands; against the blueprint, four seeds, exact -1.4 -> -7.6 [-13.3, -1.9], new -
-    # main includes 0; docs/experiments/2026-11-29-anchor-margin-by-reliability.md).
-    # None: the search's best, as before;
+    # when the search is sure"; `MctsBot.anchored`). None: the search's best, as before;
     # infinity: the blueprint's play. Sampled, not the blueprint's most likely action, so
     # that a large k plays the blueprint's mixed strategy itself (its bluffs and slow
     # plays), the policy the search is meant to beat. k = 1 chosen on the training set
