@@ -198,9 +198,19 @@ async def test_fallback_without_workers_is_counted(server: RunningServer) -> Non
     await alice.send({"type": "ai_decide"})
     advice = await alice.wait_type("advice")
     assert advice["source"] == "fallback" and "no AI worker" in advice["advice"]["reason"]
-    await alice.wait_state(lambda s: (s["cause"] or {}).get("by") == "ai")
-    # The bot's next decision (this hand's, or the next one's once its deal is stored).
-    await alice.wait_state(lambda s: (s["cause"] or {}).get("by") == "bot")
+
+    def by_bot(state: dict[str, Any]) -> bool:
+        return bool((state["cause"] or {}).get("by") == "bot")
+
+    # The bot's next decision: this hand's, or a later one's. Alice plays her turns on the
+    # way (the AI's action may close a street she acts first on): else the bot waits out
+    # her clock.
+    state = await alice.wait_state(lambda s: (s["cause"] or {}).get("by") == "ai")
+    while not by_bot(state):
+        if state["view"]["actor"] == 2:
+            legal = state["view"]["legal_actions"]
+            await alice.send({"type": "act", "action": passive_action(legal)})
+        state = await alice.wait_state(lambda s: by_bot(s) or s["view"]["actor"] == 2)
     async with httpx.AsyncClient(base_url=server.http) as http:
         ready = (await http.get("/readyz")).json()
     assert ready["ai"]["fallback_no_worker"] >= 2 and ready["ai"]["workers"] == 0
