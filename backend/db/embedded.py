@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib.util
 import json
 import logging
 import os
 import random
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -139,16 +139,14 @@ def write_private(path: Path, text: str) -> None:
     temporary.replace(path)
 
 
-def find_executable() -> str:
-    found = shutil.which(EXECUTABLE) or shutil.which(
-        EXECUTABLE, path=str(Path(sys.executable).parent)
-    )
-    if found is None:
+def database_command() -> list[str]:
+    """How to start the server: SecantusDB's, through `backend.db.secantus_child`."""
+    if importlib.util.find_spec("secantus") is None:
         raise EmbeddedDatabaseError(
             f"{EXECUTABLE} not found: install the embedded-db extra "
             "(pip install -e '.[embedded-db]') or set MONGODB_URL"
         )
-    return found
+    return [sys.executable, "-m", "backend.db.secantus_child"]
 
 
 def _alive(pid: int) -> bool:
@@ -362,7 +360,7 @@ class EmbeddedMongo:
         if self.data_dir is not None:
             storage = str(self.data_dir / "db")
         command = [
-            find_executable(),
+            *database_command(),
             "--host",
             self.host,
             "--port",
