@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from ai.gauntlet.run import Cell, Difference, ExactDifference, ExactRow, GauntletResult
 
 
@@ -61,7 +64,13 @@ def _cell_json(c: Cell) -> dict[str, Any]:
         "ci95": [round(c.ci95[0], 3), round(c.ci95[1], 3)],
         "total_bb": round(c.total_bb, 3),
         "opponents_total_bb": round(c.opponents_total_bb, 3),
+        "per_deal_bb": _samples(c.per_deal),
     }
+
+
+def _samples(per_deal: npt.NDArray[np.float64]) -> list[float]:
+    """One figure per deal, for paired comparisons of two runs (`ai.gauntlet.paired_runs`)."""
+    return [round(float(x), 6) for x in per_deal]
 
 
 def _difference_json(d: Difference) -> dict[str, Any]:
@@ -75,11 +84,15 @@ def _difference_json(d: Difference) -> dict[str, Any]:
 
 
 def _row_json(r: ExactRow) -> dict[str, Any]:
+    # A row is 0 on most deals: only the others are listed (`deals`, their figures).
+    (deals,) = np.nonzero(r.per_deal)
     return {
         "decision": r.key,
         "decisions": r.decisions,
         "bb_per_100": round(r.bb_per_100, 3),
         "ci95": [round(r.ci95[0], 3), round(r.ci95[1], 3)],
+        "deals": [int(d) for d in deals],
+        "per_deal_bb": _samples(r.per_deal[deals]),
     }
 
 
@@ -92,6 +105,7 @@ def _exact_json(e: ExactDifference) -> dict[str, Any]:
         "ci95": [round(e.ci95[0], 3), round(e.ci95[1], 3)],
         "other_bb_per_100": round(e.other_bb_per_100, 3),
         "other_ci95": [round(e.other_ci95[0], 3), round(e.other_ci95[1], 3)],
+        "per_deal_bb": _samples(e.per_deal),
         "rows": [_row_json(r) for r in e.rows],
     }
 

@@ -101,6 +101,7 @@ class ExactRow:
     decisions: int
     bb_per_100: float  # of the whole: the row's sum over the hands played, per 100 hands
     ci95: tuple[float, float]  # clustered by deal
+    per_deal: npt.NDArray[np.float64]  # the row's bb per hand, one sample per deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +117,7 @@ class ExactDifference:
     ci95: tuple[float, float]
     other_bb_per_100: float
     other_ci95: tuple[float, float]
+    per_deal: npt.NDArray[np.float64]  # bot minus other, bb per hand, one sample per deal
     rows: tuple[ExactRow, ...] = ()
 
 
@@ -146,7 +148,8 @@ class GauntletResult:
         return paired(self.cell(first, opponent), self.cell(best, opponent))
 
 
-def _interval(samples: npt.NDArray[np.float64]) -> tuple[float, tuple[float, float]]:
+def rate_ci(samples: npt.NDArray[np.float64]) -> tuple[float, tuple[float, float]]:
+    """bb per hand samples as bb/100 and its 95% CI."""
     mean = float(samples.mean())
     half = half_width95(samples)
     return 100 * mean, (100 * (mean - half), 100 * (mean + half))
@@ -156,7 +159,7 @@ def cell_of(bot: str, opponent: str, result: MatchResult) -> Cell:
     rotations = result.rotations
     net = result.net_bb
     per_deal = net[:, 0].reshape(-1, rotations).sum(axis=1) / rotations
-    rate, ci = _interval(per_deal)
+    rate, ci = rate_ci(per_deal)
     return Cell(
         bot=bot,
         opponent=opponent,
@@ -184,12 +187,13 @@ def exact_differences(
     rotations = result.rotations
     out = []
     for j, other in enumerate(others):
-        rate, ci = _interval(_per_deal(exact[:, j], rotations))
-        own, own_ci = _interval(_per_deal(exact[:, k + j], rotations))
+        per_deal = _per_deal(exact[:, j], rotations)
+        rate, ci = rate_ci(per_deal)
+        own, own_ci = rate_ci(_per_deal(exact[:, k + j], rotations))
         rows: tuple[ExactRow, ...] = ()
         if j == 0:
             rows = _rows(result.exact_rows, rotations)
-        out.append(ExactDifference(opponent, bot, other, rate, ci, own, own_ci, rows))
+        out.append(ExactDifference(opponent, bot, other, rate, ci, own, own_ci, per_deal, rows))
     return out
 
 
@@ -199,8 +203,9 @@ def _rows(per_hand: list[dict[str, float]], rotations: int) -> tuple[ExactRow, .
     rows = []
     for key in keys:
         samples = np.array([hand.get(key, 0.0) for hand in per_hand], dtype=np.float64)
-        rate, ci = _interval(_per_deal(samples, rotations))
-        rows.append(ExactRow(key, counts[key], rate, ci))
+        per_deal = _per_deal(samples, rotations)
+        rate, ci = rate_ci(per_deal)
+        rows.append(ExactRow(key, counts[key], rate, ci, per_deal))
     return tuple(sorted(rows, key=lambda r: r.bb_per_100))
 
 
@@ -208,7 +213,7 @@ def paired(a: Cell, b: Cell) -> Difference:
     """a minus b, deal by deal (the same deals: the same seed, seats and hands)."""
     if a.per_deal.shape != b.per_deal.shape:
         raise ValueError(f"{a.bot} and {b.bot} did not play the same deals")
-    rate, ci = _interval(a.per_deal - b.per_deal)
+    rate, ci = rate_ci(a.per_deal - b.per_deal)
     return Difference(a.opponent, a.bot, b.bot, rate, ci)
 
 

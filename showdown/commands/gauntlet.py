@@ -64,6 +64,14 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--chart", metavar="PATH", help="write a bar chart with the CIs as a PNG")
     parser.add_argument("--list", action="store_true", help="list the external opponents and exit")
+    parser.add_argument(
+        "--paired",
+        nargs=2,
+        metavar=("NEW.json", "BASE.json"),
+        help="play nothing: compare two runs of the same deals (each written with --json), "
+        "e.g. a branch against main, deal by deal: the first bot, the exact measures and "
+        "their decisions, new minus base with paired 95%% CIs",
+    )
     parser.set_defaults(run=run)
 
 
@@ -79,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     from ai.gauntlet import BASELINE_OPPONENTS, OPPONENTS
     from holdem.config import Variant
 
+    if args.paired:
+        return _paired(*args.paired, as_json=args.json)
     if args.list:
         for o in OPPONENTS.values():
             games = ", ".join(g.value for g in o.games)
@@ -108,6 +118,21 @@ def run(args: argparse.Namespace) -> int:
     if args.hands < 1 or args.jobs < 1:
         return _fail("--hands and --jobs must be at least 1")
     return _play(args, game, bot, compare, opponents)
+
+
+def _paired(new: str, base: str, *, as_json: bool) -> int:
+    import json
+    from pathlib import Path
+
+    from ai.gauntlet.paired_runs import format_paired, paired_json, paired_runs
+
+    try:
+        runs = [json.loads(Path(name).read_text(encoding="utf-8")) for name in (new, base)]
+        differences = paired_runs(*runs)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return _fail(f"--paired: {error}")
+    print(json.dumps(paired_json(differences)) if as_json else format_paired(differences))
+    return 0
 
 
 def _play(
