@@ -134,24 +134,32 @@ def _difference(
     return RunDifference(measure, opponent, other, rate_ci(new)[0], rate_ci(base)[0], rate, ci)
 
 
+def is_decision(d: RunDifference) -> bool:
+    """A decision of an exact measure's breakdown, not a measure of the whole."""
+    return d.measure.startswith(f"{EXACT}: ")
+
+
+def label(d: RunDifference) -> str:
+    if is_decision(d):
+        return d.measure.removeprefix(f"{EXACT}: ")
+    return d.measure if d.other is None else f"{d.measure} minus {d.other}"
+
+
 def format_paired(differences: Sequence[RunDifference], top: int = 12) -> str:
-    """The measures, then per exact measure its decisions that moved most."""
+    """The measures, then under each exact measure its decisions that moved most."""
     lines = ["new minus base on the same deals, bb/100 [95% CI]:"]
+    width = max((len(label(d)) for d in differences), default=0) + 4
     for opponent in dict.fromkeys(d.opponent for d in differences):
         lines.append(f"against {opponent}:")
         mine = [d for d in differences if d.opponent == opponent]
         for d in mine:
-            if d.measure.startswith(f"{EXACT}: "):
+            if is_decision(d):
                 continue
-            label = d.measure if d.other is None else f"{d.measure} minus {d.other}"
-            lines.append(f"  {label:<30}{_line(d)}")
-            decisions = [
-                e
-                for e in mine
-                if e.measure.startswith(f"{EXACT}: ") and d.measure == EXACT and e.other == d.other
-            ]
-            for e in sorted(decisions, key=lambda e: -abs(e.bb_per_100))[:top]:
-                lines.append(f"    {e.measure.removeprefix(f'{EXACT}: '):<28}{_line(e)}")
+            lines.append(f"  {label(d):<{width}}{_line(d)}")
+            if d.measure == EXACT:
+                decisions = [e for e in mine if is_decision(e) and e.other == d.other]
+                for e in sorted(decisions, key=lambda e: -abs(e.bb_per_100))[:top]:
+                    lines.append(f"    {label(e):<{width - 2}}{_line(e)}")
     return "\n".join(lines)
 
 

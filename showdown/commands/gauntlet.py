@@ -70,7 +70,7 @@ def add_parser(subparsers: Subparsers) -> None:
         metavar=("NEW.json", "BASE.json"),
         help="play nothing: compare two runs of the same deals (each written with --json), "
         "e.g. a branch against main, deal by deal: the first bot, the exact measures and "
-        "their decisions, new minus base with paired 95%% CIs",
+        "their decisions, new minus base with paired 95%% CIs (--chart: as a chart)",
     )
     parser.set_defaults(run=run)
 
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     from holdem.config import Variant
 
     if args.paired:
-        return _paired(*args.paired, as_json=args.json)
+        return _paired(*args.paired, as_json=args.json, chart=args.chart)
     if args.list:
         for o in OPPONENTS.values():
             games = ", ".join(g.value for g in o.games)
@@ -120,8 +120,9 @@ def run(args: argparse.Namespace) -> int:
     return _play(args, game, bot, compare, opponents)
 
 
-def _paired(new: str, base: str, *, as_json: bool) -> int:
+def _paired(new: str, base: str, *, as_json: bool, chart: str | None) -> int:
     import json
+    import sys
     from pathlib import Path
 
     from ai.gauntlet.paired_runs import format_paired, paired_json, paired_runs
@@ -131,6 +132,11 @@ def _paired(new: str, base: str, *, as_json: bool) -> int:
         differences = paired_runs(*runs)
     except (OSError, ValueError, KeyError, TypeError) as error:
         return _fail(f"--paired: {error}")
+    if chart:
+        from ai.gauntlet.chart import write_paired_chart
+
+        write_paired_chart(differences, Path(chart))
+        print(f"gauntlet: chart written to {chart}", file=sys.stderr)
     print(json.dumps(paired_json(differences)) if as_json else format_paired(differences))
     return 0
 

@@ -101,9 +101,11 @@ def test_the_command_compares_two_files(
     assert [(r["measure"], r["bb_per_100"]) for r in rows] == [
         (d.measure, round(d.bb_per_100, 3)) for d in expected
     ]
-    assert main(["gauntlet", "--paired", *files]) == 0
+    chart = tmp_path / "paired.png"
+    assert main(["gauntlet", "--paired", *files, "--chart", str(chart)]) == 0
     text = capsys.readouterr().out
     assert "exact minus always-raise" in text and "new - base" in text
+    assert chart.read_bytes().startswith(b"\x89PNG")
     assert main(["gauntlet", "--paired", files[0], str(tmp_path / "missing.json")]) == 2
     assert "--paired" in capsys.readouterr().err
 
