@@ -135,9 +135,7 @@ class MctsBot(LokiBot):
         """Heads-up Limit: the probability per holding of the action taken, the
         blueprint's strategy at the node reached for each holding's card bucket, moved
         towards the model's (`model`, per holding) by the evidence as the search's tables
-        are: w = n / (n + evidence_k), n the actor's decisions seen; facing a raise of its
-        own bet after the flop the blueprint's alone, as the search plays it there
-        (`ai.search.kernel.answers_raise`)."""
+        are: w = n / (n + evidence_k), n the actor's decisions seen."""
         bp = default_blueprint()
         try:
             node, _ = bp.node_of(spot)
@@ -153,9 +151,6 @@ class MctsBot(LokiBot):
         prior = bp.table_at(node)[buckets, column]
         decisions = self.model.stats(spot.player_id(spot.index)).decisions
         w = evidence_weight(decisions, self.config.evidence_k)
-        legal = spot.legal
-        if spot.street != PREFLOP and legal.committed > 0 and legal.call_amount > 0:
-            w = 0.0
         out: npt.NDArray[np.float64] = (1.0 - w) * prior + w * model
         return out
 

@@ -178,16 +178,6 @@ def opponent_choice_at(
 
 
 @jit
-def answers_raise(st: I64, i: int) -> bool:
-    """Whether player i faces a raise of its own bet or raise after the flop: chips of its
-    in this street and more to call. The tables' one-bet context cannot tell this from a
-    bet into its check, and their thresholds continue weaker holdings and re-raise more
-    than the blueprint there (docs/experiments/2026-11-29-answers-to-our-raises.md), so
-    its card-following play there stays the blueprint's per bucket, whatever was seen."""
-    return st[STREET] > 0 and st[BETS + i] > 0 and to_call(st, i) > 0
-
-
-@jit
 def opponent_act(
     tab: F64, bpi: I64, bps: F64, node: int, st: I64, i: int, street: int, cost: int,
     s: float, bucket: int, rng: I64, scale: float,
@@ -197,11 +187,8 @@ def opponent_act(
     blueprint's tree at its decision, the blueprint's strategy for its card bucket
     `bucket` (how an unread player plays), else the tables' thresholds; the rest card-blind
     as in `opponent_choice`: b kappa by the blueprint, the thresholds and the card-blind
-    shares mixed at kappa (1 - b) / (1 - b kappa) for the remainder. Facing a raise of
-    its own bet after the flop, b is 1 (`answers_raise`)."""
+    shares mixed at kappa (1 - b) / (1 - b kappa) for the remainder."""
     b = tab[i, 0, 0, T_BLUEPRINT]
-    if b > 0.0 and answers_raise(st, i):
-        b = 1.0
     if b > 0.0 and bp_at(bpi, node, st, i):
         kappa = tab[i, 0, 0, T_KAPPA]
         p = b * kappa

@@ -222,11 +222,6 @@ def blueprint_choice(bp: Pack, node: int, bucket: int, u: float) -> int:
     return k - 1
 
 
-def answers_raise(state: SimState, i: int) -> bool:
-    """Player i faces a raise of its own bet after the flop (kernel.answers_raise)."""
-    return state.street > 0 and state.bets[i] > 0 and state.max_bet > state.bets[i]
-
-
 def opponent_act(
     tables: OpponentTables,
     bp: Pack | None,
@@ -245,8 +240,6 @@ def opponent_act(
     strength; overall b kappa by the blueprint, the rest `opponent_choice` at
     kappa (1 - b) / (1 - b kappa)."""
     b = tables.blueprint[i]
-    if b > 0.0 and answers_raise(state, i):
-        b = 1.0
     if b > 0.0 and bp is not None and blueprint_at(bp, node, state, i):
         kappa = tables.kappa[i]
         p = b * kappa

@@ -5,7 +5,6 @@ its actions by (`MctsBot._holding_reading`)."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
@@ -15,7 +14,7 @@ from ai.policy.blueprint import default_blueprint
 from ai.search import kernel as K
 from ai.search.rollout_blueprint import for_observation, holding_buckets
 from ai.sim import arrays as A
-from ai.sim.rules import BET, CALL, CHECK, FLOP, RAISE
+from ai.sim.rules import CALL, CHECK, FLOP
 
 # The flop: we (the big blind, index 0) act first; the button (index 1) holds a middle
 # pair, which the blueprint bets some of the time and checks the rest when checked to.
@@ -62,47 +61,3 @@ def test_an_unread_opponent_acts_by_the_blueprints_strategy_for_its_bucket() -> 
         bets += int(key[0] == FLOP * 64 + 16)
     spread = math.sqrt(bet * (1 - bet) / DRAWS)
     assert abs(bets / DRAWS - bet) < 4 * spread
-
-
-def test_a_read_opponent_answers_our_raise_of_its_bet_by_the_blueprint() -> None:
-    """However much was seen of the player (blueprint weight 0.01: the tables' thresholds
-    play nearly all its other decisions), its answer to our raise of its bet is the
-    blueprint's for its bucket: the tables' one-bet context cannot tell a raise of its
-    bet from a bet into its check, and their threshold continues this holding."""
-    air = {1: "AhAd", 2: "5h4h"}
-    obs = spot(LIMIT2, air, [(CALL, 0), (CHECK, 0), (CHECK, 0), (BET, 2)], board=BOARD)
-    assert obs.index == 0 and obs.street == FLOP and obs.legal.call_amount > 0
-    me, them = 0, 1
-    tables = dataclasses.replace(bot().tables(obs), blueprint=[0.0, 0.01])
-    found = for_observation(obs)
-    assert found is not None and obs.sim is not None
-    packed, node = found
-    state = obs.sim.clone()
-    legal = state.legal_actions()
-    assert legal is not None and legal.raise_kind == RAISE
-    st = A.state_array(state)
-    rules = A.rules_array(state.rules)
-    holes, runout = A.cards_arrays(state)
-    after = K.bp_follow(*packed.arrays[:2], node, st, rules, me, K.BET, legal.min_to)
-    state.step(RAISE, legal.min_to)
-    theirs = np.zeros((2, 4), dtype=np.int64)
-    theirs[them] = holding_buckets(
-        packed.abstraction, holes[them : them + 1], obs.board, runout[None, :], seed=1
-    )[0]
-    fold = float(default_blueprint().table_at(after)[int(theirs[them, FLOP]), 0])
-    assert fold > 0.9  # the blueprint gives up its bluff to a raise
-    strength = np.full((2, 4), 0.5)  # the thresholds continue it
-    table = K.table_array(tables)
-    stream = np.zeros(1, dtype=np.int64)
-    K.reseed(stream, 7)
-    key = np.zeros(K.MAX_KEY + 8, dtype=np.int64)
-    ev = A.evaluator_tables()
-    folds = 0
-    for _ in range(DRAWS):
-        st = A.state_array(state)
-        cur = np.array([after], dtype=np.int64)
-        K.advance(st, rules, holes, runout, strength, table, me, stream, key, 0, ev,
-                  packed.arrays, cur, theirs)  # fmt: skip
-        folds += int(key[0] == FLOP * 64)
-    spread = math.sqrt(fold * (1 - fold) / DRAWS)
-    assert abs(folds / DRAWS - fold) < 4 * spread + 1 / DRAWS
