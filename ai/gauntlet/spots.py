@@ -70,7 +70,9 @@ class SpotSink:
 
 
 def searched(bot: Bot | None) -> SearchResult | None:
-    """The search behind the bot's latest decision, if it exposes one."""
+    """The search behind the bot's latest decision, if it exposes one (a bot exposing `last`
+    resets it at every decision, as `MctsBot.decide` does, or a rule's decision would be
+    measured by the previous search)."""
     last = getattr(bot, "last", None)
     return last if isinstance(last, SearchResult) else None
 
