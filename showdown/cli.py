@@ -24,6 +24,7 @@ COMMANDS: tuple[str, ...] = (
     "gauntlet",
     "lbr",
     "calibration",
+    "spots",
     "records",
     "bench",
     "train",
