@@ -71,6 +71,10 @@ class HandProbe:
     rows: dict[str, float] = field(default_factory=dict)  # first baseline's, by row_key
     _memo: list[dict[tuple[int, ...], float]] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        if not self._memo:  # one memo of values per baseline, filled as the hand goes
+            self._memo = [{} for _ in self.baselines]
+
     def value(self, j: int, state: SimState, history: list[ActionRecord]) -> float:
         """V_B(state): baseline j in our seat, the opponent policy elsewhere, exactly."""
         if state.over:
@@ -122,7 +126,6 @@ class ExactProbe:
             raise ValueError("the exact decomposition needs Limit betting")
         k = len(self.baselines)
         probe = HandProbe(me, self.baselines, self.opponent, [0.0] * k, [0.0] * k)
-        probe._memo = [{} for _ in range(k)]
         for j in range(k):
             probe.root[j] = probe.value(j, state.clone(), list(history))
         return probe

@@ -128,9 +128,7 @@ class SpotProbe(ExactProbe):
         if not state.rules.is_limit:
             raise ValueError("the exact values need Limit betting")
         # No root value: only the decisions' subtrees are enumerated (memoised per hand).
-        probe = SpotHand(me, self.baselines, self.opponent, [0.0], [0.0], sink=self.sink)
-        probe._memo = [{}]
-        return probe
+        return SpotHand(me, self.baselines, self.opponent, [0.0], [0.0], sink=self.sink)
 
 
 @dataclass(frozen=True, slots=True)

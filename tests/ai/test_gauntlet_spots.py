@@ -42,7 +42,6 @@ class Oracle(RandomBot):
         decision = super().decide(obs)
         assert obs.sim is not None
         probe = HandProbe(obs.index, (blueprint,), blueprint, [0.0], [0.0])
-        probe._memo = [{}]
         stats = [
             ActionStats(str(k), k, 0, 1, probe.q(0, obs.sim, list(obs.history), k) / BIG_BLIND
             + 1.5, 0.0, 1.0)
