@@ -74,6 +74,8 @@ class _Op:
     queued: float = 0.0  # perf_counter() when a waited-for write was queued
     # Futures of the table's waits for it, set in the same step as `done`.
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    # Called in that step too, once stored (`Persister.on_stored`); never if refused.
+    hooks: list[Callable[[], None]] = field(default_factory=list)
     # A durable write sent in the table's own step (nothing queued before it): its
     # outcome, awaited by the writer task in place of a first `run`.
     sent: asyncio.Future[None] | None = None
@@ -341,7 +343,13 @@ class Persister:
         self.durable_waits += 1
         self.durable_wait_us += took
         self.durable_wait_max_us = max(self.durable_wait_max_us, took)
+        hooks = op.hooks[:]
         _release(op)
+        for hook in hooks:
+            try:
+                hook()
+            except Exception:  # the writer's step goes on for every other table
+                log.exception("a stored-write hook failed", extra={"table_id": self.table_id})
 
     def _queue_behind(self, op: _Op) -> None:
         self._behind.append(op)
@@ -424,6 +432,18 @@ class Persister:
         op.waiters = [w for w in op.waiters if not w.done()] + [waiter]
         return waiter
 
+    def on_stored(self, callback: Callable[[], None]) -> bool:
+        """Call `callback` in the step the last durable write queued so far is confirmed
+        stored: the database writer's step that learns of it, a turn of the event loop
+        before a task waiting for it runs (on a busy server, a turn is every table's
+        ready work). False, with nothing registered, if it is confirmed already; a
+        write refused to a stale owner never calls it."""
+        op = self._durable
+        if op is None or op.done is None or op.done.done():
+            return False
+        op.hooks.append(callback)
+        return True
+
     @property
     def failing_since(self) -> float | None:
         """Loop time of the first failed attempt of the write being retried, if any."""
@@ -462,10 +482,12 @@ class Persister:
 
 
 def _release(op: _Op) -> None:
-    """`op`'s waits are over: its own future and the table's waiters."""
+    """`op`'s waits are over: its own future and the table's waiters (its hooks dropped:
+    `_confirm` calls them, a refused write does not)."""
     if op.done is not None and not op.done.done():
         op.done.set_result(None)
     for waiter in op.waiters:
         if not waiter.done():
             waiter.set_result(None)
     op.waiters.clear()
+    op.hooks.clear()

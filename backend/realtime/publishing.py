@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from backend.logging import log_context
 from backend.realtime.core import RuntimeCore
 from backend.realtime.inbox import Client, StatsCounted
 from backend.realtime.timers import now_ms
@@ -56,6 +57,16 @@ class Publishing(RuntimeCore):
             else:
                 held.append((client, text))
         return held
+
+    def _send_held(self, held: list[tuple[Client, str]]) -> None:
+        """Send messages held until their change was stored, to clients still here;
+        once: the list is emptied."""
+        sending = held[:]
+        held.clear()
+        with log_context(table_id=self.table_id):
+            for client, text in sending:
+                if self._clients.get(client.player_id) is client:
+                    self._send(client, text)
 
     def _broadcast(self, text: str) -> None:
         for client in list(self._clients.values()):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 
 from backend.db.codec import Document
@@ -202,16 +203,24 @@ class TableRuntime(
                     held: list[tuple[Client, str]] = []
                     for cause, at in causes:
                         held += self._publish(cause, at, hold_all=storing)
+                    # Sent in the step the write is confirmed, a turn of the busy loop
+                    # before this task resumes; below if confirmed already, or paused
+                    # meanwhile (the players hear it is over first).
+                    if storing:
+                        self._persist.on_stored(functools.partial(self._held_stored, held))
                     if storing and not await self._await_storage():
+                        held.clear()  # stopping: what was never stored is never shown
                         return
-                    for client, text in held:
-                        if self._clients.get(client.player_id) is client:
-                            self._send(client, text)
+                    self._send_held(held)
                 # Let the send tasks run between items, so a burst of inbox items
                 # cannot overflow the clients' queues all by itself (with none waiting,
                 # the next get() yields anyway).
                 if not self._inbox.empty():
                     await asyncio.sleep(0)
+
+    def _held_stored(self, held: list[tuple[Client, str]]) -> None:
+        if not self.paused:
+            self._send_held(held)
 
     def _handle(self, item: InboxItem) -> None:
         if isinstance(item, Command):
