@@ -323,7 +323,3 @@ class StatsResponse(BaseModel):
         "uncounted (the queue full)"
     )
     loop_lag: LoopLag  # how late the server's event loop runs what is due, recently
-    step_wait: LoopLag = Field(
-        description="how long the tables' steps that waited for a later turn of the event "
-        "loop waited, recently (backend.realtime.step_turns; `ticks`: how many waited)"
-    )

@@ -21,7 +21,6 @@ from backend.quotas import Quota
 from backend.realtime.chat import ChatLog
 from backend.realtime.inbox import AIDone, Client, InboxItem, TimerFired
 from backend.realtime.persister import Persister
-from backend.realtime.step_turns import StepTurns
 from backend.realtime.table_commands import LedgerLine, Outcome
 from backend.realtime.timers import Clock, TimeBanks, Turn
 from backend.schemas import TableOptions
@@ -71,7 +70,6 @@ class RuntimeCore:
         gateway: AIGateway,
         seq: int,
         advice_budget: Quota | None = None,
-        turns: StepTurns | None = None,
     ) -> None:
         self.table = table
         self.options = options
@@ -91,7 +89,6 @@ class RuntimeCore:
         # rather than searched again (one search per decision).
         self._advised: dict[str, AIDone] = {}
         self._advice_budget = advice_budget
-        self._turns = turns  # shared by the process's tables: a few steps per loop turn
         self._ai_asked = False  # an AI worker was asked here: it is sent every finished hand
         self._recorded_hand_no = table.hand_no  # hands up to this one are filed
         self._events_persisted = 0

@@ -60,19 +60,14 @@ class LoopLagMonitor:
         await self._ticked.wait()
 
     def summary(self) -> LoopLag:
-        return summarise([lag for _, lag in self._lags], self.window)
-
-
-def summarise(lags_ms: list[float], window: float) -> LoopLag:
-    """p50, p99 and max of waits in milliseconds, seen over the last `window` seconds."""
-    lags = sorted(lags_ms)
-    if not lags:
-        return LoopLag(p50_ms=0.0, p99_ms=0.0, max_ms=0.0, ticks=0, seconds=window)
-    n = len(lags)
-    return LoopLag(
-        p50_ms=round(lags[n // 2], 2),
-        p99_ms=round(lags[min(n - 1, int(0.99 * n))], 2),
-        max_ms=round(lags[-1], 2),
-        ticks=n,
-        seconds=window,
-    )
+        lags = sorted(lag for _, lag in self._lags)
+        if not lags:
+            return LoopLag(p50_ms=0.0, p99_ms=0.0, max_ms=0.0, ticks=0, seconds=self.window)
+        n = len(lags)
+        return LoopLag(
+            p50_ms=round(lags[n // 2], 2),
+            p99_ms=round(lags[min(n - 1, int(0.99 * n))], 2),
+            max_ms=round(lags[-1], 2),
+            ticks=n,
+            seconds=self.window,
+        )

@@ -24,7 +24,6 @@ from backend.logging import log_context
 from backend.quotas import Quota
 from backend.realtime.access import new_invite
 from backend.realtime.runtime import StatsCounted, TableRuntime
-from backend.realtime.step_turns import StepTurns
 from backend.schemas import CreateTableRequest, TableOptions
 from backend.settings import Settings
 from holdem.config import TableConfig
@@ -49,7 +48,6 @@ class TableManager:
         self._repos = repos
         self._gateway = gateway
         self._runtimes: dict[str, TableRuntime] = {}
-        self.turns = StepTurns()  # every table's steps, a few per turn of the event loop
         self.claim: Claim | None = None  # set on a cluster's node; None: one process owns all
         self.stale: Callable[[str], None] | None = None  # a fenced write refused: not ours
         self.closed: Callable[[str], None] | None = None  # a table closed: its lease freed
@@ -122,7 +120,6 @@ class TableManager:
             gateway=self._gateway,
             seq=seq,
             advice_budget=self._advice_budget,
-            turns=self.turns,
         )
         if fence is not None:
             table_id = table.table_id

@@ -189,8 +189,6 @@ class TableRuntime(
                 deal = isinstance(item, TimerFired) and item.kind == "deal"
                 if deal and not await self._await_storage():
                     return
-                if self._turns is not None:
-                    await self._turns.step()
                 try:
                     with log_context(hand_no=self.table.hand_no or None):
                         self._handle(item)

@@ -330,12 +330,6 @@ async def _bench(args: argparse.Namespace) -> int:
         f"  server loop lag     p50 {lag['p50_ms']:.1f} ms   p99 {lag['p99_ms']:.1f} ms   "
         f"max {lag['max_ms']:.1f} ms   (its last {lag['seconds']:.0f} s)"
     )
-    wait = stats["step_wait"]
-    print(
-        f"  table steps waited  p50 {wait['p50_ms']:.1f} ms   p99 {wait['p99_ms']:.1f} ms   "
-        f"max {wait['max_ms']:.1f} ms   (n={wait['ticks']} in its last {wait['seconds']:.0f} s: "
-        "for a later turn of the loop)"
-    )
     if "server" in cpu.used:
         share = "   ".join(f"{name} {100 * used / elapsed:.0f}%" for name, used in cpu.used.items())
         per_hand = 1000 * cpu.used["server"] / hands if hands else float("nan")

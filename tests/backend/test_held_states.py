@@ -21,7 +21,6 @@ from backend.db.repositories import Repositories
 from backend.realtime.inbox import Client, Command, Join
 from backend.realtime.outbox import Outbox
 from backend.realtime.runtime import TableRuntime
-from backend.realtime.step_turns import StepTurns
 from backend.schemas import TableOptions
 from backend.settings import Settings
 from holdem.config import TableConfig, Variant
@@ -81,7 +80,6 @@ async def test_a_seat_change_is_sent_in_the_step_its_write_is_confirmed(
         repos=repos,
         gateway=AIGateway("secret", 16),
         seq=0,
-        turns=(turns := StepTurns(per_turn=1)),
     )
     watcher, watched = _client("watcher")
     player, _ = _client("player")
@@ -105,7 +103,6 @@ async def test_a_seat_change_is_sent_in_the_step_its_write_is_confirmed(
         assert len(seen) == 1 and len(seen[0]) == 1  # sent in that very step
         assert _seat_changes(watched.sent) == seen[0]  # and not again by the table's task
         assert not runtime.persister.on_stored(lambda: None)  # stored: nothing to wait for
-        assert turns.steps == 3  # each inbox item a step through the gate
     finally:
         await runtime.stop()
         await repos.writer.close()

@@ -107,5 +107,4 @@ async def stats(state: State) -> StatsResponse:
             **{f"writes.{kind}": n for kind, n in state.repos.writer.by_kind.items()},
         },
         loop_lag=state.loop_lag.summary(),
-        step_wait=state.tables.turns.wait_summary(),
     )
