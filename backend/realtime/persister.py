@@ -407,6 +407,7 @@ class Persister:
         queued would file a hand whose stacks were refused) and stops acting for it."""
         log.warning("fenced write refused: another node owns the table", extra={"op": op.kind})
         self.stale = True
+        op.hooks.clear()  # nothing is sent from the step of a write that was not stored
         for queued in self._ops:
             _release(queued)
         self._ops.clear()

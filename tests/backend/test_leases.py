@@ -179,8 +179,11 @@ async def test_a_table_whose_fenced_write_is_refused_writes_nothing_more(db) -> 
     persister.on_stale = lambda: stale.append(True)
     try:
         persister.save_state({"stacks": [0]}, 2)
+        shown: list[bool] = []
+        assert persister.on_stored(lambda: shown.append(True))
         await persister.wait_durable()  # refused: the table is told, not kept waiting
         assert stale == [True] and persister.stale
+        assert shown == []  # nothing held for the refused write is sent from its step
         persister.save_state({"stacks": [1]}, 3)  # nothing more is sent
         persister.start_hand(1, 1, {1: 100}, {})
         assert persister.unconfirmed() is None
