@@ -24,11 +24,19 @@ from ai.bots.settings import PLAIN, BotSettings
 from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
+from ai.models.ranges import holding_strengths, holding_triples
 from ai.models.stats import cost_bucket, crowd_of
 from ai.policy.blueprint import NotCovered, default_blueprint
 from ai.policy.nway.games import NOLIMIT_6MAX
 from ai.policy.nway.lookup import describe, own_blueprint, sample_action
-from ai.search.blueprint_prior import blend, blueprint_shares, evidence_weight, prior_for
+from ai.search.blueprint_prior import (
+    blend,
+    blueprint_shares,
+    evidence_weight,
+    prior_for,
+    raised_shares,
+)
+from ai.search.cost_context import RAISED, context_of
 from ai.search.explain import MAX_CHARS, reason
 from ai.search.mcts import (
     Z95,
@@ -39,7 +47,7 @@ from ai.search.mcts import (
     is_overbet,
     largest_up_to_pot,
 )
-from ai.search.opponents import OpponentTables, build_tables
+from ai.search.opponents import VERSUS_WEIGHT, OpponentTables, build_tables
 from ai.search.overbet_prior import prior_exponents
 from ai.search.profiles import DEFAULT, MctsConfig, profile
 from ai.search.reliability import Reliability
@@ -135,7 +143,11 @@ class MctsBot(LokiBot):
         """Heads-up Limit: the probability per holding of the action taken, the
         blueprint's strategy at the node reached for each holding's card bucket, moved
         towards the model's (`model`, per holding) by the evidence as the search's tables
-        are: w = n / (n + evidence_k), n the actor's decisions seen."""
+        are: w = n / (n + evidence_k), n the actor's decisions seen. Where its own bet
+        was raised (`cost_context.RAISED`) the model pools that with bets into its check,
+        so there the blueprint's strategy moves towards the thresholds of the actor's own
+        answers to our raises of its bets, by their count as the tables' context is
+        (`ai.search.opponents._raised_context`)."""
         bp = default_blueprint()
         try:
             node, _ = bp.node_of(spot)
@@ -148,7 +160,22 @@ class MctsBot(LokiBot):
             buckets = np.maximum(bp.abstraction.buckets_of_all(spot.board), 0)
             self._buckets[spot.board] = buckets
         column = 2 if kind >= BET else 1
-        prior = bp.table_at(node)[buckets, column]
+        prior: npt.NDArray[np.float64] = bp.table_at(node)[buckets, column]
+        legal = spot.legal
+        context = context_of(
+            legal.call_amount, spot.pot, spot.bet_unit, True, spot.street, legal.committed
+        )
+        if context == RAISED:
+            seen_answers = self.versus.counts_of(spot.player_id(spot.index))[spot.street, RAISED]
+            seen = float(seen_answers.sum())
+            if not seen:
+                return prior
+            w = seen / (seen + VERSUS_WEIGHT)
+            own = seen_answers / seen
+            strength = holding_strengths(spot.board, spot.n_in_hand - 1)
+            triple = holding_triples((float(own[0]), float(own[1]), float(own[2])), strength)
+            raised: npt.NDArray[np.float64] = (1.0 - w) * prior + w * triple[column]
+            return raised
         decisions = self.model.stats(spot.player_id(spot.index)).decisions
         w = evidence_weight(decisions, self.config.evidence_k)
         out: npt.NDArray[np.float64] = (1.0 - w) * prior + w * model
@@ -180,6 +207,7 @@ class MctsBot(LokiBot):
             None if prior is None else prior[1],
             None if prior is None else prior_exponents(obs),
             self._reads_per_holding(obs) and config.opponents_by_blueprint,
+            raised_shares() if self._reads_per_holding(obs) else None,
         )
 
     def _reads_per_holding(self, obs: Observation) -> bool:
