@@ -6,9 +6,10 @@ instead each opponent's feature row for this spot is varied over the 4 streets x
 cost contexts (nothing / one bet / two or more to call) and the whole batch goes
 through the network once. The tables carry a fourth context, one bet to call after the
 player's own chips this street (`ai.search.cost_context.RAISED`), which the network
-cannot tell from a bet into a check: in heads-up Limit it starts from the blueprint's
-answers there and moves towards the player's own answers to our raises by their count
-(`_raised_context`); elsewhere it repeats the one-bet context.
+cannot tell from a bet into a check: in heads-up Limit it starts from the pooled one-bet
+estimate (network, counts and all answers to our bets) times the blueprint's ratio
+between the two situations and moves towards the player's own answers to our raises by
+their count (`raised_row`); elsewhere it repeats the one-bet context.
 
 Inside the search a player's action then depends on its sampled holding's strength on
 that street: the top `raise` share of holdings bets or raises and the next `call` share
@@ -29,7 +30,7 @@ from ai.game.observation import Observation
 from ai.models.features import FEATURES, N_SIZES, feature_list
 from ai.models.model import BLEND_DECISIONS, PRIOR_SIZES, OpponentModel
 from ai.models.stats import PlayerStats, crowd_of, with_own_play
-from ai.search.blueprint_prior import blend, evidence_weight
+from ai.search.blueprint_prior import blend, blueprint_shares, evidence_weight
 from ai.search.cost_context import ONE_BET, RAISED
 from ai.search.versus import PRIOR_EXPONENT, overbet_exponent
 
@@ -74,8 +75,8 @@ class OpponentTables:
     # rather than the strength thresholds above (`ai.search.kernel.opponent_act`): 1 - w,
     # w = n / (n + evidence_k) (no read of the player: 1). 0: thresholds only.
     blueprint: list[float]
-    # Per player and street, the same weight in the context RAISED: 1 - w with w its
-    # answers there seen over (seen + VERSUS_WEIGHT) (`_raised_context`).
+    # Per player and street, the same weight in the context RAISED (kept apart for the
+    # kernel's layout; `build_tables` fills it with `blueprint`'s, by all decisions).
     blueprint_raised: list[list[float]]
 
     @classmethod
@@ -184,9 +185,10 @@ def build_tables(
     1 - w (`OpponentTables.blueprint`), so the move from the blueprint is made in play
     and the shares (the thresholds) are the model's alone, not blended with `prior`.
     `raised_prior[i, street]`: player i's blueprint shares where its own bet was raised
-    (`blueprint_prior.raised_shares`): the context RAISED is then its own
-    (`_raised_context`); without it RAISED repeats the one-bet context and `versus`'
-    answers there count as one-bet answers, as before the split.
+    (`blueprint_prior.raised_shares`; heads-up Limit): the context RAISED is then its own
+    (`raised_row`, its blueprint weight the other contexts'); without it RAISED repeats
+    the one-bet context and `versus`' answers there count as one-bet answers, as before
+    the split.
     """
     n = obs.n
     shares = np.zeros((n, STREETS, COSTS, 3))
@@ -245,9 +247,13 @@ def build_tables(
                     shares[i] = blend(prior[i], shares[i], stats[i].decisions, evidence_k)
                 if prior_sizes is not None:
                     sizes[i] = blend(prior_sizes[i], sizes[i], stats[i].decisions, evidence_k)
+    # Main's one-bet estimate, every answer to our bets pooled: the prior of RAISED.
+    pooled_estimate = shares.copy()
     if versus is not None and not generic_only:
-        pooled = [v if v is None or raised_prior is not None else _pooled(v) for v in versus]
-        _towards_answers(shares, pooled, obs.index)
+        all_answers = [None if v is None else _pooled(v) for v in versus]
+        _towards_answers(pooled_estimate, all_answers, obs.index)
+        answered = versus if raised_prior is not None else all_answers
+        _towards_answers(shares, answered, obs.index)
     shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold
     shares[:, :, 0, 0] = 0.0
     shares /= shares.sum(axis=-1, keepdims=True)
@@ -264,20 +270,25 @@ def build_tables(
     ]
     four = np.concatenate([shares, shares[:, :, ONE_BET : ONE_BET + 1]], axis=2)
     sizes = np.concatenate([sizes, sizes[:, :, ONE_BET : ONE_BET + 1]], axis=2)
-    raised_weights = None
     if raised_prior is not None:
-        raised_weights = _raised_context(
-            four, raised_prior, None if generic_only else versus, obs.index
-        )
-        if not blueprint_play:
-            raised_weights = None
+        one_bet = blueprint_shares()[:, :, ONE_BET]
+        for i in range(n):
+            if i == obs.index:
+                continue
+            counts = None if versus is None or generic_only else versus[i]
+            for street in range(1, STREETS):
+                four[i, street, RAISED] = raised_row(
+                    pooled_estimate[i, street, ONE_BET],
+                    raised_prior[i, street],
+                    one_bet[i, street],
+                    None if counts is None or counts.shape[1] <= RAISED else counts[street, RAISED],
+                )
     return OpponentTables.of(
         four,
         sizes,
         kappa,
         exponents,
         weights if blueprint_play else None,
-        raised_weights,
     )
 
 
@@ -290,31 +301,24 @@ def _pooled(counts: F64) -> F64:
     return out
 
 
-def _raised_context(
-    shares: F64, prior: F64, versus: Sequence[F64 | None] | None, me: int
-) -> list[list[float]]:
-    """Fill each opponent's context RAISED after the flop: the blueprint's shares there
-    (`prior[i, street]`) moved towards its answers to our raises of its bets
-    (`versus[i][street, RAISED]`) by w = seen / (seen + VERSUS_WEIGHT), the weight
-    answers to our bets move the other contexts by. Returns the blueprint weight per
-    player and street there, 1 - w (the decider's 0)."""
-    n = shares.shape[0]
-    out = [[0.0] * STREETS for _ in range(n)]
-    for i in range(n):
-        if i == me:
-            continue
-        for street in range(1, STREETS):
-            row = prior[i, street]
-            w = 0.0
-            counts = versus[i] if versus is not None else None
-            if counts is not None and counts.shape[1] > RAISED:
-                seen = float(counts[street, RAISED].sum())
-                if seen:
-                    w = seen / (seen + VERSUS_WEIGHT)
-                    row = (1 - w) * row + w * counts[street, RAISED] / seen
-            shares[i, street, RAISED] = row
-            out[i][street] = 1.0 - w
-    return out
+def raised_row(
+    pooled: F64, bp_raised: F64, bp_one_bet: F64, answers: F64 | None
+) -> npt.NDArray[np.float64]:
+    """A player's (fold, call, raise) where its own bet was raised: its pooled one-bet
+    estimate `pooled` times the blueprint's ratio between the two situations (`bp_raised`
+    over `bp_one_bet`, per action, renormalised), so an unread player answers about as
+    the blueprint does there and a known one starts near its own play; then moved
+    towards its `answers` to our raises of its bets by seen / (seen + VERSUS_WEIGHT)."""
+    ratio = np.divide(bp_raised, bp_one_bet, out=np.ones(3), where=bp_one_bet > 0)
+    row = pooled * ratio
+    total = float(row.sum())
+    row = row / total if total > 0 else np.asarray(bp_raised, dtype=np.float64).copy()
+    if answers is not None:
+        seen = float(answers.sum())
+        if seen:
+            w = seen / (seen + VERSUS_WEIGHT)
+            row = (1 - w) * row + w * answers / seen
+    return row
 
 
 def _towards_answers(shares: F64, versus: Sequence[F64 | None], me: int) -> None:
