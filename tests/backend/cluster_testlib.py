@@ -6,7 +6,6 @@ import asyncio
 import os
 import re
 import signal
-import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,31 +25,10 @@ FAST = {
 NODE_LINE = re.compile(r"node (n\d+) \(pid (\d+)\) is running at (\S+)")
 
 
-def free_ports(count: int) -> int:
-    """A base port with `count` consecutive ports free on loopback."""
-    for _ in range(200):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = int(probe.getsockname()[1])
-        if base + count > 65535:
-            continue
-        sockets: list[socket.socket] = []
-        try:
-            for port in range(base, base + count):
-                sock = socket.socket()
-                sockets.append(sock)
-                sock.bind(("127.0.0.1", port))
-            return base
-        except OSError:
-            continue
-        finally:
-            for sock in sockets:
-                sock.close()
-    raise RuntimeError("no free consecutive ports")
-
-
 class Cluster:
-    """`showdown serve --nodes N --no-worker` on consecutive ports; stderr goes to `log`."""
+    """`showdown serve --nodes N --no-worker`, each node on a free port below the ephemeral
+    range (`--port 0`: consecutive ports probed from that range were taken by the nodes'
+    own outgoing connections before the next node bound them); stderr goes to `log`."""
 
     def __init__(self, data_dir: Path, log: Path, nodes: int, **env: str) -> None:
         self.data_dir, self.log, self.nodes, self.env = data_dir, log, nodes, env
@@ -63,7 +41,7 @@ class Cluster:
         env = {k: v for k, v in os.environ.items() if k not in drop}
         env.update(self.env)
         command = [sys.executable, "-m", "showdown.cli", "serve", "--nodes", str(self.nodes)]
-        command += ["--port", str(free_ports(self.nodes)), "--data-dir", str(self.data_dir)]
+        command += ["--port", "0", "--data-dir", str(self.data_dir)]
         self.process = await asyncio.create_subprocess_exec(
             *command, "--no-worker", env=env, stdout=asyncio.subprocess.PIPE,
             stderr=self.log.open("ab"),
