@@ -107,16 +107,15 @@ e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium $(STA
 # lower priority, nice): the browser tests mostly wait on their server (two spec files at
 # a time, about half a core of 2), the checks keep one core busy, and both leave the CPU to
 # pytest, which comes last (pytest beside the browser tests doubled its slow tests in
-# fresh clones and was no quicker). The AI's kernels (a minute of one core) are compiled
-# while npm installs and the web client builds, not on the browser tests' path: in two
-# fresh clones that phase took 121 s against 74 s + 67 s one after the other.
+# fresh clones and was no quicker). The AI's kernels are compiled once before the
+# browser tests start (beside the checks).
 TEST_NICE ?= 10
 test:
 	$(MAKE) --no-print-directory -j3 --output-sync=target test-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse e2e checks-niced
 	$(MAKE) --no-print-directory pytest
 
-test-deps: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/frontend-build $(STAMPS)/chromium $(STAMPS)/kernels
+test-deps: $(STAMPS)/python $(STAMPS)/npm $(STAMPS)/frontend-build $(STAMPS)/chromium
 
 checks-niced:
 	nice -n $(TEST_NICE) $(MAKE) --no-print-directory checks
