@@ -108,7 +108,9 @@ e2e test-e2e: $(STAMPS)/python $(STAMPS)/frontend-build $(STAMPS)/chromium $(STA
 # a time, about half a core of 2), the checks keep one core busy, and both leave the CPU to
 # pytest, which comes last (pytest beside the browser tests doubled its slow tests in
 # fresh clones and was no quicker). The AI's kernels are compiled once before the
-# browser tests start (beside the checks).
+# browser tests start (beside the checks). Compiled beside npm and the build instead,
+# the checks ran beside the whole browser run: 14:15 against 12:52 in fresh clones
+# (Playwright 5.0 against 4.2 min; 2026-11-29).
 TEST_NICE ?= 10
 test:
 	$(MAKE) --no-print-directory -j3 --output-sync=target test-deps
