@@ -14,3 +14,11 @@ def parser_for(subparsers: Subparsers, name: str, help_text: str) -> argparse.Ar
         name, help=help_text, description=help_text
     )
     return parser
+
+
+def fail(command: str, text: str) -> int:
+    """Tell why `showdown COMMAND` refused its arguments (on stderr); the exit code 2."""
+    import sys
+
+    print(f"showdown {command}: {text}", file=sys.stderr)
+    return 2

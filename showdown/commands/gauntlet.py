@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from showdown.commands import Subparsers, parser_for
+from showdown.commands import Subparsers, fail, parser_for
 
 if TYPE_CHECKING:  # heavy imports stay inside run (fast --help)
     from holdem.config import Variant
@@ -75,13 +75,6 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def _fail(text: str) -> int:
-    import sys
-
-    print(f"showdown gauntlet: {text}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     from ai.bots import canonical_style
     from ai.gauntlet import BASELINE_OPPONENTS, OPPONENTS
@@ -99,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         bot = canonical_style(args.bot)
         compare = [canonical_style(s) for s in args.compare.split(",") if s.strip()]
     except KeyError as error:
-        return _fail(str(error.args[0]))
+        return fail("gauntlet", str(error.args[0]))
     if args.opponents:
         opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
     else:
@@ -110,13 +103,13 @@ def run(args: argparse.Namespace) -> int:
         known = OPPONENTS.get(name)
         if known is None:
             names = ", ".join([*OPPONENTS, *BASELINE_OPPONENTS])
-            return _fail(f"unknown opponent {name!r} (known: {names})")
+            return fail("gauntlet", f"unknown opponent {name!r} (known: {names})")
         if not known.plays(game):
-            return _fail(f"{name} does not play {game.value}")
+            return fail("gauntlet", f"{name} does not play {game.value}")
     if not 2 <= args.seats <= 10:
-        return _fail("--seats must be 2 to 10")
+        return fail("gauntlet", "--seats must be 2 to 10")
     if args.hands < 1 or args.jobs < 1:
-        return _fail("--hands and --jobs must be at least 1")
+        return fail("gauntlet", "--hands and --jobs must be at least 1")
     return _play(args, game, bot, compare, opponents)
 
 
@@ -131,7 +124,7 @@ def _paired(new: str, base: str, *, as_json: bool, chart: str | None) -> int:
         runs = [json.loads(Path(name).read_text(encoding="utf-8")) for name in (new, base)]
         differences = paired_runs(*runs)
     except (OSError, ValueError, KeyError, TypeError) as error:
-        return _fail(f"--paired: {error}")
+        return fail("gauntlet", f"--paired: {error}")
     if chart:
         from ai.gauntlet.chart import write_paired_chart
 

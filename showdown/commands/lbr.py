@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from showdown.commands import Subparsers, parser_for
+from showdown.commands import Subparsers, fail, parser_for
 
 GAMES = {"limit": "limit", "no-limit": "no-limit", "nolimit": "no-limit"}
 
@@ -51,13 +51,6 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def _fail(text: str) -> int:
-    import sys
-
-    print(f"showdown lbr: {text}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     import json
     import sys
@@ -79,15 +72,15 @@ def run(args: argparse.Namespace) -> int:
         try:
             targets.append(canonical_style(name))
         except KeyError as error:
-            return _fail(str(error.args[0]))
+            return fail("lbr", str(error.args[0]))
     if not targets:
-        return _fail("--bot names no target")
+        return fail("lbr", "--bot names no target")
     if args.hands < 2:
-        return _fail("--hands must be at least 2 (one deal, both seats)")
+        return fail("lbr", "--hands must be at least 2 (one deal, both seats)")
     if args.samples < 1 or args.runouts < 1 or (args.particles is not None and args.particles < 0):
-        return _fail("--samples and --runouts must be at least 1, --particles at least 0")
+        return fail("lbr", "--samples and --runouts must be at least 1, --particles at least 0")
     if args.stack < 1 or (args.iterations is not None and args.iterations < 1):
-        return _fail("--stack and --iterations must be at least 1")
+        return fail("lbr", "--stack and --iterations must be at least 1")
     configs = [
         LbrConfig(
             game=game,

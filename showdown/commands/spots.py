@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from showdown.commands import Subparsers, parser_for
+from showdown.commands import Subparsers, fail, parser_for
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -40,13 +40,6 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def _fail(text: str) -> int:
-    import sys
-
-    print(f"showdown spots: {text}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     import json
     import sys
@@ -61,13 +54,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         bot = canonical_style(args.bot)
     except KeyError as error:
-        return _fail(str(error.args[0]))
+        return fail("spots", str(error.args[0]))
     opponent = known_policy(args.opponent, 2)
     continuation = known_policy(args.continuation, 2)
     if opponent is None or continuation is None:
-        return _fail(f"--opponent and --continuation must be one of {', '.join(KNOWN)}")
+        return fail("spots", f"--opponent and --continuation must be one of {', '.join(KNOWN)}")
     if args.hands < 2:
-        return _fail("--hands must be at least 2 (one deal, both seats)")
+        return fail("spots", "--hands must be at least 2 (one deal, both seats)")
     iterations: int | None = args.iterations
 
     def make(style: str, seed: int) -> Bot:
