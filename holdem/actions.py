@@ -6,12 +6,12 @@ Action(kind=<ActionKind.RAISE: 'raise'>, amount=600)
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from pydantic import BaseModel, ConfigDict
 
+from holdem.wire_enum import WireEnum
 
-class Street(StrEnum):
+
+class Street(WireEnum):
     PREFLOP = "preflop"
     FLOP = "flop"
     TURN = "turn"
@@ -22,7 +22,7 @@ class Street(StrEnum):
 STREETS_IN_ORDER: tuple[Street, ...] = tuple(Street)
 
 
-class ActionKind(StrEnum):
+class ActionKind(WireEnum):
     FOLD = "fold"
     CHECK = "check"
     CALL = "call"
@@ -92,7 +92,7 @@ class LegalActions(BaseModel):
         return tuple(kinds)
 
 
-class EventKind(StrEnum):
+class EventKind(WireEnum):
     ANTE = "ante"
     SMALL_BLIND = "small_blind"
     BIG_BLIND = "big_blind"

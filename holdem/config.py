@@ -13,28 +13,29 @@ Chips are integers of `chip_unit` (e.g. blinds 50/100 with chip_unit 0.01 are
 from __future__ import annotations
 
 from decimal import Decimal
-from enum import StrEnum
 from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from holdem.wire_enum import WireEnum
 
 MIN_SEATS = 2
 MAX_SEATS = 10
 
 
-class Variant(StrEnum):
+class Variant(WireEnum):
     LIMIT = "limit"
     NO_LIMIT = "no-limit"
 
 
-class AnteMode(StrEnum):
+class AnteMode(WireEnum):
     """Who posts the ante."""
 
     EVERY_SEAT = "every_seat"  # every seat dealt in posts `ante` (cash games)
     BIG_BLIND = "big_blind"  # the big blind posts `ante` for the whole table (tournaments)
 
 
-class Straddle(StrEnum):
+class Straddle(WireEnum):
     """Who may post a live straddle (two big blinds, optional for that player each hand)."""
 
     OFF = "off"

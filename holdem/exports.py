@@ -7,16 +7,16 @@ each writer), so a caller cannot hand out another player's unshown cards by mist
 from __future__ import annotations
 
 import json
-from enum import StrEnum
 
 from holdem.history import HandRecord
 from holdem.ohh import to_ohh
 from holdem.phh import to_phh
 from holdem.pokerstars import to_pokerstars
 from holdem.views import observe_record
+from holdem.wire_enum import WireEnum
 
 
-class ExportFormat(StrEnum):
+class ExportFormat(WireEnum):
     POKERSTARS = "pokerstars"  # text, what PokerTracker, Hold'em Manager and GTO Wizard import
     OHH = "ohh"  # Open Hand History JSON
     PHH = "phh"  # Poker Hand History (TOML), pokerkit's and the research datasets'

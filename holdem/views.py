@@ -8,7 +8,6 @@ seat's only once the showdown rules revealed them.
 from __future__ import annotations
 
 import functools
-from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,9 +15,10 @@ from holdem.actions import EventKind, HandEvent, LegalActions, Street
 from holdem.config import TableConfig
 from holdem.history import HandRecord
 from holdem.table import Table
+from holdem.wire_enum import WireEnum
 
 
-class SeatState(StrEnum):
+class SeatState(WireEnum):
     WAITING = "waiting"  # seated, not dealt into the current hand
     ACTIVE = "active"
     FOLDED = "folded"

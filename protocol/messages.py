@@ -22,7 +22,7 @@ add optional fields, never rename or remove.
 from __future__ import annotations
 
 import json
-from enum import IntEnum, StrEnum
+from enum import IntEnum
 from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, ValidationError
@@ -32,6 +32,7 @@ from holdem.actions import Action, ActionKind, LegalActions
 from holdem.config import MAX_RUNS, Straddle
 from holdem.history import HandRecord
 from holdem.views import TableView
+from holdem.wire_enum import WireEnum
 
 PROTOCOL_VERSION = 1
 
@@ -77,7 +78,7 @@ class CloseCode(IntEnum):
     MOVED = 4010
 
 
-class ErrorCode(StrEnum):
+class ErrorCode(WireEnum):
     """Stable `code`s of ErrorMessage. Rule errors use the code of holdem.errors."""
 
     BAD_JSON = "bad_json"
@@ -454,7 +455,7 @@ class Advice(_Message):
 # -- server -> browser ------------------------------------------------------------
 
 
-class ChangeKind(StrEnum):
+class ChangeKind(WireEnum):
     SIT = "sit"
     STAND = "stand"
     SIT_OUT = "sit_out"
@@ -481,7 +482,7 @@ class ChangeKind(StrEnum):
     STRADDLE = "straddle"  # the seat's straddle choice (amount 1: on, 0: off)
 
 
-class ActedBy(StrEnum):
+class ActedBy(WireEnum):
     PLAYER = "player"
     AI = "ai"  # "Let AI decide": the table is told the AI took the decision
     BOT = "bot"
@@ -628,7 +629,7 @@ class ChatMessage(_Message):
     )
 
 
-class AdviceSource(StrEnum):
+class AdviceSource(WireEnum):
     WORKER = "worker"
     FALLBACK = "fallback"  # no worker answered in time: the built-in policy
 
@@ -756,7 +757,7 @@ class WorkerMessage(RootModel[WorkerEvent]):
 # -- server -> AI worker -------------------------------------------------------------
 
 
-class QueryPurpose(StrEnum):
+class QueryPurpose(WireEnum):
     BOT = "bot"  # a bot seat's decision
     AI_DECIDE = "ai_decide"  # a human pressed "Let AI decide": the action is applied
     ADVICE = "advice"  # a human asked for advice: nothing is applied

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
 from holdem.actions import Action, Street
+from holdem.wire_enum import WireEnum
 from protocol.messages import ActionValue
 
 
@@ -42,7 +42,7 @@ class HandReview(BaseModel):
     total_grade_bb: float = Field(description="value given up over the whole hand, in bb")
 
 
-class ReviewState(StrEnum):
+class ReviewState(WireEnum):
     WORKING = "working"  # waiting for or being computed by the AI workers
     DONE = "done"  # stored with the hand: asking again returns it
     FAILED = "failed"  # not computed (see message): asking again tries again

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -20,9 +19,10 @@ from backend.tournament import balancing, places
 from backend.tournament.clock import LevelClock, Period
 from backend.tournament.prizes import payouts
 from backend.tournament.structures import Level, Structure
+from holdem.wire_enum import WireEnum
 
 
-class Status(StrEnum):
+class Status(WireEnum):
     REGISTERING = "registering"
     RUNNING = "running"
     FINISHED = "finished"
@@ -110,7 +110,7 @@ class State(BaseModel):
     finished_at: float | None = None
 
 
-class OrderKind(StrEnum):
+class OrderKind(WireEnum):
     OPEN = "open"  # a new table (its stakes: `level`)
     SEAT = "seat"  # seat_player: `player_id` in `seat` with `chips`
     ADD = "add"  # adjust: `chips` bought (a rebuy or the add-on) onto `player_id`'s stack

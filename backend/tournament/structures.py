@@ -13,13 +13,14 @@ as a table ante or a big-blind ante (the big blind posts it for the table).
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from holdem.wire_enum import WireEnum
 
-class LevelsBy(StrEnum):
+
+class LevelsBy(WireEnum):
     TIME = "time"  # each level lasts `level_seconds` of play
     HANDS = "hands"  # each level lasts `level_hands` hands at the busiest table
 

@@ -18,6 +18,7 @@ WITH_EXAMPLES = {
     "holdem.config",
     "holdem.hand",
     "holdem.table",
+    "holdem.wire_enum",
 }
 
 
