@@ -56,6 +56,7 @@ def test_bench_engine_prints_both_rates(capsys: pytest.CaptureFixture[str]) -> N
     assert "showdown core" in out
     assert "pokerkit raw" in out
     assert "no-limit" in out and "limit" in out
+    assert "live shuffle  DeckRandom" in out and "secrets.SystemRandom" in out
 
 
 def test_bench_allin_prints_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
