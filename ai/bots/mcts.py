@@ -34,6 +34,7 @@ from ai.search.mcts import (
     Z95,
     ActionStats,
     Search,
+    SearchConfig,
     SearchResult,
     clearly_best,
     is_overbet,
@@ -182,6 +183,15 @@ class MctsBot(LokiBot):
             self._reads_per_holding(obs) and config.opponents_by_blueprint,
         )
 
+    def search_config(self, obs: Observation) -> SearchConfig:
+        """The search's settings at this decision: heads-up Limit with the reading per
+        holding, the opponents' thresholds cut within their dealt ranges
+        (`MctsConfig.thresholds_in_range`)."""
+        config = self.config
+        if config.thresholds_in_range and self._reads_per_holding(obs):
+            return replace(config.search, thresholds_in_range=True)
+        return config.search
+
     def _reads_per_holding(self, obs: Observation) -> bool:
         """Heads-up Limit with the blueprint's reading per holding (`_holding_reading`)."""
         config = self.config
@@ -282,7 +292,7 @@ class MctsBot(LokiBot):
         # The seed is the spot's: the same spot (advice, then "Let AI decide") is searched
         # the same way.
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
-        search = Search(obs, self.ranges, tables, config.search, seed=zlib.crc32(spot))
+        search = Search(obs, self.ranges, tables, self.search_config(obs), seed=zlib.crc32(spot))
         deadline = None if self.deadline is None else self.deadline - SAFETY
         kept = self._kept
         root = follow(kept, obs) if kept is not None and config.keep_tree else None

@@ -23,6 +23,7 @@ MODULES = [
     "ai.math.tables",
     "ai.policy.nway.lookup",
     "ai.search.cost_context",
+    "ai.search.deals",
     "ai.sim.rules",
 ]
 
