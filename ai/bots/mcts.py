@@ -24,11 +24,19 @@ from ai.bots.settings import PLAIN, BotSettings
 from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
-from ai.models.stats import cost_bucket, crowd_of
+from ai.models.ranges import holding_strengths, holding_triples
+from ai.models.stats import cost_bucket, crowd_of, with_own_play
 from ai.policy.blueprint import NotCovered, default_blueprint
 from ai.policy.nway.games import NOLIMIT_6MAX
 from ai.policy.nway.lookup import describe, own_blueprint, sample_action
-from ai.search.blueprint_prior import blend, blueprint_shares, evidence_weight, prior_for
+from ai.search.blueprint_prior import (
+    blend,
+    blueprint_shares,
+    evidence_weight,
+    prior_for,
+    raised_shares,
+)
+from ai.search.cost_context import ONE_BET, RAISED, context_of
 from ai.search.explain import MAX_CHARS, reason
 from ai.search.mcts import (
     Z95,
@@ -40,7 +48,7 @@ from ai.search.mcts import (
     is_overbet,
     largest_up_to_pot,
 )
-from ai.search.opponents import OpponentTables, build_tables
+from ai.search.opponents import VERSUS_WEIGHT, OpponentTables, build_tables, raised_row
 from ai.search.overbet_prior import prior_exponents
 from ai.search.profiles import DEFAULT, MctsConfig, profile
 from ai.search.reliability import Reliability
@@ -136,7 +144,10 @@ class MctsBot(LokiBot):
         """Heads-up Limit: the probability per holding of the action taken, the
         blueprint's strategy at the node reached for each holding's card bucket, moved
         towards the model's (`model`, per holding) by the evidence as the search's tables
-        are: w = n / (n + evidence_k), n the actor's decisions seen."""
+        are: w = n / (n + evidence_k), n the actor's decisions seen. Where its own bet
+        was raised (`cost_context.RAISED`) the model pools that with bets into its check,
+        so there it moves, by the same w, towards the thresholds of the tables' shares
+        in that context (`ai.search.opponents.raised_row`)."""
         bp = default_blueprint()
         try:
             node, _ = bp.node_of(spot)
@@ -149,11 +160,52 @@ class MctsBot(LokiBot):
             buckets = np.maximum(bp.abstraction.buckets_of_all(spot.board), 0)
             self._buckets[spot.board] = buckets
         column = 2 if kind >= BET else 1
-        prior = bp.table_at(node)[buckets, column]
+        prior: npt.NDArray[np.float64] = bp.table_at(node)[buckets, column]
+        legal = spot.legal
+        context = context_of(
+            legal.call_amount, spot.pot, spot.bet_unit, True, spot.street, legal.committed
+        )
         decisions = self.model.stats(spot.player_id(spot.index)).decisions
         w = evidence_weight(decisions, self.config.evidence_k)
+        if context == RAISED:
+            if not w:
+                return prior
+            row = self._raised_shares(spot)
+            strength = holding_strengths(spot.board, spot.n_in_hand - 1)
+            triple = holding_triples((float(row[0]), float(row[1]), float(row[2])), strength)
+            model = triple[column]
         out: npt.NDArray[np.float64] = (1.0 - w) * prior + w * model
         return out
+
+    def _raised_shares(self, spot: Observation) -> npt.NDArray[np.float64]:
+        """The tables' shares in the context RAISED for the actor at `spot` (heads-up
+        Limit, its own bet raised): the model's one-bet answer with its own play, moved
+        by all its answers to our bets (`build_tables`' pooled estimate), then
+        `raised_row`."""
+        player = spot.player_id(spot.index)
+        street = spot.street
+        crowd = crowd_of(spot.n_in_hand)
+        predicted = self.model.predict(spot).actions
+        own = with_own_play(
+            (float(predicted[0]), float(predicted[1]), float(predicted[2])),
+            self.model.stats(player),
+            street,
+            ONE_BET,
+            crowd,
+        )
+        pooled = np.array(own)
+        counts = self.versus.answers_of(player, crowd)
+        answers = counts[street, ONE_BET] + counts[street, RAISED]
+        seen = float(answers.sum())
+        if seen:
+            w = seen / (seen + VERSUS_WEIGHT)
+            pooled = (1 - w) * pooled + w * answers / seen
+        return raised_row(
+            pooled,
+            raised_shares()[spot.index, street],
+            blueprint_shares()[spot.index, street, ONE_BET],
+            counts[street, RAISED],
+        )
 
     def tables(self, obs: Observation) -> OpponentTables:
         """Every player's tables for the search at this decision (`build_tables`)."""
@@ -181,6 +233,7 @@ class MctsBot(LokiBot):
             None if prior is None else prior[1],
             None if prior is None else prior_exponents(obs),
             self._reads_per_holding(obs) and config.opponents_by_blueprint,
+            raised_shares() if self._reads_per_holding(obs) else None,
         )
 
     def search_config(self, obs: Observation) -> SearchConfig:
