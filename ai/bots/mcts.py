@@ -24,31 +24,22 @@ from ai.bots.settings import PLAIN, BotSettings
 from ai.game.observation import KIND_NAMES, Decision, Observation
 from ai.game.summary import HandSummary
 from ai.models.model import ModelSet, OpponentModel
-from ai.models.ranges import holding_strengths, holding_triples
-from ai.models.stats import cost_bucket, crowd_of, with_own_play
+from ai.models.stats import cost_bucket, crowd_of
 from ai.policy.blueprint import NotCovered, default_blueprint
 from ai.policy.nway.games import NOLIMIT_6MAX
 from ai.policy.nway.lookup import describe, own_blueprint, sample_action
-from ai.search.blueprint_prior import (
-    blend,
-    blueprint_shares,
-    evidence_weight,
-    prior_for,
-    raised_shares,
-)
-from ai.search.cost_context import ONE_BET, RAISED, context_of
+from ai.search.blueprint_prior import blend, blueprint_shares, evidence_weight, prior_for
 from ai.search.explain import MAX_CHARS, reason
 from ai.search.mcts import (
     Z95,
     ActionStats,
     Search,
-    SearchConfig,
     SearchResult,
     clearly_best,
     is_overbet,
     largest_up_to_pot,
 )
-from ai.search.opponents import VERSUS_WEIGHT, OpponentTables, build_tables, raised_row
+from ai.search.opponents import OpponentTables, build_tables
 from ai.search.overbet_prior import prior_exponents
 from ai.search.profiles import DEFAULT, MctsConfig, profile
 from ai.search.reliability import Reliability
@@ -144,10 +135,7 @@ class MctsBot(LokiBot):
         """Heads-up Limit: the probability per holding of the action taken, the
         blueprint's strategy at the node reached for each holding's card bucket, moved
         towards the model's (`model`, per holding) by the evidence as the search's tables
-        are: w = n / (n + evidence_k), n the actor's decisions seen. Where its own bet
-        was raised (`cost_context.RAISED`) the model pools that with bets into its check,
-        so there it moves, by the same w, towards the thresholds of the tables' shares
-        in that context (`ai.search.opponents.raised_row`)."""
+        are: w = n / (n + evidence_k), n the actor's decisions seen."""
         bp = default_blueprint()
         try:
             node, _ = bp.node_of(spot)
@@ -160,52 +148,11 @@ class MctsBot(LokiBot):
             buckets = np.maximum(bp.abstraction.buckets_of_all(spot.board), 0)
             self._buckets[spot.board] = buckets
         column = 2 if kind >= BET else 1
-        prior: npt.NDArray[np.float64] = bp.table_at(node)[buckets, column]
-        legal = spot.legal
-        context = context_of(
-            legal.call_amount, spot.pot, spot.bet_unit, True, spot.street, legal.committed
-        )
+        prior = bp.table_at(node)[buckets, column]
         decisions = self.model.stats(spot.player_id(spot.index)).decisions
         w = evidence_weight(decisions, self.config.evidence_k)
-        if context == RAISED:
-            if not w:
-                return prior
-            row = self._raised_shares(spot)
-            strength = holding_strengths(spot.board, spot.n_in_hand - 1)
-            triple = holding_triples((float(row[0]), float(row[1]), float(row[2])), strength)
-            model = triple[column]
         out: npt.NDArray[np.float64] = (1.0 - w) * prior + w * model
         return out
-
-    def _raised_shares(self, spot: Observation) -> npt.NDArray[np.float64]:
-        """The tables' shares in the context RAISED for the actor at `spot` (heads-up
-        Limit, its own bet raised): the model's one-bet answer with its own play, moved
-        by all its answers to our bets (`build_tables`' pooled estimate), then
-        `raised_row`."""
-        player = spot.player_id(spot.index)
-        street = spot.street
-        crowd = crowd_of(spot.n_in_hand)
-        predicted = self.model.predict(spot).actions
-        own = with_own_play(
-            (float(predicted[0]), float(predicted[1]), float(predicted[2])),
-            self.model.stats(player),
-            street,
-            ONE_BET,
-            crowd,
-        )
-        pooled = np.array(own)
-        counts = self.versus.answers_of(player, crowd)
-        answers = counts[street, ONE_BET] + counts[street, RAISED]
-        seen = float(answers.sum())
-        if seen:
-            w = seen / (seen + VERSUS_WEIGHT)
-            pooled = (1 - w) * pooled + w * answers / seen
-        return raised_row(
-            pooled,
-            raised_shares()[spot.index, street],
-            blueprint_shares()[spot.index, street, ONE_BET],
-            counts[street, RAISED],
-        )
 
     def tables(self, obs: Observation) -> OpponentTables:
         """Every player's tables for the search at this decision (`build_tables`)."""
@@ -233,17 +180,7 @@ class MctsBot(LokiBot):
             None if prior is None else prior[1],
             None if prior is None else prior_exponents(obs),
             self._reads_per_holding(obs) and config.opponents_by_blueprint,
-            raised_shares() if self._reads_per_holding(obs) else None,
         )
-
-    def search_config(self, obs: Observation) -> SearchConfig:
-        """The search's settings at this decision: heads-up Limit with the reading per
-        holding, the opponents' thresholds cut within their dealt ranges
-        (`MctsConfig.thresholds_in_range`)."""
-        config = self.config
-        if config.thresholds_in_range and self._reads_per_holding(obs):
-            return replace(config.search, thresholds_in_range=True)
-        return config.search
 
     def _reads_per_holding(self, obs: Observation) -> bool:
         """Heads-up Limit with the blueprint's reading per holding (`_holding_reading`)."""
@@ -345,7 +282,7 @@ class MctsBot(LokiBot):
         # The seed is the spot's: the same spot (advice, then "Let AI decide") is searched
         # the same way.
         spot = repr((self.seed, obs.hand_key, len(obs.history), obs.hole)).encode()
-        search = Search(obs, self.ranges, tables, self.search_config(obs), seed=zlib.crc32(spot))
+        search = Search(obs, self.ranges, tables, config.search, seed=zlib.crc32(spot))
         deadline = None if self.deadline is None else self.deadline - SAFETY
         kept = self._kept
         root = follow(kept, obs) if kept is not None and config.keep_tree else None

@@ -139,40 +139,6 @@ def shares_of(bp: Blueprint) -> F64:
     return shares
 
 
-@functools.cache
-def raised_shares(bp: Blueprint | None = None) -> F64:
-    """shares[tree player, street] = (fold, call, raise): the blueprint where the
-    player's own bet or raise this street was raised, one bet to call (the tables'
-    context `cost_context.RAISED`), over those nodes by how often self-play reaches
-    them. Preflop (not that context): the one-bet shares."""
-    if bp is None:
-        (shares,) = cached(
-            "raised-shares", DEFAULT_ARTEFACT, lambda: (raised_of(default_blueprint()),)
-        )
-        return np.asarray(shares, dtype=np.float64)
-    return raised_of(bp)
-
-
-def raised_of(bp: Blueprint) -> F64:
-    """`raised_shares` of the heads-up Limit blueprint `bp`, computed."""
-    strategies = node_strategies(bp, bucket_weights(bp))
-    reach = node_reach(bp, strategies)
-    t = bp.tree
-    sums = np.zeros((2, STREETS, 3))
-    for node, triple in strategies.items():
-        r = int(t.round[node])
-        # Facing a bet after the flop with two raises or more this round: heads-up, the
-        # player made one of them.
-        if r > 0 and t.child[node, FOLD] >= 0 and t.history[node].split("/")[-1].count("r") >= 2:
-            sums[int(t.player[node]), r] += reach[node] * triple
-    total = sums.sum(axis=-1, keepdims=True)
-    out = np.where(total > 0, sums / np.where(total > 0, total, 1.0), 0.0)
-    one_bet = shares_of(bp)[:, :, 1]
-    empty = total[..., 0] == 0
-    out[empty] = one_bet[empty]
-    return out
-
-
 def size_bucket_of(frac: float) -> int:
     """The kernel's size bucket of a tree raise: all-in, else the nearest of
     `SIZE_FRACTIONS` on a log scale (`ai.search.kernel.size_bucket`)."""

@@ -133,30 +133,6 @@ def deal_from_ranges(
     return holes, runouts
 
 
-def range_percentiles(strengths: FloatArray, players: Sequence[int], first: int) -> FloatArray:
-    """`strengths` with each of `players`' columns, from street `first` on, replaced by
-    the deal's percentile among the batch's deals for that player and street (mid-rank
-    for ties): where the holding stands within the range dealt for the player, not among
-    every holding. The deals are drawn from the player's weighted range, so each counts
-    once; on later streets the deals' boards differ, and the board percentile already
-    puts each on one scale.
-
-    >>> s = np.array([[[0.0, 0.9]], [[0.0, 0.7]], [[0.0, 0.8]], [[0.0, 0.8]]])
-    >>> range_percentiles(s, [0], 1)[:, 0, 1].tolist()
-    [0.875, 0.125, 0.5, 0.5]
-    """
-    out = strengths.copy()
-    count = strengths.shape[0]
-    for i in players:
-        for street in range(first, strengths.shape[2]):
-            column = strengths[:, i, street]
-            ordered = np.sort(column)
-            below = np.searchsorted(ordered, column, side="left")
-            up_to = np.searchsorted(ordered, column, side="right")
-            out[:, i, street] = (below + up_to) / (2.0 * count)
-    return out
-
-
 def street_strengths(
     holes: IntArray,
     runouts: IntArray,

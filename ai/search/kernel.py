@@ -16,10 +16,8 @@ Numba caches this file's kernels keyed on this file alone, with `ai.sim.arrays` 
 in: a change there (#34: a big-blind ante's dead money, the rules' `BB_ANTE` slot) comes
 with an edit here, so that no stale cache outlives it.
 
-Tables, packed per player, street and context (`table_array`; the contexts are
-`ai.search.cost_context`'s four, an opponent's own bet raised the fourth): the strength
-thresholds, the card-blind shares, the model's shares and size shares, the size cdf,
-kappa and the blueprint weight.
+Tables, packed per player, street and cost (`table_array`): the strength thresholds,
+the card-blind shares, the model's shares and size shares, the size cdf and kappa.
 """
 
 from __future__ import annotations
@@ -32,7 +30,7 @@ import numpy.typing as npt
 from ai.math._jit import jit
 from ai.math.fastrng import next_state, seed_state
 from ai.models.features import SIZE_FRACTIONS
-from ai.search.cost_context import CONTEXTS, context_of, cost_of
+from ai.search.cost_context import cost_of
 from ai.search.opponents import OpponentTables
 from ai.sim.arrays import (
     BETS,
@@ -104,9 +102,9 @@ P_EXPLORATION, P_SCALE = 0, 1
 
 
 def table_array(tables: OpponentTables) -> F64:
-    """The tables packed as [player, street, context, field] for the kernels."""
+    """The tables packed as [player, street, cost, field] for the kernels."""
     n = tables.shares.shape[0]
-    out = np.zeros((n, 4, CONTEXTS, T_FIELDS))
+    out = np.zeros((n, 4, 3, T_FIELDS))
     out[..., T_RAISE_ABOVE] = tables.raise_above
     out[..., T_CONTINUE_ABOVE] = tables.continue_above
     out[..., T_RAISE_SHARE] = tables.raise_share
@@ -117,7 +115,6 @@ def table_array(tables: OpponentTables) -> F64:
     out[..., T_KAPPA] = np.asarray(tables.kappa)[:, None, None]
     out[..., T_OVERBET] = np.asarray(tables.overbet)[:, None, None]
     out[..., T_BLUEPRINT] = np.asarray(tables.blueprint)[:, None, None]
-    out[:, :, CONTEXTS - 1, T_BLUEPRINT] = np.asarray(tables.blueprint_raised)
     return out
 
 
@@ -190,9 +187,8 @@ def opponent_act(
     blueprint's tree at its decision, the blueprint's strategy for its card bucket
     `bucket` (how an unread player plays), else the tables' thresholds; the rest card-blind
     as in `opponent_choice`: b kappa by the blueprint, the thresholds and the card-blind
-    shares mixed at kappa (1 - b) / (1 - b kappa) for the remainder. b is the context's
-    (its own bet raised has a weight of its own: `OpponentTables.blueprint_raised`)."""
-    b = tab[i, street, cost, T_BLUEPRINT]
+    shares mixed at kappa (1 - b) / (1 - b kappa) for the remainder."""
+    b = tab[i, 0, 0, T_BLUEPRINT]
     if b > 0.0 and bp_at(bpi, node, st, i):
         kappa = tab[i, 0, 0, T_KAPPA]
         p = b * kappa
@@ -251,8 +247,7 @@ def rollout_choice(st: I64, rules: I64, tab: F64, me: int, s: float, call: int, 
             other = i
     street = st[STREET]
     bet = rules[MIN_INC + street]
-    # Our raise of its bet meets its answers to a raise of its own bet (context 3).
-    row = tab[other, street, 3 if street > 0 and st[BETS + other] > 0 else 1]
+    row = tab[other, street, 1]
     gain = blind_bluff_gain(s, call, pot, bet, tab[other, 0, 0, T_KAPPA], row)
     if choice == 0:
         gain += s * (pot + call) - call  # the rule folds: the raise must beat the fold
@@ -328,7 +323,7 @@ def advance(
         street = st[STREET]
         call = to_call(st, i)
         pot = pot_of(st)
-        cost = context_of(call, pot, rules[MIN_INC + street], limit, street, st[BETS + i])
+        cost = cost_of(call, pot, rules[MIN_INC + street], limit)
         scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
         node = cur[0]
         choice, slot = opponent_act(tab, bpi, bps, node, st, i, street, cost,
@@ -403,7 +398,7 @@ def play_out(
         elif i == me:
             choice = rollout_choice(st, rules, tab, me, s, call, pot)
         else:
-            cost = context_of(call, pot, rules[MIN_INC + street], limit, street, st[BETS + i])
+            cost = cost_of(call, pot, rules[MIN_INC + street], limit)
             scale = continue_scale(call, pot, limit, tab[i, 0, 0, T_OVERBET])
             choice, slot = opponent_act(tab, bpi, bps, node, st, i, street, cost, s,
                                         theirs[i, street], rng, scale)  # fmt: skip

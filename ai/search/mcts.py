@@ -22,13 +22,7 @@ from ai.game.observation import Observation
 from ai.math.rollout_strength import showdown_equity
 from ai.models.ranges import RangeTracker
 from ai.search import kernel, rollout_blueprint
-from ai.search.deals import (
-    RangeTables,
-    deal_from_ranges,
-    range_percentiles,
-    range_tables,
-    street_strengths,
-)
+from ai.search.deals import RangeTables, deal_from_ranges, range_tables, street_strengths
 from ai.search.opponents import OpponentTables
 from ai.search.tree import Node, Tree
 from ai.sim.arrays import evaluator_tables, rules_array, state_array
@@ -102,11 +96,6 @@ class SearchConfig:
     # the top twentieth of holdings). On in the advisor, whose values must mean what
     # they say; the default's play keeps the weights until measured in play.
     mixed_ranges: bool = False
-    # The opponents' strength thresholds cut within the range dealt for each
-    # (`ai.search.deals.range_percentiles`): a share r raises with the top r of the
-    # holdings that could have reached the node, not the top r of every holding, which a
-    # narrowed range (it bet, we raised) mostly clears. Set by `MctsBot` where it applies.
-    thresholds_in_range: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,8 +245,6 @@ class Search:
             self.obs.n_opponents,
             self.ranges.potential,
         )
-        if self.config.thresholds_in_range:
-            strengths = range_percentiles(strengths, self.obs.opponents, self.obs.street)
         if self._bp is not None and self._bp_ours:
             self._bp_buckets = rollout_blueprint.deal_buckets(
                 self._bp.abstraction, self.obs.hole, self.obs.board, runouts,

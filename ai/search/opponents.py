@@ -4,17 +4,10 @@ cost of calling, and its bet-size shares, as flat tables the search's hot loops 
 Asking the network inside the search would cost a forward pass per simulated action;
 instead each opponent's feature row for this spot is varied over the 4 streets x 3
 cost contexts (nothing / one bet / two or more to call) and the whole batch goes
-through the network once. The tables carry a fourth context, one bet to call after the
-player's own chips this street (`ai.search.cost_context.RAISED`), which the network
-cannot tell from a bet into a check: in heads-up Limit it starts from the pooled one-bet
-estimate (network, counts and all answers to our bets) times the blueprint's ratio
-between the two situations and moves towards the player's own answers to our raises by
-their count (`raised_row`); elsewhere it repeats the one-bet context.
-
-Inside the search a player's action then depends on its sampled holding's strength on
-that street: the top `raise` share of holdings bets or raises and the next `call` share
-continues, the mu-sigma weighting that also builds the ranges
-(`ai.models.ranges.holding_triples`), so ranges and play agree.
+through the network once. Inside the search a player's action then depends on its
+sampled holding's strength on that street: the top `raise` share of holdings bets or
+raises and the next `call` share continues, the mu-sigma weighting that also builds
+the ranges (`ai.models.ranges.holding_triples`), so ranges and play agree.
 """
 
 from __future__ import annotations
@@ -30,12 +23,11 @@ from ai.game.observation import Observation
 from ai.models.features import FEATURES, N_SIZES, feature_list
 from ai.models.model import BLEND_DECISIONS, PRIOR_SIZES, OpponentModel
 from ai.models.stats import PlayerStats, crowd_of, with_own_play
-from ai.search.blueprint_prior import blend, blueprint_shares, evidence_weight
-from ai.search.cost_context import ONE_BET, RAISED
+from ai.search.blueprint_prior import blend, evidence_weight
 from ai.search.versus import PRIOR_EXPONENT, overbet_exponent
 
 F64 = npt.NDArray[np.float64]
-STREETS, COSTS = 4, 3  # the model's cost contexts (the tables add RAISED)
+STREETS, COSTS = 4, 3
 _COL = {name: FEATURES.index(name) for name in FEATURES}
 _STREET_COLS = [_COL[s] for s in ("preflop", "flop", "turn", "river")]
 _COST_COLS = [_COL[s] for s in ("cost_none", "cost_one_bet", "cost_two_bets")]
@@ -49,8 +41,7 @@ _NL_CALL_SHARE = (0.0, 0.4, 1.0)
 
 @dataclass(frozen=True, slots=True)
 class OpponentTables:
-    """shares[i, street, context] = (fold, call, raise); sizes[i, street, context] = bucket
-    shares; the contexts `ai.search.cost_context`'s four.
+    """shares[i, street, cost] = (fold, call, raise); sizes[i, street, cost] = bucket shares.
 
     `raise_above[i][street][cost]` and `continue_above[...]` are the strength thresholds
     (1 - raise, 1 - raise - call); `size_cdf[i][street][cost]` the cumulative size shares.
@@ -75,9 +66,6 @@ class OpponentTables:
     # rather than the strength thresholds above (`ai.search.kernel.opponent_act`): 1 - w,
     # w = n / (n + evidence_k) (no read of the player: 1). 0: thresholds only.
     blueprint: list[float]
-    # Per player and street, the same weight in the context RAISED (kept apart for the
-    # kernel's layout; `build_tables` fills it with `blueprint`'s, by all decisions).
-    blueprint_raised: list[list[float]]
 
     @classmethod
     def of(
@@ -87,18 +75,12 @@ class OpponentTables:
         kappa: Sequence[float] | None = None,
         overbet: Sequence[float] | None = None,
         blueprint: Sequence[float] | None = None,
-        blueprint_raised: Sequence[Sequence[float]] | None = None,
     ) -> OpponentTables:
-        if shares.shape[2] == COSTS:  # the model's three contexts: RAISED repeats one bet
-            shares = np.concatenate([shares, shares[:, :, ONE_BET : ONE_BET + 1]], axis=2)
-        if sizes.shape[2] == COSTS:
-            sizes = np.concatenate([sizes, sizes[:, :, ONE_BET : ONE_BET + 1]], axis=2)
         raise_above = (1.0 - shares[..., 2]).tolist()
         continue_above = (1.0 - shares[..., 2] - shares[..., 1]).tolist()
         cdf = np.cumsum(sizes, axis=-1)
         cdf[..., -1] = 1.0
         n = shares.shape[0]
-        bp = [0.0] * n if blueprint is None else [float(b) for b in blueprint]
         return cls(
             shares,
             sizes,
@@ -109,10 +91,7 @@ class OpponentTables:
             shares[..., 2].tolist(),
             (shares[..., 1] + shares[..., 2]).tolist(),
             [PRIOR_EXPONENT] * n if overbet is None else [float(e) for e in overbet],
-            bp,
-            [[b] * STREETS for b in bp]
-            if blueprint_raised is None
-            else [[float(b) for b in row] for row in blueprint_raised],
+            [0.0] * n if blueprint is None else [float(b) for b in blueprint],
         )
 
 
@@ -164,7 +143,6 @@ def build_tables(
     prior_sizes: F64 | None = None,
     overbet_prior: Sequence[float] | None = None,
     blueprint_play: bool = False,
-    raised_prior: F64 | None = None,
 ) -> OpponentTables:
     """Every player's tables for this decision (the decider's own row is the prior's).
 
@@ -184,11 +162,6 @@ def build_tables(
     opponent acts by the blueprint's strategy for its card bucket with probability
     1 - w (`OpponentTables.blueprint`), so the move from the blueprint is made in play
     and the shares (the thresholds) are the model's alone, not blended with `prior`.
-    `raised_prior[i, street]`: player i's blueprint shares where its own bet was raised
-    (`blueprint_prior.raised_shares`; heads-up Limit): the context RAISED is then its own
-    (`raised_row`, its blueprint weight the other contexts'); without it RAISED repeats
-    the one-bet context and `versus`' answers there count as one-bet answers, as before
-    the split.
     """
     n = obs.n
     shares = np.zeros((n, STREETS, COSTS, 3))
@@ -247,13 +220,8 @@ def build_tables(
                     shares[i] = blend(prior[i], shares[i], stats[i].decisions, evidence_k)
                 if prior_sizes is not None:
                     sizes[i] = blend(prior_sizes[i], sizes[i], stats[i].decisions, evidence_k)
-    # Main's one-bet estimate, every answer to our bets pooled: the prior of RAISED.
-    pooled_estimate = shares.copy()
     if versus is not None and not generic_only:
-        all_answers = [None if v is None else _pooled(v) for v in versus]
-        _towards_answers(pooled_estimate, all_answers, obs.index)
-        answered = versus if raised_prior is not None else all_answers
-        _towards_answers(shares, answered, obs.index)
+        _towards_answers(shares, versus, obs.index)
     shares[:, :, 0, 1] += shares[:, :, 0, 0]  # checking is free: never a fold
     shares[:, :, 0, 0] = 0.0
     shares /= shares.sum(axis=-1, keepdims=True)
@@ -268,57 +236,7 @@ def build_tables(
         0.0 if i == obs.index else 1.0 - evidence_weight(stats[i].decisions, evidence_k)
         for i in range(n)
     ]
-    four = np.concatenate([shares, shares[:, :, ONE_BET : ONE_BET + 1]], axis=2)
-    sizes = np.concatenate([sizes, sizes[:, :, ONE_BET : ONE_BET + 1]], axis=2)
-    if raised_prior is not None:
-        one_bet = blueprint_shares()[:, :, ONE_BET]
-        for i in range(n):
-            if i == obs.index:
-                continue
-            counts = None if versus is None or generic_only else versus[i]
-            for street in range(1, STREETS):
-                four[i, street, RAISED] = raised_row(
-                    pooled_estimate[i, street, ONE_BET],
-                    raised_prior[i, street],
-                    one_bet[i, street],
-                    None if counts is None or counts.shape[1] <= RAISED else counts[street, RAISED],
-                )
-    return OpponentTables.of(
-        four,
-        sizes,
-        kappa,
-        exponents,
-        weights if blueprint_play else None,
-    )
-
-
-def _pooled(counts: F64) -> F64:
-    """Answers counted per context with RAISED's added back to the one-bet context's."""
-    if counts.shape[1] <= RAISED:
-        return counts
-    out = counts[:, :RAISED].copy()
-    out[:, ONE_BET] += counts[:, RAISED]
-    return out
-
-
-def raised_row(
-    pooled: F64, bp_raised: F64, bp_one_bet: F64, answers: F64 | None
-) -> npt.NDArray[np.float64]:
-    """A player's (fold, call, raise) where its own bet was raised: its pooled one-bet
-    estimate `pooled` times the blueprint's ratio between the two situations (`bp_raised`
-    over `bp_one_bet`, per action, renormalised), so an unread player answers about as
-    the blueprint does there and a known one starts near its own play; then moved
-    towards its `answers` to our raises of its bets by seen / (seen + VERSUS_WEIGHT)."""
-    ratio = np.divide(bp_raised, bp_one_bet, out=np.ones(3), where=bp_one_bet > 0)
-    row = pooled * ratio
-    total = float(row.sum())
-    row = row / total if total > 0 else np.asarray(bp_raised, dtype=np.float64).copy()
-    if answers is not None:
-        seen = float(answers.sum())
-        if seen:
-            w = seen / (seen + VERSUS_WEIGHT)
-            row = (1 - w) * row + w * answers / seen
-    return row
+    return OpponentTables.of(shares, sizes, kappa, exponents, weights if blueprint_play else None)
 
 
 def _towards_answers(shares: F64, versus: Sequence[F64 | None], me: int) -> None:

@@ -62,11 +62,6 @@ class MctsConfig:
     # (w as above), the model's strength thresholds otherwise (`ai.search.kernel.opponent_act`): the
     # play simulated and the range read come from the same per-holding strategy.
     opponents_by_blueprint: bool = True
-    # With reads_per_holding: the simulated opponents' strength thresholds cut within the
-    # range dealt for each (`SearchConfig.thresholds_in_range`): the model's share r raises
-    # with the top r of the holdings that reached the node, not of every holding
-    # (docs/experiments/2026-11-29-thresholds-in-the-dealt-range.md).
-    thresholds_in_range: bool = True
     # No-Limit: a player's bet or raise beyond the pot read by its size
     # (`RangeTracker.overbet_sizes`): the top slice of its raising holdings, the slice
     # its share of such sizes in that context (the model's, corrected by the sizes seen

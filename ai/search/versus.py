@@ -1,7 +1,5 @@
 """How each opponent answers *our* bets: counts of its folds, calls and raises facing a
-bet or raise of ours, per street and context (`ai.search.cost_context`: at Limit after
-the flop, one bet to call after its own chips this street, our raise of its bet, is
-counted apart from our bet into its check; every player answers the two differently).
+bet or raise of ours, per street and cost to call.
 
 A player's general frequencies mix its answers to everyone. A player who models us
 answers our bets differently: pokis that have seen us bet often read our bets as
@@ -41,7 +39,6 @@ import numpy.typing as npt
 
 from ai.game.observation import ActionRecord
 from ai.models.stats import CROWDS, PlayerStats, action_class, cost_bucket, crowd_of
-from ai.search.cost_context import CONTEXTS, RAISED
 from ai.sim.rules import BET, FOLD, RAISE
 
 F64 = npt.NDArray[np.float64]
@@ -62,12 +59,12 @@ CROWD_WEIGHT = 10.0
 
 
 class VersusBook:
-    """counts[player][street, context, fold/call/raise] of decisions facing our bet or
-    raise, and the same split by players in the hand (`ai.models.stats.crowd_of`)."""
+    """counts[player][street, cost, fold/call/raise] of decisions facing our bet or raise,
+    and the same split by players in the hand (`ai.models.stats.crowd_of`)."""
 
     def __init__(self) -> None:
         self._counts: dict[str, F64] = {}
-        self._crowds: dict[str, F64] = {}  # [street, context, crowd, answer]
+        self._crowds: dict[str, F64] = {}  # [street, cost, crowd, answer]
         # over[player][street, size bin, folded/continued]: answers to our overbets.
         self._over: dict[str, F64] = {}
         self._seen: dict[Hashable, int] = {}  # hand key -> records already counted
@@ -75,7 +72,7 @@ class VersusBook:
 
     def counts_of(self, player: str) -> F64:
         counts = self._counts.get(player)
-        return counts if counts is not None else np.zeros((4, CONTEXTS, 3))
+        return counts if counts is not None else np.zeros((4, 3, 3))
 
     def answers_of(self, player: str, crowd: int) -> F64:
         """`counts_of(player)` with each row's shares those seen with `crowd` players in
@@ -122,24 +119,20 @@ class VersusBook:
             for old in list(self._seen)[: _FORGET_AFTER // 2]:
                 del self._seen[old]
         aggressor, street = -1, -1
-        put: dict[int, int] = {}  # chips each player put in this street (its last total)
         in_hand = len(players)
         we_are_in = True
         for k, record in enumerate(history):
             if record.street != street:
                 aggressor, street = -1, record.street
-                put = {}
             if k >= start and we_are_in and record.player != me:
                 self._count_with_us(players[record.player], record, in_hand, bet_units, limit)
             if k >= start and aggressor == me and record.player != me and record.to_call > 0:
                 player = players[record.player]
                 counts = self._counts.get(player)
                 if counts is None:
-                    counts = self._counts[player] = np.zeros((4, CONTEXTS, 3))
-                    self._crowds[player] = np.zeros((4, CONTEXTS, CROWDS, 3))
+                    counts = self._counts[player] = np.zeros((4, 3, 3))
+                    self._crowds[player] = np.zeros((4, 3, CROWDS, 3))
                 cost = cost_bucket(record.to_call, bet_units[record.street], record.pot, limit)
-                if cost == 1 and limit and street > 0 and put.get(record.player, 0) > 0:
-                    cost = RAISED  # our raise of its bet (heads-up)
                 answer = action_class(record.kind)
                 counts[record.street, cost, answer] += 1
                 self._crowds[player][record.street, cost, crowd_of(in_hand), answer] += 1
@@ -150,8 +143,6 @@ class VersusBook:
                         over = self._over[player] = np.zeros((4, len(OVERBET_EDGES), 2))
                     size = int(np.searchsorted(OVERBET_EDGES, ratio)) - 1
                     over[record.street, size, min(answer, 1)] += 1
-            if record.to > 0:
-                put[record.player] = record.to
             if record.kind in (BET, RAISE):
                 aggressor = record.player
             elif record.kind == FOLD:

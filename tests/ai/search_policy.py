@@ -34,13 +34,6 @@ def cost_of(call: int, pot: int, unit: int, limit: bool) -> int:
     return 1 if 2 * call <= pot else 2
 
 
-def context_of(call: int, pot: int, unit: int, limit: bool, street: int, committed: int) -> int:
-    """ai.search.cost_context.context_of: one bet to call at Limit after the flop with the
-    player's own chips in this street is context 3 (its bet or raise was raised)."""
-    cost = cost_of(call, pot, unit, limit)
-    return 3 if cost == 1 and limit and street > 0 and committed > 0 else cost
-
-
 def continue_scale(call: int, pot: int, limit: bool, exponent: float = 1.0) -> float:
     """How much of a player's continuing share (call or raise) meets a No-Limit bet of
     `call` into the pot before it (`pot` includes it): all of it up to a pot-sized bet,
@@ -164,9 +157,7 @@ def rollout_choice(
         return choice
     other = next(i for i in range(state.n) if i != me and state.in_hand[i])
     street = state.street
-    # Our raise of its bet meets its answers to a raise of its own bet (context 3).
-    ctx = 3 if street > 0 and state.bets[other] > 0 else 1
-    shares = (tables.continue_share[other][street][ctx], tables.raise_share[other][street][ctx])
+    shares = (tables.continue_share[other][street][1], tables.raise_share[other][street][1])
     gain = blind_bluff_gain(s, call, pot, rules.min_increment[street], tables.kappa[other], shares)
     if choice == 0:
         gain += s * (pot + call) - call  # the rule folds: the raise must beat the fold
@@ -247,9 +238,8 @@ def opponent_act(
     tree at its decision, its card-following play (kappa) is the blueprint's strategy for
     its card bucket with probability its blueprint weight b, else `opponent_choice` by its
     strength; overall b kappa by the blueprint, the rest `opponent_choice` at
-    kappa (1 - b) / (1 - b kappa); b the context's (`OpponentTables.blueprint_raised` where
-    its own bet was raised)."""
-    b = tables.blueprint[i] if cost < 3 else tables.blueprint_raised[i][state.street]
+    kappa (1 - b) / (1 - b kappa)."""
+    b = tables.blueprint[i]
     if b > 0.0 and bp is not None and blueprint_at(bp, node, state, i):
         kappa = tables.kappa[i]
         p = b * kappa
@@ -301,7 +291,7 @@ def play_out(
         elif i == me:
             choice = rollout_choice(state, tables, me, s, call, pot)
         else:
-            cost = context_of(call, pot, units[street], limit, street, state.bets[i])
+            cost = cost_of(call, pot, units[street], limit)
             scale = continue_scale(call, pot, limit, tables.overbet[i])
             bucket = theirs[i][street] if theirs is not None else 0
             choice, slot = opponent_act(tables, bp, node, state, i, cost, s, bucket, rand, scale)
@@ -350,7 +340,6 @@ __all__ = [
     "blueprint_at",
     "blueprint_choice",
     "blueprint_follow",
-    "context_of",
     "continue_scale",
     "cost_of",
     "opponent_act",

@@ -23,7 +23,6 @@ MODULES = [
     "ai.math.tables",
     "ai.policy.nway.lookup",
     "ai.search.cost_context",
-    "ai.search.deals",
     "ai.sim.rules",
 ]
 

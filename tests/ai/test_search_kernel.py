@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from search_policy import (
     Random,
     blueprint_follow,
-    context_of,
     continue_scale,
+    cost_of,
     opponent_act,
     opponent_bucket,
     play_out,
@@ -43,16 +43,14 @@ SETTINGS = settings(
 
 
 def random_tables(rng: np.random.Generator, n: int) -> OpponentTables:
-    """Random tables over the four contexts (a raise of the player's own bet its own);
-    half the players (at random) also act by the blueprint with a random weight
-    (`OpponentTables.blueprint`), and another where their own bet was raised."""
-    shares = rng.dirichlet(np.ones(3), size=(n, 4, 4))
-    sizes = rng.dirichlet(np.ones(6), size=(n, 4, 4))
+    """Random tables; half the players (at random) also act by the blueprint with a
+    random weight (`OpponentTables.blueprint`)."""
+    shares = rng.dirichlet(np.ones(3), size=(n, 4, 3))
+    sizes = rng.dirichlet(np.ones(6), size=(n, 4, 3))
     kappa = [1.0 if rng.random() < 0.5 else float(rng.random()) for _ in range(n)]
     overbet = [1.0 if rng.random() < 0.5 else 2.0 * float(rng.random()) for _ in range(n)]
     blueprint = [0.0 if rng.random() < 0.5 else float(rng.random()) for _ in range(n)]
-    raised = [[float(rng.random()) if b > 0 else 0.0 for _ in range(4)] for b in blueprint]
-    return OpponentTables.of(shares, sizes, kappa, overbet, blueprint, raised)
+    return OpponentTables.of(shares, sizes, kappa, overbet, blueprint)
 
 
 def advanced(state: SimState, rng: random.Random, actions: int) -> SimState:
@@ -208,8 +206,7 @@ def python_advance(
         street = state.street
         call = min(state.stacks[i], state.max_bet - state.bets[i])
         pot = state.pot
-        cost = context_of(call, pot, state.rules.min_increment[street], limit, street,
-                          state.bets[i])  # fmt: skip
+        cost = cost_of(call, pot, state.rules.min_increment[street], limit)
         scale = continue_scale(call, pot, limit, tables.overbet[i])
         choice, slot = opponent_act(tables, bp, node, state, i, cost, strength[i][street],
                                     theirs[i][street], rand, scale)  # fmt: skip

@@ -47,7 +47,7 @@ def test_frequency_tables_are_the_players_statistics() -> None:
 def test_network_tables_are_distributions_and_blend_a_players_own_net() -> None:
     generic = network(1)
     tables = build_tables(OBS, OpponentModel(ModelSet("t", generic)))
-    assert tables.shares.shape == (6, 4, 4, 3) and tables.sizes.shape == (6, 4, 4, N_SIZES)
+    assert tables.shares.shape == (6, 4, 3, 3) and tables.sizes.shape == (6, 4, 3, N_SIZES)
     assert np.allclose(tables.shares.sum(axis=-1), 1.0)
     assert np.allclose(tables.sizes.sum(axis=-1), 1.0, atol=1e-5)
     assert np.allclose(tables.shares[:, :, 0, 0], 0.0)

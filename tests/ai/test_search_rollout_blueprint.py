@@ -28,7 +28,7 @@ def maniacs(n: int, trust: float = 1.0) -> OpponentTables:
     sizes = np.zeros((n, 4, 3, 6))
     sizes[..., 5] = 1.0
     tables = OpponentTables.of(shares, sizes, kappa=[trust] * n)
-    return replace(tables, raise_above=(np.full((n, 4, 4), -1.0)).tolist())
+    return replace(tables, raise_above=(np.full((n, 4, 3), -1.0)).tolist())
 
 
 def folding(bp: Pack) -> Pack:
