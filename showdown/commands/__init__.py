@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 # argparse's subparsers action has a private generic type; this alias names it.
@@ -18,7 +19,5 @@ def parser_for(subparsers: Subparsers, name: str, help_text: str) -> argparse.Ar
 
 def fail(command: str, text: str) -> int:
     """Tell why `showdown COMMAND` refused its arguments (on stderr); the exit code 2."""
-    import sys
-
     print(f"showdown {command}: {text}", file=sys.stderr)
     return 2
